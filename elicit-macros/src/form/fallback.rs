@@ -1,0 +1,57 @@
+//! What is emitted next to the errors of a rejected form: an impl with the same trait bounds,
+//! so bad field types are still reported and code using the form has no cascade of errors.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Data, DeriveInput, Fields};
+
+use super::expand::field_bounds;
+use crate::paths::private;
+use crate::ty::classify;
+
+pub fn expand(input: &DeriveInput) -> TokenStream {
+    let p = private();
+    let ident = &input.ident;
+    // A generic form was refused; an impl for it would only add errors.
+    if !input.generics.params.is_empty() {
+        return TokenStream::new();
+    }
+    let tys = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(named) => named
+                .named
+                .iter()
+                .map(|f| &f.ty)
+                .filter(|ty| classify(ty).is_ok())
+                .collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let bounds = field_bounds(tys.into_iter());
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            #[automatically_derived]
+            impl #p::ElicitForm for #ident where #(#bounds,)* {
+                fn key() -> &'static str {
+                    ::core::unreachable!()
+                }
+                fn message() -> &'static str {
+                    ::core::unreachable!()
+                }
+                fn requested_schema() -> &'static #p::RequestedSchema {
+                    ::core::unreachable!()
+                }
+                fn from_content(
+                    _: &#p::serde_json::Value,
+                ) -> #p::Result<Self, #p::ContentError> {
+                    ::core::unreachable!()
+                }
+                fn to_content(&self) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
+                    ::core::unreachable!()
+                }
+            }
+        };
+    }
+}

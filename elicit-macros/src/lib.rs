@@ -1,0 +1,33 @@
+//! Implementation detail of `elicit-runtime`; depend on that instead.
+//!
+//! The derives documented here are re-exported by `elicit-runtime`, whose docs show them in use.
+
+mod case;
+mod choice;
+mod doc;
+mod form;
+mod lit;
+mod paths;
+mod secret;
+mod ty;
+
+use proc_macro::TokenStream;
+
+/// Derives `ElicitForm` for a struct with named fields: a form-mode elicitation whose schema
+/// is proven flat, primitive and free of secrets at compile time.
+///
+/// See the `elicit-runtime` crate for the attribute reference and examples.
+#[proc_macro_derive(ElicitForm, attributes(elicit))]
+pub fn derive_elicit_form(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    form::derive(&input).into()
+}
+
+/// Derives `ElicitEnum` for a unit-only enum: the options of a single- or multi-select.
+///
+/// See the `elicit-runtime` crate for the attribute reference and examples.
+#[proc_macro_derive(ElicitEnum, attributes(elicit))]
+pub fn derive_elicit_enum(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    choice::derive(&input).into()
+}

@@ -1,0 +1,52 @@
+//! The form trait the derive implements.
+
+use serde_json::{Map, Value};
+
+use crate::schema::{ContentError, RequestedSchema};
+
+/// A form-mode elicitation: the message shown to the user, the `requestedSchema` the client
+/// renders, and the decoder that turns an accepted answer into `Self`.
+///
+/// Derive it with `#[derive(ElicitForm)]`; the derive proves at compile time that the form is
+/// flat, primitive and free of secrets.
+///
+/// ```
+/// use elicit_runtime::ElicitForm;
+///
+/// /// Where should we deliver?
+/// #[derive(Debug, ElicitForm)]
+/// struct Delivery {
+///     /// Street and number
+///     #[elicit(min_length = 3)]
+///     street: String,
+///     #[elicit(minimum = 1, maximum = 10)]
+///     parcels: u8,
+///     express: Option<bool>,
+/// }
+///
+/// assert_eq!(Delivery::message(), "Where should we deliver?");
+/// let schema = serde_json::to_value(Delivery::requested_schema()).unwrap();
+/// assert_eq!(schema["required"], serde_json::json!(["street", "parcels"]));
+///
+/// let answer = serde_json::json!({"street": "Main St 1", "parcels": 2});
+/// let delivery = Delivery::from_content(&answer).unwrap();
+/// assert_eq!(delivery.parcels, 2);
+/// assert!(Delivery::from_content(&serde_json::json!({"street": "x"})).is_err());
+/// ```
+pub trait ElicitForm: Sized {
+    /// The key this form is asked under in `inputRequests` (`#[elicit(key = "…")]`, or the
+    /// struct's name in snake_case).
+    fn key() -> &'static str;
+    /// The message shown to the user (`#[elicit(message = "…")]` or the struct's doc comment).
+    fn message() -> &'static str;
+    /// The exact `requestedSchema`, built on first use and shared afterwards.
+    fn requested_schema() -> &'static RequestedSchema;
+    /// Decodes and validates the `content` of an accepted answer.
+    ///
+    /// Every constraint the schema advertises is enforced; the error lists every failing field.
+    /// Unknown keys are ignored; absent optional fields become `None`, absent fields with a
+    /// `default` take it.
+    fn from_content(content: &Value) -> Result<Self, ContentError>;
+    /// The `content` a client would send to answer with this value.
+    fn to_content(&self) -> Map<String, Value>;
+}

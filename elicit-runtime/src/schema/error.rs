@@ -1,0 +1,183 @@
+//! Errors of the schema module: bad answers ([`ContentError`]) and bad schemas ([`SchemaError`]).
+
+use std::fmt;
+
+/// One field of an answer that does not satisfy its property.
+///
+/// ```
+/// use elicit_runtime::schema::FieldError;
+///
+/// let e = FieldError { field: "age".into(), reason: "must be at least 18".into() };
+/// assert_eq!(e.to_string(), "`age` must be at least 18");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The wire name of the property; the empty string stands for the content object itself.
+    pub field: String,
+    /// What is wrong, in lowercase English without a trailing period (e.g. `is required`).
+    pub reason: String,
+}
+
+impl FieldError {
+    /// Whether this error is about the content object as a whole rather than one field.
+    pub fn is_root(&self) -> bool {
+        self.field.is_empty()
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_root() {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "`{}` {}", self.field, self.reason)
+        }
+    }
+}
+
+/// Every way an answer's `content` fails its [`RequestedSchema`](super::RequestedSchema).
+///
+/// Errors keep the order in which they were pushed; [`RequestedSchema::validate`](super::RequestedSchema::validate)
+/// pushes them in property declaration order.
+///
+/// ```
+/// use elicit_runtime::schema::ContentError;
+///
+/// let mut errors = ContentError::new();
+/// assert_eq!(errors.clone().into_result(5), Ok(5));
+/// errors.push("age", "must be at least 18");
+/// errors.push("email", "is required");
+/// assert_eq!(
+///     errors.to_string(),
+///     "invalid form content: `age` must be at least 18; `email` is required"
+/// );
+/// assert!(errors.into_result(5).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ContentError {
+    errors: Vec<FieldError>,
+}
+
+impl ContentError {
+    /// An empty collection of errors.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records that `field` (a wire name, or `""` for the whole content) fails for `reason`.
+    pub fn push(&mut self, field: impl Into<String>, reason: impl Into<String>) {
+        self.errors.push(FieldError {
+            field: field.into(),
+            reason: reason.into(),
+        });
+    }
+
+    /// Whether nothing has been recorded.
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// The recorded errors, in the order they were pushed.
+    pub fn errors(&self) -> &[FieldError] {
+        &self.errors
+    }
+
+    /// `Ok(ok)` when nothing was recorded, otherwise `Err(self)`.
+    pub fn into_result<T>(self, ok: T) -> Result<T, ContentError> {
+        if self.is_empty() { Ok(ok) } else { Err(self) }
+    }
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid form content")?;
+        for (i, error) in self.errors.iter().enumerate() {
+            f.write_str(if i == 0 { ": " } else { "; " })?;
+            fmt::Display::fmt(error, f)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ContentError {}
+
+/// A `requestedSchema` that is not a valid form-mode schema, with the place at fault.
+///
+/// `path` is dot-joined and relative to the schema object (`properties.age.minimum`,
+/// `required.2`); errors about the object itself use the path `requestedSchema`.
+///
+/// ```
+/// use elicit_runtime::schema::SchemaError;
+///
+/// let e = SchemaError { path: "properties.age.minimum".into(), message: "expected a number".into() };
+/// assert_eq!(e.to_string(), "`properties.age.minimum`: expected a number");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    /// Where the problem is, e.g. `properties.colors.items.anyOf.1.title`.
+    pub path: String,
+    /// What is wrong, in lowercase English without a trailing period.
+    pub message: String,
+}
+
+impl SchemaError {
+    /// Path used for errors about the schema object itself.
+    pub(crate) const ROOT: &'static str = "requestedSchema";
+
+    pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_error_display_and_accessors() {
+        let mut e = ContentError::new();
+        assert!(e.is_empty());
+        assert_eq!(e.to_string(), "invalid form content");
+        e.push("", "must be an object");
+        assert_eq!(e.to_string(), "invalid form content: must be an object");
+        e.push(String::from("age"), "must be at least 18");
+        assert!(!e.is_empty());
+        assert_eq!(
+            e.to_string(),
+            "invalid form content: must be an object; `age` must be at least 18"
+        );
+        assert_eq!(e.errors().len(), 2);
+        assert!(e.errors()[0].is_root());
+        assert_eq!(e.errors()[1].field, "age");
+        assert_eq!(e.errors()[1].reason, "must be at least 18");
+        let err: Box<dyn std::error::Error> = Box::new(e.clone());
+        assert_eq!(err.to_string(), e.to_string());
+    }
+
+    #[test]
+    fn into_result() {
+        assert_eq!(ContentError::new().into_result("ok"), Ok("ok"));
+        let mut e = ContentError::new();
+        e.push("x", "is required");
+        assert_eq!(e.clone().into_result(()), Err(e));
+    }
+
+    #[test]
+    fn schema_error_display() {
+        let e = SchemaError::new(SchemaError::ROOT, "expected an object");
+        assert_eq!(e.to_string(), "`requestedSchema`: expected an object");
+        let err: &dyn std::error::Error = &e;
+        assert!(err.source().is_none());
+    }
+}

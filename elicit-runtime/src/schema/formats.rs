@@ -1,0 +1,433 @@
+//! Checks for the four string `format`s a form may ask for.
+//!
+//! All of them work on bytes or `char`s, never slice a `str`, and accept any input without
+//! panicking.
+
+/// Whether `s` looks like a deliverable email address (`format: "email"`).
+///
+/// This is a pragmatic check, not the full RFC 5322 grammar:
+/// - exactly one `@`, at most 254 bytes in total and at most 64 before the `@`;
+/// - the local part is one or more dot-separated, non-empty runs of printable non-space ASCII
+///   or non-ASCII characters (no quoted local parts, no leading, trailing or doubled dots);
+/// - the domain has at least two dot-separated labels of at most 63 bytes, made of ASCII
+///   letters, digits, `-` (not first or last) or non-ASCII letters and digits
+///   (internationalized domain names). Address literals such as `[192.0.2.1]` are refused.
+///
+/// ```
+/// use elicit_runtime::schema::is_valid_email;
+///
+/// assert!(is_valid_email("octocat@github.com"));
+/// assert!(is_valid_email("jürgen.müller@bücher.de"));
+/// assert!(!is_valid_email("octocat@localhost"));
+/// assert!(!is_valid_email("two@@signs.com"));
+/// assert!(!is_valid_email("with space@example.com"));
+/// ```
+pub fn is_valid_email(s: &str) -> bool {
+    if s.len() > 254 {
+        return false;
+    }
+    let mut parts = s.split('@');
+    let (Some(local), Some(domain), None) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    if local.len() > 64 {
+        return false;
+    }
+    let local_ok = local.split('.').all(|atom| {
+        !atom.is_empty()
+            && atom.chars().all(|c| {
+                if c.is_ascii() {
+                    c.is_ascii_graphic()
+                } else {
+                    !c.is_whitespace() && !c.is_control()
+                }
+            })
+    });
+    if !local_ok {
+        return false;
+    }
+    let mut labels = 0usize;
+    for label in domain.split('.') {
+        labels += 1;
+        let label_ok = !label.is_empty()
+            && label.len() <= 63
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+            && label.chars().all(|c| {
+                if c.is_ascii() {
+                    c.is_ascii_alphanumeric() || c == '-'
+                } else {
+                    c.is_alphanumeric()
+                }
+            });
+        if !label_ok {
+            return false;
+        }
+    }
+    labels >= 2
+}
+
+/// Whether `s` is an absolute URI in the sense of RFC 3986 (`format: "uri"`).
+///
+/// The scheme must be a letter followed by letters, digits, `+`, `-` or `.`, then `:` and a
+/// non-empty remainder. The remainder must be printable ASCII without spaces or any of
+/// `<` `>` `"` `{` `}` `|` `\` `^` `` ` ``, every `%` must start a two-hex-digit escape, and
+/// there is at most one `#`. Relative references and non-ASCII IRIs are refused.
+///
+/// ```
+/// use elicit_runtime::schema::is_valid_uri;
+///
+/// assert!(is_valid_uri("https://example.com/a?b=c#d"));
+/// assert!(is_valid_uri("urn:isbn:0451450523"));
+/// assert!(is_valid_uri("mailto:octocat@github.com"));
+/// assert!(!is_valid_uri("/relative/path"));
+/// assert!(!is_valid_uri("https://example.com/a b"));
+/// assert!(!is_valid_uri("https:"));
+/// ```
+pub fn is_valid_uri(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let Some(colon) = bytes.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    let (scheme, rest) = (&bytes[..colon], &bytes[colon + 1..]);
+    let scheme_ok = match scheme.split_first() {
+        Some((first, tail)) => {
+            first.is_ascii_alphabetic()
+                && tail
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        }
+        None => false,
+    };
+    if !scheme_ok || rest.is_empty() {
+        return false;
+    }
+    let mut hashes = 0usize;
+    let mut i = 0;
+    while i < rest.len() {
+        let b = rest[i];
+        if !b.is_ascii_graphic()
+            || matches!(
+                b,
+                b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'\\' | b'^' | b'`'
+            )
+        {
+            return false;
+        }
+        match b {
+            b'%' => {
+                let escape_ok = rest
+                    .get(i + 1..i + 3)
+                    .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit));
+                if !escape_ok {
+                    return false;
+                }
+                i += 3;
+                continue;
+            }
+            b'#' => {
+                hashes += 1;
+                if hashes > 1 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `s` is an RFC 3339 `full-date` (`YYYY-MM-DD`) naming a real calendar day
+/// (`format: "date"`).
+///
+/// ```
+/// use elicit_runtime::schema::is_valid_date;
+///
+/// assert!(is_valid_date("2024-02-29"));
+/// assert!(!is_valid_date("2023-02-29"));
+/// assert!(!is_valid_date("2024-2-9"));
+/// ```
+pub fn is_valid_date(s: &str) -> bool {
+    full_date(s.as_bytes())
+}
+
+/// Whether `s` is an RFC 3339 `date-time` (`format: "date-time"`).
+///
+/// Shape: `YYYY-MM-DD`, `T` or `t`, `HH:MM:SS`, an optional `.` with one or more digits, then
+/// `Z`, `z` or `+HH:MM` / `-HH:MM`. Hours go up to 23, minutes up to 59 and seconds up to 60
+/// (a leap second).
+///
+/// ```
+/// use elicit_runtime::schema::is_valid_date_time;
+///
+/// assert!(is_valid_date_time("2024-01-31T09:30:00Z"));
+/// assert!(is_valid_date_time("2024-01-31t09:30:00.123456+05:30"));
+/// assert!(!is_valid_date_time("2024-01-31T24:00:00Z"));
+/// assert!(!is_valid_date_time("2024-01-31T09:30:00")); // the offset is mandatory
+/// ```
+pub fn is_valid_date_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() < 20 || !full_date(&b[..10]) || !matches!(b[10], b'T' | b't') {
+        return false;
+    }
+    // partial-time: HH:MM:SS
+    let time_ok = two_digits(b[11], b[12]).is_some_and(|h| h <= 23)
+        && b[13] == b':'
+        && two_digits(b[14], b[15]).is_some_and(|m| m <= 59)
+        && b[16] == b':'
+        && two_digits(b[17], b[18]).is_some_and(|s| s <= 60);
+    if !time_ok {
+        return false;
+    }
+    let mut rest = &b[19..];
+    if let Some((b'.', tail)) = rest.split_first() {
+        let digits = tail.iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return false;
+        }
+        rest = &tail[digits..];
+    }
+    match rest {
+        [b'Z' | b'z'] => true,
+        [b'+' | b'-', h1, h2, b':', m1, m2] => {
+            two_digits(*h1, *h2).is_some_and(|h| h <= 23)
+                && two_digits(*m1, *m2).is_some_and(|m| m <= 59)
+        }
+        _ => false,
+    }
+}
+
+/// `YYYY-MM-DD` on exactly ten bytes, with a real day of the month.
+fn full_date(b: &[u8]) -> bool {
+    let [y1, y2, y3, y4, b'-', m1, m2, b'-', d1, d2] = *b else {
+        return false;
+    };
+    let (Some(hi), Some(lo), Some(month), Some(day)) = (
+        two_digits(y1, y2),
+        two_digits(y3, y4),
+        two_digits(m1, m2),
+        two_digits(d1, d2),
+    ) else {
+        return false;
+    };
+    let year = u32::from(hi) * 100 + u32::from(lo);
+    (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month)
+}
+
+fn days_in_month(year: u32, month: u8) -> u8 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+fn two_digits(a: u8, b: u8) -> Option<u8> {
+    (a.is_ascii_digit() && b.is_ascii_digit()).then(|| (a - b'0') * 10 + (b - b'0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn email() {
+        for ok in [
+            "a@b.co",
+            "first.last+tag@sub.example.org",
+            "o'brien@example.ie",
+            "用户@例子.广告",
+            "x@xn--bcher-kva.example",
+            "a-b@a-b.c-d",
+        ] {
+            assert!(is_valid_email(ok), "{ok}");
+        }
+        let long_local = format!("{}@example.com", "a".repeat(65));
+        let long_total = format!("a@{}.com", "b".repeat(260));
+        let long_label = format!("a@{}.com", "b".repeat(64));
+        for bad in [
+            "",
+            "@",
+            "a@",
+            "@b.com",
+            "plain",
+            "a@b",
+            "a@@b.com",
+            "a@b@c.com",
+            "a b@c.com",
+            "a@b c.com",
+            "a@b..com",
+            "a@.b.com",
+            "a@b.com.",
+            "a@-b.com",
+            "a@b-.com",
+            ".a@b.com",
+            "a.@b.com",
+            "a..b@c.com",
+            "a\u{0}@b.com",
+            "a\u{a0}b@c.com",
+            "a@[192.0.2.1]",
+            "a@b_c.com",
+            long_local.as_str(),
+            long_total.as_str(),
+            long_label.as_str(),
+        ] {
+            assert!(!is_valid_email(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn uri() {
+        for ok in [
+            "https://example.com",
+            "http://[::1]:8080/x",
+            "file:///etc/hosts",
+            "urn:uuid:550e8400-e29b-41d4-a716-446655440000",
+            "a:b",
+            "git+ssh://host/repo.git",
+            "https://example.com/%E2%82%AC?q=1&r=2#frag?ment/",
+        ] {
+            assert!(is_valid_uri(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            ":",
+            "https:",
+            "1http://x",
+            "ht tp://x",
+            "//example.com",
+            "example.com",
+            "https://example.com/ a",
+            "https://example.com/\t",
+            "https://example.com/<x>",
+            "https://example.com/{x}",
+            "https://example.com/a|b",
+            "https://example.com/a\\b",
+            "https://example.com/a^b",
+            "https://example.com/a`b",
+            "https://example.com/\"",
+            "https://example.com/%",
+            "https://example.com/%4",
+            "https://example.com/%zz",
+            "https://example.com/#a#b",
+            "https://bücher.de/",
+            "https://example.com/\u{7f}",
+            "é:x",
+        ] {
+            assert!(!is_valid_uri(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn date() {
+        for ok in [
+            "2024-02-29",
+            "2000-02-29",
+            "2023-02-28",
+            "0000-01-01",
+            "9999-12-31",
+            "2023-04-30",
+            "2023-01-31",
+        ] {
+            assert!(is_valid_date(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "2023-02-29",
+            "1900-02-29",
+            "2100-02-29",
+            "2023-04-31",
+            "2023-00-10",
+            "2023-13-01",
+            "2023-01-00",
+            "2023-01-32",
+            "2023-1-01",
+            "2023/01/01",
+            "20230101",
+            "2023-01-01 ",
+            " 2023-01-01",
+            "+2023-01-01",
+            "2023-01-0a",
+            "２０２３-01-01",
+            "2023-01-01T00:00:00Z",
+            "2023-01-é1",
+        ] {
+            assert!(!is_valid_date(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn date_time() {
+        for ok in [
+            "2024-02-29T23:59:59Z",
+            "2024-02-29t00:00:00z",
+            "2016-12-31T23:59:60Z",
+            "2024-01-01T12:00:00.5-08:00",
+            "2024-01-01T12:00:00.000000001+23:59",
+            "2024-01-01T12:00:00+00:00",
+        ] {
+            assert!(is_valid_date_time(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "2024-01-01",
+            "2024-01-01T",
+            "2024-01-01T24:00:00Z",
+            "2024-01-01T23:60:00Z",
+            "2024-01-01T23:59:61Z",
+            "2024-01-01T12:00:00",
+            "2024-01-01 12:00:00Z",
+            "2024-01-01T12:00Z",
+            "2024-01-01T12:00:00.Z",
+            "2024-01-01T12:00:00+24:00",
+            "2024-01-01T12:00:00+05:60",
+            "2024-01-01T12:00:00+0530",
+            "2024-01-01T12:00:00ZZ",
+            "2024-01-01T12:00:00Z ",
+            "2023-02-29T12:00:00Z",
+            "2024-01-01T1é:00:00Z",
+            "2024-01-01T12:00:00.1é",
+            "2024-01-01T12:00:00＋05:30",
+        ] {
+            assert!(!is_valid_date_time(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        let samples = [
+            "é",
+            "€€€€€€€€€€",
+            "2024-01-01T",
+            "😀:😀",
+            "@",
+            "@@",
+            "%",
+            "a:%",
+            "a:%e",
+            "\u{0}",
+            "2024-01-01T12:00:00.",
+            "2024-01-01T12:00:00.😀",
+        ];
+        for s in samples {
+            for cut in 0..=s.len() {
+                if let Some(prefix) = s.get(..cut) {
+                    let _ = is_valid_email(prefix);
+                    let _ = is_valid_uri(prefix);
+                    let _ = is_valid_date(prefix);
+                    let _ = is_valid_date_time(prefix);
+                }
+            }
+        }
+        let huge = "9".repeat(1 << 20);
+        assert!(!is_valid_date(&huge));
+        assert!(!is_valid_date_time(&huge));
+        assert!(!is_valid_email(&huge));
+        assert!(!is_valid_uri(&huge));
+        assert!(is_valid_uri(&format!("a:{huge}")));
+    }
+}

@@ -1,0 +1,16 @@
+//! The restricted schema of form-mode elicitation: the typed model, strict parsing from any
+//! JSON, exact serialization, and validation of answers against it.
+
+mod error;
+mod formats;
+mod model;
+mod parse;
+mod serialize;
+mod validate;
+
+pub use error::{ContentError, FieldError, SchemaError};
+pub use formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
+pub use model::{
+    Annotations, BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
+    RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, TitledOption,
+};

@@ -1,0 +1,807 @@
+//! Strict parsing of a `requestedSchema` from any JSON.
+//!
+//! Anything the form-mode schema does not allow is refused with a [`SchemaError`] that names
+//! the place at fault (`properties.age.minimum`, `required.2`, …). The [`Deserialize`] impl
+//! keeps `properties` in the order of the input document; [`RequestedSchema::from_value`]
+//! keeps the order of the given [`Value`] (sorted by name unless serde_json's
+//! `preserve_order` feature is on).
+
+use std::collections::HashSet;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
+use serde_json::{Map, Number, Value};
+
+use super::error::SchemaError;
+use super::model::{
+    Annotations, BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
+    RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, TitledOption,
+};
+use super::validate::{compare, is_whole};
+
+impl RequestedSchema {
+    /// Parses a `requestedSchema` object, refusing anything outside the form-mode subset.
+    ///
+    /// Properties keep the order they have in `value`.
+    ///
+    /// ```
+    /// use elicit_runtime::schema::RequestedSchema;
+    /// use serde_json::json;
+    ///
+    /// let schema = RequestedSchema::from_value(&json!({
+    ///     "type": "object",
+    ///     "properties": {"name": {"type": "string", "minLength": 1}},
+    ///     "required": ["name"]
+    /// }))
+    /// .unwrap();
+    /// assert!(schema.is_required("name"));
+    ///
+    /// let err = RequestedSchema::from_value(&json!({
+    ///     "type": "object",
+    ///     "properties": {"name": {"type": "string", "pattern": "^[a-z]+$"}}
+    /// }))
+    /// .unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "`properties.name.pattern`: `pattern` is not allowed in a string property of an elicitation form"
+    /// );
+    /// ```
+    pub fn from_value(value: &Value) -> Result<Self, SchemaError> {
+        let Value::Object(root) = value else {
+            return Err(SchemaError::new(SchemaError::ROOT, "expected an object"));
+        };
+        let members: Vec<(&str, Member<'_>)> = root
+            .iter()
+            .map(|(key, value)| {
+                let member = if key == "properties" {
+                    Member::Properties(match value {
+                        Value::Object(props) => {
+                            Some(props.iter().map(|(k, v)| (k.as_str(), v)).collect())
+                        }
+                        _ => None,
+                    })
+                } else {
+                    Member::Plain(value)
+                };
+                (key.as_str(), member)
+            })
+            .collect();
+        parse_root(&members)
+    }
+}
+
+/// Parses the JSON of a `requestedSchema` as [`RequestedSchema::from_value`] does, but keeps
+/// `properties` in document order. Errors carry the [`SchemaError`] text, path included.
+impl<'de> Deserialize<'de> for RequestedSchema {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let Some(root) = deserializer.deserialize_any(ObjectVisitor::<RootEntries>(PhantomData))?
+        else {
+            return Err(de::Error::custom(SchemaError::new(
+                SchemaError::ROOT,
+                "expected an object",
+            )));
+        };
+        let members: Vec<(&str, Member<'_>)> = root
+            .iter()
+            .map(|(key, member)| {
+                let member = match member {
+                    OwnedMember::Plain(value) => Member::Plain(value),
+                    OwnedMember::Properties(props) => Member::Properties(
+                        props
+                            .as_ref()
+                            .map(|props| props.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+                    ),
+                };
+                (key.as_str(), member)
+            })
+            .collect();
+        parse_root(&members).map_err(de::Error::custom)
+    }
+}
+
+/// One member of the root object; `properties` comes as an ordered list of entries (or
+/// `None` when it is not an object).
+enum Member<'a> {
+    Plain(&'a Value),
+    Properties(Option<Vec<(&'a str, &'a Value)>>),
+}
+
+fn parse_root(members: &[(&str, Member<'_>)]) -> Result<RequestedSchema, SchemaError> {
+    let mut seen: Vec<&str> = Vec::with_capacity(members.len());
+    let (mut ty, mut schema_uri, mut properties, mut required) = (None, None, None, None);
+    for (key, member) in members {
+        if seen.contains(key) {
+            return Err(SchemaError::new(*key, "appears more than once"));
+        }
+        seen.push(key);
+        match (*key, member) {
+            ("type", Member::Plain(v)) => ty = Some(*v),
+            ("$schema", Member::Plain(v)) => schema_uri = Some(*v),
+            ("required", Member::Plain(v)) => required = Some(*v),
+            ("properties", Member::Properties(p)) => properties = Some(p),
+            _ => {
+                return Err(SchemaError::new(
+                    *key,
+                    format!("`{key}` is not allowed at the root of an elicitation form"),
+                ));
+            }
+        }
+    }
+
+    match ty {
+        None => return Err(SchemaError::new(SchemaError::ROOT, "missing `type`")),
+        Some(Value::String(t)) if t == "object" => {}
+        Some(_) => return Err(SchemaError::new("type", "must be `object`")),
+    }
+    let schema_uri = match schema_uri {
+        None => None,
+        Some(Value::String(uri)) => Some(uri.clone()),
+        Some(_) => return Err(SchemaError::new("$schema", "expected a string")),
+    };
+    let entries = match properties {
+        None => return Err(SchemaError::new(SchemaError::ROOT, "missing `properties`")),
+        Some(None) => return Err(SchemaError::new("properties", "expected an object")),
+        Some(Some(entries)) => entries,
+    };
+
+    let mut names: HashSet<&str> = HashSet::with_capacity(entries.len());
+    let mut parsed = Vec::with_capacity(entries.len());
+    for &(name, value) in entries {
+        if name.is_empty() {
+            return Err(SchemaError::new(
+                "properties",
+                "property names must not be empty",
+            ));
+        }
+        if !names.insert(name) {
+            return Err(SchemaError::new(
+                format!("properties.{name}"),
+                "is declared more than once",
+            ));
+        }
+        parsed.push((
+            name.to_owned(),
+            parse_property(&format!("properties.{name}"), value)?,
+        ));
+    }
+
+    let required = match required {
+        None => Vec::new(),
+        Some(Value::Array(items)) => {
+            let mut listed: HashSet<&str> = HashSet::with_capacity(items.len());
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let Value::String(name) = item else {
+                    return Err(SchemaError::new(
+                        format!("required.{i}"),
+                        "expected a string",
+                    ));
+                };
+                if !names.contains(name.as_str()) {
+                    return Err(SchemaError::new(
+                        format!("required.{i}"),
+                        format!("`{name}` is not a declared property"),
+                    ));
+                }
+                if !listed.insert(name) {
+                    return Err(SchemaError::new(
+                        format!("required.{i}"),
+                        format!("`{name}` is listed more than once"),
+                    ));
+                }
+                out.push(name.clone());
+            }
+            out
+        }
+        Some(_) => return Err(SchemaError::new("required", "expected an array of strings")),
+    };
+
+    Ok(RequestedSchema {
+        schema_uri,
+        properties: parsed,
+        required,
+    })
+}
+
+/// The variant a property object is parsed as.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    String,
+    Number,
+    Integer,
+    Boolean,
+    UntitledSingle,
+    TitledSingle,
+    LegacySingle,
+    Multi,
+}
+
+impl Kind {
+    fn allows(self, key: &str) -> bool {
+        matches!(key, "type" | "title" | "description" | "default")
+            || match self {
+                Kind::String => matches!(key, "minLength" | "maxLength" | "format"),
+                Kind::Number | Kind::Integer => matches!(key, "minimum" | "maximum"),
+                Kind::Boolean => false,
+                Kind::UntitledSingle => key == "enum",
+                Kind::LegacySingle => matches!(key, "enum" | "enumNames"),
+                Kind::TitledSingle => key == "oneOf",
+                Kind::Multi => matches!(key, "minItems" | "maxItems" | "items"),
+            }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::String => "a string property",
+            Kind::Number => "a number property",
+            Kind::Integer => "an integer property",
+            Kind::Boolean => "a boolean property",
+            Kind::UntitledSingle | Kind::TitledSingle | Kind::LegacySingle => {
+                "a single-select property"
+            }
+            Kind::Multi => "a multi-select property",
+        }
+    }
+}
+
+/// A property object being parsed, with its path (`properties.<name>`).
+struct Prop<'a> {
+    path: &'a str,
+    obj: &'a Map<String, Value>,
+}
+
+impl<'a> Prop<'a> {
+    fn err(&self, key: impl fmt::Display, message: impl Into<String>) -> SchemaError {
+        SchemaError::new(format!("{}.{key}", self.path), message)
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.obj.get(key)
+    }
+
+    fn string(&self, key: &str) -> Result<Option<String>, SchemaError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(self.err(key, "expected a string")),
+        }
+    }
+
+    fn count(&self, key: &str) -> Result<Option<u64>, SchemaError> {
+        self.get(key)
+            .map(|v| count(v).ok_or_else(|| self.err(key, "expected a non-negative integer")))
+            .transpose()
+    }
+
+    fn number(&self, key: &str, integer: bool) -> Result<Option<Number>, SchemaError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) if !integer || is_whole(n) => Ok(Some(n.clone())),
+            Some(Value::Number(_)) => Err(self.err(key, "expected a whole number")),
+            Some(_) => Err(self.err(key, "expected a number")),
+        }
+    }
+
+    fn annotations(&self) -> Result<Annotations, SchemaError> {
+        Ok(Annotations {
+            title: self.string("title")?,
+            description: self.string("description")?,
+        })
+    }
+
+    /// Refuses `maximum < minimum` (or the like), blaming the upper bound.
+    fn ordered<T: fmt::Display>(
+        &self,
+        (min_key, min): (&str, Option<&T>),
+        (max_key, max): (&str, Option<&T>),
+        less: impl Fn(&T, &T) -> bool,
+    ) -> Result<(), SchemaError> {
+        match (min, max) {
+            (Some(min), Some(max)) if less(max, min) => {
+                Err(self.err(max_key, format!("{max} is less than `{min_key}` ({min})")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks `default` (already known to have the right JSON type) against the finished
+    /// property.
+    fn default_fits(&self, schema: &PropertySchema, default: &Value) -> Result<(), SchemaError> {
+        schema
+            .check(default)
+            .map_err(|reason| self.err("default", format!("default {reason}")))
+    }
+}
+
+/// A non-negative whole number that fits `u64` (`3.0` counts).
+fn count(value: &Value) -> Option<u64> {
+    let Value::Number(n) = value else { return None };
+    n.as_u64().or_else(|| {
+        let f = n.as_f64()?;
+        // 2^64 is exactly representable; anything below it that is whole fits.
+        ((0.0..18_446_744_073_709_551_616.0).contains(&f) && f.fract() == 0.0).then_some(f as u64)
+    })
+}
+
+fn parse_property(path: &str, value: &Value) -> Result<PropertySchema, SchemaError> {
+    let Value::Object(obj) = value else {
+        return Err(SchemaError::new(path, "expected an object"));
+    };
+    let prop = Prop { path, obj };
+    let kind = match obj.get("type") {
+        None => return Err(SchemaError::new(path, "missing `type`")),
+        Some(Value::String(t)) => match t.as_str() {
+            "string" if obj.contains_key("enum") && obj.contains_key("enumNames") => {
+                Kind::LegacySingle
+            }
+            "string" if obj.contains_key("enum") => Kind::UntitledSingle,
+            "string" if obj.contains_key("oneOf") => Kind::TitledSingle,
+            "string" => Kind::String,
+            "number" => Kind::Number,
+            "integer" => Kind::Integer,
+            "boolean" => Kind::Boolean,
+            "array" => Kind::Multi,
+            "object" => {
+                return Err(prop.err(
+                    "type",
+                    "nested objects are not allowed in an elicitation form",
+                ));
+            }
+            other => {
+                return Err(prop.err(
+                    "type",
+                    format!(
+                        "`{other}` is not a property type of an elicitation form; expected `string`, `number`, `integer`, `boolean` or `array`"
+                    ),
+                ));
+            }
+        },
+        Some(_) => return Err(prop.err("type", "expected a string")),
+    };
+    if let Some(key) = obj.keys().find(|key| !kind.allows(key)) {
+        return Err(prop.err(
+            key,
+            format!(
+                "`{key}` is not allowed in {} of an elicitation form",
+                kind.describe()
+            ),
+        ));
+    }
+    let annotations = prop.annotations()?;
+    let default = obj.get("default");
+    match kind {
+        Kind::String => parse_string(&prop, annotations, default),
+        Kind::Number | Kind::Integer => {
+            parse_number(&prop, annotations, kind == Kind::Integer, default)
+        }
+        Kind::Boolean => match default {
+            None => Ok(PropertySchema::Boolean(BooleanSchema {
+                annotations,
+                default: None,
+            })),
+            Some(Value::Bool(b)) => Ok(PropertySchema::Boolean(BooleanSchema {
+                annotations,
+                default: Some(*b),
+            })),
+            Some(_) => Err(prop.err("default", "expected a boolean")),
+        },
+        Kind::UntitledSingle | Kind::TitledSingle | Kind::LegacySingle => {
+            parse_single(&prop, annotations, kind, default)
+        }
+        Kind::Multi => parse_multi(&prop, annotations, default),
+    }
+}
+
+fn parse_string(
+    prop: &Prop<'_>,
+    annotations: Annotations,
+    default: Option<&Value>,
+) -> Result<PropertySchema, SchemaError> {
+    let min_length = prop.count("minLength")?;
+    let max_length = prop.count("maxLength")?;
+    prop.ordered(
+        ("minLength", min_length.as_ref()),
+        ("maxLength", max_length.as_ref()),
+        |a, b| a < b,
+    )?;
+    let format = match prop.get("format") {
+        None => None,
+        Some(Value::String(f)) => Some(StringFormat::from_wire(f).ok_or_else(|| {
+            prop.err(
+                "format",
+                format!(
+                    "`{f}` is not an allowed format; expected `email`, `uri`, `date` or `date-time`"
+                ),
+            )
+        })?),
+        Some(_) => return Err(prop.err("format", "expected a string")),
+    };
+    let mut schema = StringSchema {
+        annotations,
+        min_length,
+        max_length,
+        format,
+        default: None,
+    };
+    if let Some(value) = default {
+        let Value::String(text) = value else {
+            return Err(prop.err("default", "expected a string"));
+        };
+        prop.default_fits(&PropertySchema::String(schema.clone()), value)?;
+        schema.default = Some(text.clone());
+    }
+    Ok(PropertySchema::String(schema))
+}
+
+fn parse_number(
+    prop: &Prop<'_>,
+    annotations: Annotations,
+    integer: bool,
+    default: Option<&Value>,
+) -> Result<PropertySchema, SchemaError> {
+    let minimum = prop.number("minimum", integer)?;
+    let maximum = prop.number("maximum", integer)?;
+    prop.ordered(
+        ("minimum", minimum.as_ref()),
+        ("maximum", maximum.as_ref()),
+        |a, b| compare(a, b).is_lt(),
+    )?;
+    let mut schema = NumberSchema {
+        annotations,
+        integer,
+        minimum,
+        maximum,
+        default: None,
+    };
+    if let Some(value) = default {
+        let default = prop.number("default", integer)?;
+        prop.default_fits(&PropertySchema::Number(schema.clone()), value)?;
+        schema.default = default;
+    }
+    Ok(PropertySchema::Number(schema))
+}
+
+fn parse_single(
+    prop: &Prop<'_>,
+    annotations: Annotations,
+    kind: Kind,
+    default: Option<&Value>,
+) -> Result<PropertySchema, SchemaError> {
+    let path = |key: &str| format!("{}.{key}", prop.path);
+    let options = match kind {
+        Kind::TitledSingle => {
+            EnumOptions::Titled(titled_options(&path("oneOf"), prop.get("oneOf"))?)
+        }
+        _ => {
+            let values = enum_values(&path("enum"), prop.get("enum"))?;
+            match prop.get("enumNames") {
+                None => EnumOptions::Untitled(values),
+                Some(names) => {
+                    let names_path = path("enumNames");
+                    let names = string_list(&names_path, names)?;
+                    if names.len() != values.len() {
+                        return Err(SchemaError::new(
+                            names_path,
+                            format!("has {} names for {} options", names.len(), values.len()),
+                        ));
+                    }
+                    EnumOptions::Legacy { values, names }
+                }
+            }
+        }
+    };
+    let mut schema = SingleSelectSchema {
+        annotations,
+        options,
+        default: None,
+    };
+    if let Some(value) = default {
+        let Value::String(text) = value else {
+            return Err(prop.err("default", "expected a string"));
+        };
+        prop.default_fits(&PropertySchema::SingleSelect(schema.clone()), value)?;
+        schema.default = Some(text.clone());
+    }
+    Ok(PropertySchema::SingleSelect(schema))
+}
+
+fn parse_multi(
+    prop: &Prop<'_>,
+    annotations: Annotations,
+    default: Option<&Value>,
+) -> Result<PropertySchema, SchemaError> {
+    let min_items = prop.count("minItems")?;
+    let max_items = prop.count("maxItems")?;
+    prop.ordered(
+        ("minItems", min_items.as_ref()),
+        ("maxItems", max_items.as_ref()),
+        |a, b| a < b,
+    )?;
+    let Some(items_value) = prop.get("items") else {
+        return Err(SchemaError::new(prop.path, "missing `items`"));
+    };
+    let options = items(&format!("{}.items", prop.path), items_value)?;
+    if let Some(min) = min_items.filter(|&min| min > options.len() as u64) {
+        return Err(prop.err(
+            "minItems",
+            format!(
+                "asks for at least {min} choices but there are only {} options",
+                options.len()
+            ),
+        ));
+    }
+    let mut schema = MultiSelectSchema {
+        annotations,
+        options,
+        min_items,
+        max_items,
+        default: None,
+    };
+    if let Some(value) = default {
+        let default_path = format!("{}.default", prop.path);
+        let chosen = string_list(&default_path, value)?;
+        prop.default_fits(&PropertySchema::MultiSelect(schema.clone()), value)?;
+        schema.default = Some(chosen);
+    }
+    Ok(PropertySchema::MultiSelect(schema))
+}
+
+/// The `items` of a multi-select: `{"type":"string","enum":[…]}` or `{"anyOf":[…]}`
+/// (`oneOf` is accepted as an alias of `anyOf`).
+fn items(path: &str, value: &Value) -> Result<EnumOptions, SchemaError> {
+    let Value::Object(obj) = value else {
+        return Err(SchemaError::new(path, "expected an object"));
+    };
+    let titled_key = ["anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| obj.contains_key(*k));
+    let allowed = |key: &str| match titled_key {
+        Some(titled) => key == titled,
+        None => matches!(key, "type" | "enum"),
+    };
+    if let Some(key) = obj.keys().find(|key| !allowed(key)) {
+        let message = match titled_key {
+            Some(titled) => format!(
+                "`{key}` is not allowed next to `{titled}` in the items of a multi-select property"
+            ),
+            None => format!("`{key}` is not allowed in the items of a multi-select property"),
+        };
+        return Err(SchemaError::new(format!("{path}.{key}"), message));
+    }
+    if let Some(titled) = titled_key {
+        return Ok(EnumOptions::Titled(titled_options(
+            &format!("{path}.{titled}"),
+            obj.get(titled),
+        )?));
+    }
+    if !obj.contains_key("enum") {
+        return Err(SchemaError::new(path, "missing `enum` or `anyOf`"));
+    }
+    match obj.get("type") {
+        Some(Value::String(t)) if t == "string" => {}
+        None => return Err(SchemaError::new(path, "missing `type`")),
+        Some(_) => return Err(SchemaError::new(format!("{path}.type"), "must be `string`")),
+    }
+    Ok(EnumOptions::Untitled(enum_values(
+        &format!("{path}.enum"),
+        obj.get("enum"),
+    )?))
+}
+
+/// A JSON array of strings, each element checked.
+fn string_list(path: &str, value: &Value) -> Result<Vec<String>, SchemaError> {
+    let Value::Array(items) = value else {
+        return Err(SchemaError::new(path, "expected an array of strings"));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| match item {
+            Value::String(s) => Ok(s.clone()),
+            _ => Err(SchemaError::new(format!("{path}.{i}"), "expected a string")),
+        })
+        .collect()
+}
+
+/// `enum`: a non-empty array of distinct strings.
+fn enum_values(path: &str, value: Option<&Value>) -> Result<Vec<String>, SchemaError> {
+    let values = string_list(path, value.unwrap_or(&Value::Null))?;
+    if values.is_empty() {
+        return Err(SchemaError::new(path, "must list at least one option"));
+    }
+    let mut seen: HashSet<&str> = HashSet::with_capacity(values.len());
+    if let Some((i, v)) = values
+        .iter()
+        .enumerate()
+        .find(|(_, v)| !seen.insert(v.as_str()))
+    {
+        return Err(SchemaError::new(
+            format!("{path}.{i}"),
+            format!("`{v}` is listed more than once"),
+        ));
+    }
+    Ok(values)
+}
+
+/// `oneOf` / `anyOf`: a non-empty array of `{"const": string, "title": string}` with distinct
+/// `const`s.
+fn titled_options(path: &str, value: Option<&Value>) -> Result<Vec<TitledOption>, SchemaError> {
+    let Some(Value::Array(items)) = value else {
+        return Err(SchemaError::new(path, "expected an array of options"));
+    };
+    if items.is_empty() {
+        return Err(SchemaError::new(path, "must list at least one option"));
+    }
+    let mut seen: HashSet<&str> = HashSet::with_capacity(items.len());
+    let mut options = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let item_path = format!("{path}.{i}");
+        let Value::Object(obj) = item else {
+            return Err(SchemaError::new(
+                item_path,
+                "expected an object with `const` and `title`",
+            ));
+        };
+        if let Some(key) = obj
+            .keys()
+            .find(|k| !matches!(k.as_str(), "const" | "title"))
+        {
+            return Err(SchemaError::new(
+                format!("{item_path}.{key}"),
+                format!("`{key}` is not allowed in an option of an elicitation form"),
+            ));
+        }
+        let field = |key: &str| match obj.get(key) {
+            None => Err(SchemaError::new(
+                item_path.as_str(),
+                format!("missing `{key}`"),
+            )),
+            Some(Value::String(s)) => Ok(s),
+            Some(_) => Err(SchemaError::new(
+                format!("{item_path}.{key}"),
+                "expected a string",
+            )),
+        };
+        let (value, title) = (field("const")?, field("title")?);
+        if !seen.insert(value) {
+            return Err(SchemaError::new(
+                format!("{item_path}.const"),
+                format!("`{value}` is listed more than once"),
+            ));
+        }
+        options.push(TitledOption {
+            value: value.clone(),
+            title: title.clone(),
+        });
+    }
+    Ok(options)
+}
+
+/// What the root visitor keeps of one root member.
+enum OwnedMember {
+    Plain(Value),
+    Properties(Option<Vec<(String, Value)>>),
+}
+
+/// How an [`ObjectVisitor`] reads the value of each entry.
+trait EntryReader {
+    type Item;
+    fn read<'de, A: MapAccess<'de>>(key: &str, map: &mut A) -> Result<Self::Item, A::Error>;
+}
+
+/// Root entries: `properties` is read in document order, everything else as a [`Value`].
+struct RootEntries;
+
+impl EntryReader for RootEntries {
+    type Item = OwnedMember;
+    fn read<'de, A: MapAccess<'de>>(key: &str, map: &mut A) -> Result<OwnedMember, A::Error> {
+        if key == "properties" {
+            map.next_value_seed(ObjectVisitor::<ValueEntries>(PhantomData))
+                .map(OwnedMember::Properties)
+        } else {
+            map.next_value().map(OwnedMember::Plain)
+        }
+    }
+}
+
+/// Entries read as plain [`Value`]s.
+struct ValueEntries;
+
+impl EntryReader for ValueEntries {
+    type Item = Value;
+    fn read<'de, A: MapAccess<'de>>(_: &str, map: &mut A) -> Result<Value, A::Error> {
+        map.next_value()
+    }
+}
+
+/// Reads a JSON object as its entries in document order; any other JSON value becomes `None`
+/// (and is skipped), so the caller can report it with a path.
+struct ObjectVisitor<R>(PhantomData<R>);
+
+type Entries<R> = Option<Vec<(String, <R as EntryReader>::Item)>>;
+
+impl<'de, R: EntryReader> DeserializeSeed<'de> for ObjectVisitor<R> {
+    type Value = Entries<R>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de, R: EntryReader> Visitor<'de> for ObjectVisitor<R> {
+    type Value = Entries<R>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
+        while let Some(key) = map.next_key::<String>()? {
+            let item = R::read(&key, &mut map)?;
+            entries.push((key, item));
+        }
+        Ok(Some(entries))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,57 @@
+//! Sealed server state: tamper-proof, expiring, request-bound `requestState` tokens.
+//!
+//! Under MCP 2026-07-28 (multi round-trip requests) a server that needs input returns an
+//! `InputRequiredResult` carrying an opaque `requestState`, and the client echoes it byte for byte
+//! on its retry. The spec requires servers to treat that string as attacker-controlled: protect
+//! its integrity and reject anything that fails verification, and, against replay, bind it to the
+//! authenticated principal, a short lifetime and the originating request. One-time redemption, if
+//! needed, must be enforced server-side.
+//!
+//! This module does all of that:
+//!
+//! - [`StateSealer`] seals a JSON payload with AES-256-GCM into an `es1.` token bound to a
+//!   [`Binding`] (method, target, [`args_digest`] of the arguments, principal), its audience and
+//!   an expiry, and opens it again with every check;
+//! - [`KeyRing`] holds the sealing key and the retired keys that still open tokens (rotation);
+//! - [`ReplayGuard`] / [`MemoryReplayGuard`] make tokens single-use when that matters;
+//! - [`StateError`] names the precise reason for the server's logs, while
+//!   [`StateError::to_jsonrpc_error`] gives the client one uniform error for all of them.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use elicit_runtime::state::{Binding, KeyRing, MemoryReplayGuard, StateSealer};
+//! use serde_json::json;
+//!
+//! let ring = KeyRing::new(2, [0x5A; 32]).with_old_key(1, [0xA5; 32]);
+//! let sealer = StateSealer::new(ring, "weather-server")
+//!     .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
+//!
+//! let args = json!({"location": "New York"});
+//! let binding = Binding::tool_call("get_weather", &args).with_principal("user-123");
+//! let token = sealer.seal_now(&binding, &json!({"asked": ["units"]}))?;
+//!
+//! // ... the client retries `tools/call` with the same name, arguments and token ...
+//! match sealer.open_now(&token, &binding) {
+//!     Ok(opened) => assert_eq!(opened.payload["asked"][0], "units"),
+//!     Err(err) => {
+//!         eprintln!("refused requestState: {err}"); // precise, for the server's log
+//!         let _client_error = err.to_jsonrpc_error(); // uniform, for the client
+//!     }
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod keys;
+mod replay;
+mod seal;
+
+pub use error::{
+    INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
+};
+pub use keys::KeyRing;
+pub use replay::{MemoryReplayGuard, ReplayGuard};
+pub use seal::{
+    Binding, DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX,
+    args_digest, canonical_json,
+};

@@ -1,0 +1,280 @@
+//! Opt-in single use: remember redeemed state ids until their tokens expire.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::SystemTime;
+
+use super::StateError;
+
+/// Server-side memory of redeemed state ids, for state that must be used at most once.
+///
+/// Sealing binds a token to a principal, a request and a short lifetime, but a client can still
+/// send the same token twice within that lifetime. The MCP spec says servers needing one-time
+/// redemption must enforce it server-side; give a guard to
+/// [`StateSealer::with_replay_guard`](super::StateSealer::with_replay_guard) and every
+/// [`open`](super::StateSealer::open) that passes all other checks redeems the token's id.
+///
+/// `redeem` must be atomic (check and record in one step) and must keep the id at least until
+/// `expires_at`, after which the token cannot open anyway and the id may be forgotten.
+///
+/// The trait is synchronous so it can be called from any code; implementations should be quick.
+/// One backed by a network store can be called from an async runtime through its blocking
+/// facility (e.g. `spawn_blocking`). If the store cannot answer, fail closed with
+/// [`StateError::ReplayGuardUnavailable`].
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use elicit_runtime::state::{MemoryReplayGuard, ReplayGuard, StateError};
+///
+/// let guard = MemoryReplayGuard::new();
+/// let now = SystemTime::now();
+/// let expires = now + Duration::from_secs(600);
+/// assert_eq!(guard.redeem([1; 16], expires, now), Ok(()));
+/// assert_eq!(guard.redeem([1; 16], expires, now), Err(StateError::Replayed));
+/// assert_eq!(guard.redeem([2; 16], expires, now), Ok(()));
+/// ```
+pub trait ReplayGuard: Send + Sync {
+    /// Records `id` as redeemed, or returns [`StateError::Replayed`] if it was redeemed before.
+    ///
+    /// `expires_at` is when the token carrying `id` stops opening; `now` is the time the caller
+    /// checked the token against (so guard and sealer agree on one clock).
+    ///
+    /// # Errors
+    ///
+    /// [`StateError::Replayed`] for an id seen before; [`StateError::ReplayGuardUnavailable`] if
+    /// the guard cannot decide.
+    fn redeem(
+        &self,
+        id: [u8; 16],
+        expires_at: SystemTime,
+        now: SystemTime,
+    ) -> Result<(), StateError>;
+}
+
+/// Below this many entries the map is never swept.
+const MIN_SWEEP_AT: usize = 1024;
+
+/// An in-process [`ReplayGuard`]: a `Mutex<HashMap>` from state id to expiry.
+///
+/// Expired entries are swept as it goes: when the map has grown to twice its size after the last
+/// sweep, the next redemption drops every entry whose token has expired. The cost is amortised
+/// O(1) per redemption and the memory stays proportional to the number of tokens redeemed within
+/// one TTL.
+///
+/// Only protects one process: servers running several instances need a shared store.
+///
+/// ```
+/// use std::sync::Arc;
+/// use elicit_runtime::state::{KeyRing, MemoryReplayGuard, StateSealer};
+///
+/// let sealer = StateSealer::new(KeyRing::generate(), "example-server")
+///     .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
+/// # let _ = sealer;
+/// ```
+pub struct MemoryReplayGuard {
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    seen: HashMap<[u8; 16], SystemTime>,
+    sweep_at: usize,
+}
+
+impl MemoryReplayGuard {
+    /// An empty guard.
+    ///
+    /// ```
+    /// use elicit_runtime::state::MemoryReplayGuard;
+    ///
+    /// assert!(MemoryReplayGuard::new().is_empty());
+    /// ```
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            inner: Mutex::new(Inner {
+                seen: HashMap::new(),
+                sweep_at: MIN_SWEEP_AT,
+            }),
+        }
+    }
+
+    /// How many ids are remembered (including expired ones not swept yet).
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use elicit_runtime::state::{MemoryReplayGuard, ReplayGuard};
+    ///
+    /// let guard = MemoryReplayGuard::new();
+    /// let now = SystemTime::now();
+    /// guard.redeem([0; 16], now + Duration::from_secs(60), now).unwrap();
+    /// assert_eq!(guard.len(), 1);
+    /// ```
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lock().seen.len()
+    }
+
+    /// Whether no id is remembered.
+    ///
+    /// ```
+    /// use elicit_runtime::state::MemoryReplayGuard;
+    ///
+    /// assert!(MemoryReplayGuard::default().is_empty());
+    /// ```
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.lock().seen.is_empty()
+    }
+
+    /// Forgets every id whose token has expired at `now` (redemptions also do this on their own
+    /// from time to time).
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use elicit_runtime::state::{MemoryReplayGuard, ReplayGuard};
+    ///
+    /// let guard = MemoryReplayGuard::new();
+    /// let now = SystemTime::now();
+    /// guard.redeem([0; 16], now + Duration::from_secs(60), now).unwrap();
+    /// guard.prune(now + Duration::from_secs(61));
+    /// assert!(guard.is_empty());
+    /// ```
+    pub fn prune(&self, now: SystemTime) {
+        let mut inner = self.lock();
+        inner.sweep(now);
+    }
+
+    /// The map, even if another thread panicked while holding the lock (the map is always in a
+    /// consistent state between statements, so poisoning carries no risk here).
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Inner {
+    fn sweep(&mut self, now: SystemTime) {
+        self.seen.retain(|_, expires_at| *expires_at > now);
+        self.sweep_at = MIN_SWEEP_AT.max(self.seen.len().saturating_mul(2));
+    }
+}
+
+impl Default for MemoryReplayGuard {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for MemoryReplayGuard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MemoryReplayGuard")
+            .field("entries", &self.len())
+            .finish()
+    }
+}
+
+impl ReplayGuard for MemoryReplayGuard {
+    fn redeem(
+        &self,
+        id: [u8; 16],
+        expires_at: SystemTime,
+        now: SystemTime,
+    ) -> Result<(), StateError> {
+        let mut inner = self.lock();
+        if inner.seen.contains_key(&id) {
+            return Err(StateError::Replayed);
+        }
+        if inner.seen.len() >= inner.sweep_at {
+            inner.sweep(now);
+        }
+        inner.seen.insert(id, expires_at);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn id(n: u64) -> [u8; 16] {
+        let mut id = [0u8; 16];
+        id[..8].copy_from_slice(&n.to_be_bytes());
+        id
+    }
+
+    #[test]
+    fn second_redemption_is_a_replay() {
+        let guard = MemoryReplayGuard::new();
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let exp = now + Duration::from_secs(600);
+        assert_eq!(guard.redeem(id(1), exp, now), Ok(()));
+        assert_eq!(guard.redeem(id(1), exp, now), Err(StateError::Replayed));
+        assert_eq!(
+            guard.redeem(id(1), exp, now + Duration::from_secs(599)),
+            Err(StateError::Replayed)
+        );
+        assert_eq!(guard.redeem(id(2), exp, now), Ok(()));
+        assert_eq!(guard.len(), 2);
+    }
+
+    #[test]
+    fn memory_stays_bounded_under_steady_traffic() {
+        let guard = MemoryReplayGuard::new();
+        let base = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let mut peak = 0;
+        for i in 0..20_000u64 {
+            let now = base + Duration::from_secs(i);
+            // About ten tokens are alive at any moment.
+            guard
+                .redeem(id(i), now + Duration::from_secs(10), now)
+                .unwrap();
+            peak = peak.max(guard.len());
+        }
+        assert!(peak <= 2 * MIN_SWEEP_AT, "peak {peak}");
+        guard.prune(base + Duration::from_secs(30_000));
+        assert!(guard.is_empty());
+    }
+
+    #[test]
+    fn live_entries_survive_sweeps() {
+        let guard = MemoryReplayGuard::new();
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let long = now + Duration::from_secs(3600);
+        guard.redeem(id(u64::MAX), long, now).unwrap();
+        for i in 0..5_000u64 {
+            guard.redeem(id(i), now, now).unwrap(); // expired at once
+        }
+        assert_eq!(
+            guard.redeem(id(u64::MAX), long, now),
+            Err(StateError::Replayed)
+        );
+    }
+
+    #[test]
+    fn concurrent_redemptions_admit_exactly_one() {
+        let guard = Arc::new(MemoryReplayGuard::new());
+        let now = SystemTime::now();
+        let exp = now + Duration::from_secs(60);
+        let handles: Vec<_> = (0..8)
+            .map(|_| {
+                let guard = Arc::clone(&guard);
+                std::thread::spawn(move || guard.redeem(id(42), exp, now).is_ok())
+            })
+            .collect();
+        let admitted = handles
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .filter(|ok| *ok)
+            .count();
+        assert_eq!(admitted, 1);
+    }
+
+    #[test]
+    fn guard_is_object_safe_and_shareable() {
+        let guard: Arc<dyn ReplayGuard> = Arc::new(MemoryReplayGuard::default());
+        let now = SystemTime::now();
+        assert!(guard.redeem(id(7), now, now).is_ok());
+    }
+}

@@ -1,0 +1,549 @@
+//! Multi round-trip requests (2026-07-28): `InputRequiredResult`, the embedded requests it
+//! carries, and the `inputResponses` / `requestState` a client sends back on its retry.
+
+use std::collections::BTreeMap;
+
+use serde::de::{self, Deserializer};
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::elicit::{ElicitParams, ElicitResult, FormParams, METHOD_ELICITATION_CREATE, UrlParams};
+use super::errors::WireError;
+use super::ordered::Ordered;
+
+/// Method name of an embedded sampling request.
+pub const METHOD_SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
+/// Method name of an embedded roots request.
+pub const METHOD_ROOTS_LIST: &str = "roots/list";
+/// `tools/call`, which may answer with an [`InputRequiredResult`].
+pub const METHOD_TOOLS_CALL: &str = "tools/call";
+/// `prompts/get`, which may answer with an [`InputRequiredResult`].
+pub const METHOD_PROMPTS_GET: &str = "prompts/get";
+/// `resources/read`, which may answer with an [`InputRequiredResult`].
+pub const METHOD_RESOURCES_READ: &str = "resources/read";
+/// The only methods whose result may be an [`InputRequiredResult`].
+pub const MRTR_METHODS: [&str; 3] = [METHOD_TOOLS_CALL, METHOD_PROMPTS_GET, METHOD_RESOURCES_READ];
+
+/// `resultType` of a final result.
+pub const RESULT_TYPE_COMPLETE: &str = "complete";
+/// `resultType` of an [`InputRequiredResult`].
+pub const RESULT_TYPE_INPUT_REQUIRED: &str = "input_required";
+
+/// A request embedded in `inputRequests`: `{"method", "params"?}` with no `jsonrpc` or `id`.
+///
+/// Parsing is keyed by `method`; a method this library does not model becomes
+/// [`InputRequest::Other`] rather than an error.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputRequest {
+    /// `elicitation/create`.
+    Elicit(ElicitParams),
+    /// `sampling/createMessage`, params kept raw.
+    Sampling(Value),
+    /// `roots/list`, with optional raw params.
+    ListRoots(Option<Value>),
+    /// Any other method.
+    Other {
+        /// The method name.
+        method: String,
+        /// The params, if present.
+        params: Option<Value>,
+    },
+}
+
+impl InputRequest {
+    /// The method name this request is sent under.
+    pub fn method(&self) -> &str {
+        match self {
+            Self::Elicit(_) => METHOD_ELICITATION_CREATE,
+            Self::Sampling(_) => METHOD_SAMPLING_CREATE_MESSAGE,
+            Self::ListRoots(_) => METHOD_ROOTS_LIST,
+            Self::Other { method, .. } => method,
+        }
+    }
+
+    /// The elicitation params, when this is an elicitation.
+    pub fn as_elicit(&self) -> Option<&ElicitParams> {
+        match self {
+            Self::Elicit(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+impl From<ElicitParams> for InputRequest {
+    fn from(p: ElicitParams) -> Self {
+        Self::Elicit(p)
+    }
+}
+
+impl From<FormParams> for InputRequest {
+    fn from(p: FormParams) -> Self {
+        Self::Elicit(ElicitParams::Form(p))
+    }
+}
+
+impl From<UrlParams> for InputRequest {
+    fn from(p: UrlParams) -> Self {
+        Self::Elicit(ElicitParams::Url(p))
+    }
+}
+
+impl Serialize for InputRequest {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let has_params = !matches!(
+            self,
+            Self::ListRoots(None) | Self::Other { params: None, .. }
+        );
+        let mut map = serializer.serialize_map(Some(1 + usize::from(has_params)))?;
+        map.serialize_entry("method", self.method())?;
+        match self {
+            Self::Elicit(p) => map.serialize_entry("params", p)?,
+            Self::Sampling(v)
+            | Self::ListRoots(Some(v))
+            | Self::Other {
+                params: Some(v), ..
+            } => map.serialize_entry("params", v)?,
+            Self::ListRoots(None) | Self::Other { params: None, .. } => {}
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for InputRequest {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Self::from_ordered(Ordered::deserialize(deserializer)?)
+    }
+}
+
+impl InputRequest {
+    /// Reads `method`, then parses the buffered `params` as that method's params.
+    fn from_ordered<E: de::Error>(mut tree: Ordered) -> Result<Self, E> {
+        if !matches!(tree, Ordered::Object(_)) {
+            return Err(E::custom("an input request must be a JSON object"));
+        }
+        let method = match tree.take("method") {
+            Some(Ordered::String(m)) => m,
+            Some(_) => return Err(E::custom("input request `method` must be a string")),
+            None => return Err(E::missing_field("method")),
+        };
+        let params = match tree.take("params") {
+            None | Some(Ordered::Null) => None,
+            Some(p) => Some(p),
+        };
+        Ok(match method.as_str() {
+            METHOD_ELICITATION_CREATE => {
+                let params = params.ok_or_else(|| E::missing_field("params"))?;
+                Self::Elicit(ElicitParams::from_ordered(params)?)
+            }
+            METHOD_SAMPLING_CREATE_MESSAGE => {
+                let params = params.ok_or_else(|| E::missing_field("params"))?;
+                Self::Sampling(params.parse()?)
+            }
+            METHOD_ROOTS_LIST => Self::ListRoots(params.map(Ordered::parse).transpose()?),
+            _ => Self::Other {
+                params: params.map(Ordered::parse).transpose()?,
+                method,
+            },
+        })
+    }
+}
+
+/// The server's answer that it needs more input before it can finish a `tools/call`,
+/// `prompts/get` or `resources/read`:
+/// `{"resultType":"input_required", "inputRequests"?, "requestState"?, "_meta"?}`.
+///
+/// At least one of `inputRequests` and `requestState` is always present: the constructors
+/// and deserialization both enforce it, which is why the fields are private.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRequiredResult {
+    input_requests: Option<BTreeMap<String, InputRequest>>,
+    request_state: Option<String>,
+    meta: Option<Map<String, Value>>,
+}
+
+impl InputRequiredResult {
+    /// The `resultType` value of this result.
+    pub const RESULT_TYPE: &'static str = RESULT_TYPE_INPUT_REQUIRED;
+
+    /// A result asking for `input_requests` and/or carrying `request_state`.
+    ///
+    /// Fails when there is nothing to ask and no state: `input_requests` is `None` or empty
+    /// and `request_state` is `None`. (An empty map is accepted by deserialization, as the
+    /// schema allows it, but a server that builds one without state would make the client
+    /// retry with nothing.)
+    pub fn new(
+        input_requests: Option<BTreeMap<String, InputRequest>>,
+        request_state: Option<String>,
+    ) -> Result<Self, WireError> {
+        let has_requests = input_requests.as_ref().is_some_and(|m| !m.is_empty());
+        if !has_requests && request_state.is_none() {
+            return Err(WireError::missing("inputRequests|requestState"));
+        }
+        Ok(Self {
+            input_requests,
+            request_state,
+            meta: None,
+        })
+    }
+
+    /// A result carrying only `requestState`; the client may retry at once.
+    pub fn state_only(request_state: impl Into<String>) -> Self {
+        Self {
+            input_requests: None,
+            request_state: Some(request_state.into()),
+            meta: None,
+        }
+    }
+
+    /// Sets `_meta` (which should hold `io.modelcontextprotocol/serverInfo`).
+    pub fn with_meta(mut self, meta: Map<String, Value>) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+
+    /// `inputRequests`, keyed by the server's ids.
+    pub fn input_requests(&self) -> Option<&BTreeMap<String, InputRequest>> {
+        self.input_requests.as_ref()
+    }
+
+    /// `requestState`, opaque to the client.
+    pub fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+
+    /// `_meta`.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        self.meta.as_ref()
+    }
+
+    /// `(inputRequests, requestState, _meta)`.
+    #[allow(clippy::type_complexity)]
+    pub fn into_parts(
+        self,
+    ) -> (
+        Option<BTreeMap<String, InputRequest>>,
+        Option<String>,
+        Option<Map<String, Value>>,
+    ) {
+        (self.input_requests, self.request_state, self.meta)
+    }
+}
+
+impl Serialize for InputRequiredResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let len = 1
+            + usize::from(self.input_requests.is_some())
+            + usize::from(self.request_state.is_some())
+            + usize::from(self.meta.is_some());
+        let mut s = serializer.serialize_struct("InputRequiredResult", len)?;
+        s.serialize_field("resultType", RESULT_TYPE_INPUT_REQUIRED)?;
+        if let Some(requests) = &self.input_requests {
+            s.serialize_field("inputRequests", requests)?;
+        }
+        if let Some(state) = &self.request_state {
+            s.serialize_field("requestState", state)?;
+        }
+        if let Some(meta) = &self.meta {
+            s.serialize_field("_meta", meta)?;
+        }
+        s.end()
+    }
+}
+
+/// Input shape of [`InputRequiredResult`]; the invariants are checked after parsing.
+#[derive(Deserialize)]
+struct InputRequiredResultIn {
+    #[serde(rename = "resultType")]
+    result_type: String,
+    #[serde(rename = "inputRequests", default)]
+    input_requests: Option<BTreeMap<String, InputRequest>>,
+    #[serde(rename = "requestState", default)]
+    request_state: Option<String>,
+    #[serde(rename = "_meta", default)]
+    meta: Option<Map<String, Value>>,
+}
+
+impl<'de> Deserialize<'de> for InputRequiredResult {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = InputRequiredResultIn::deserialize(deserializer)?;
+        if raw.result_type != RESULT_TYPE_INPUT_REQUIRED {
+            return Err(de::Error::custom(format_args!(
+                "expected \"resultType\":\"input_required\", found {:?}",
+                raw.result_type
+            )));
+        }
+        if raw.input_requests.is_none() && raw.request_state.is_none() {
+            return Err(de::Error::custom(
+                "an input_required result needs inputRequests or requestState",
+            ));
+        }
+        Ok(Self {
+            input_requests: raw.input_requests,
+            request_state: raw.request_state,
+            meta: raw.meta,
+        })
+    }
+}
+
+/// One value of `inputResponses`: the bare result of the embedded request with the same key.
+///
+/// The variant is chosen by shape, never by failing: an object with `action` is an
+/// elicitation result, one with `roots` a roots result, one with `role`, `content` or
+/// `model` a sampling result, any other object [`InputResponse::Unknown`]. A value that
+/// looks like one kind but does not parse, or is not an object at all, is
+/// [`InputResponse::Malformed`], so one bad entry can be reported on its own.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputResponse {
+    /// `{"action", "content"?}`.
+    Elicit(ElicitResult),
+    /// A `CreateMessageResult`, kept raw.
+    Sampling(Value),
+    /// A `ListRootsResult` (`{"roots":[…]}`), kept raw.
+    Roots(Value),
+    /// An object of no known shape.
+    Unknown(Value),
+    /// A value that could not be read.
+    Malformed {
+        /// The value as received.
+        raw: Value,
+        /// Why it was refused.
+        error: String,
+    },
+}
+
+impl InputResponse {
+    /// Classifies a raw `inputResponses` value (never fails).
+    pub fn from_value(value: Value) -> Self {
+        let Value::Object(map) = &value else {
+            return Self::Malformed {
+                raw: value,
+                error: "an input response must be a JSON object".to_owned(),
+            };
+        };
+        if map.contains_key("action") {
+            match ElicitResult::deserialize(&value) {
+                Ok(result) => Self::Elicit(result),
+                Err(e) => Self::Malformed {
+                    error: format!("invalid elicitation result: {e}"),
+                    raw: value,
+                },
+            }
+        } else if let Some(roots) = map.get("roots") {
+            if roots.is_array() {
+                Self::Roots(value)
+            } else {
+                Self::Malformed {
+                    raw: value,
+                    error: "invalid roots result: `roots` must be an array".to_owned(),
+                }
+            }
+        } else if ["role", "content", "model"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        {
+            Self::Sampling(value)
+        } else {
+            Self::Unknown(value)
+        }
+    }
+
+    /// The elicitation result, when this is one.
+    pub fn as_elicit(&self) -> Option<&ElicitResult> {
+        match self {
+            Self::Elicit(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The parse error, when this entry is malformed.
+    pub fn malformed_error(&self) -> Option<&str> {
+        match self {
+            Self::Malformed { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<ElicitResult> for InputResponse {
+    fn from(r: ElicitResult) -> Self {
+        Self::Elicit(r)
+    }
+}
+
+impl Serialize for InputResponse {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Elicit(r) => r.serialize(serializer),
+            Self::Sampling(v) | Self::Roots(v) | Self::Unknown(v) => v.serialize(serializer),
+            Self::Malformed { raw, .. } => raw.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for InputResponse {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Value::deserialize(deserializer).map(Self::from_value)
+    }
+}
+
+/// The `inputResponses` map of a retry, keyed like the `inputRequests` it answers.
+///
+/// Deserialization fails only when the whole value is not an object; each entry is
+/// classified on its own (see [`InputResponse`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InputResponses(BTreeMap<String, InputResponse>);
+
+impl InputResponses {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds or replaces the answer under `key`.
+    pub fn insert(&mut self, key: impl Into<String>, response: impl Into<InputResponse>) {
+        self.0.insert(key.into(), response.into());
+    }
+
+    /// The answer under `key`.
+    pub fn get(&self, key: &str) -> Option<&InputResponse> {
+        self.0.get(key)
+    }
+
+    /// The elicitation result under `key`, if that entry is one.
+    pub fn elicit(&self, key: &str) -> Option<&ElicitResult> {
+        self.get(key).and_then(InputResponse::as_elicit)
+    }
+
+    /// `(key, error)` of every malformed entry.
+    pub fn malformed(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0
+            .iter()
+            .filter_map(|(k, v)| v.malformed_error().map(|e| (k.as_str(), e)))
+    }
+
+    /// All entries in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &InputResponse)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The underlying map.
+    pub fn into_inner(self) -> BTreeMap<String, InputResponse> {
+        self.0
+    }
+}
+
+impl From<BTreeMap<String, InputResponse>> for InputResponses {
+    fn from(map: BTreeMap<String, InputResponse>) -> Self {
+        Self(map)
+    }
+}
+
+impl FromIterator<(String, InputResponse)> for InputResponses {
+    fn from_iter<I: IntoIterator<Item = (String, InputResponse)>>(iter: I) -> Self {
+        Self(iter.into_iter().collect())
+    }
+}
+
+impl Serialize for InputResponses {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for InputResponses {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match Value::deserialize(deserializer)? {
+            Value::Object(map) => Ok(map
+                .into_iter()
+                .map(|(k, v)| (k, InputResponse::from_value(v)))
+                .collect()),
+            _ => Err(de::Error::custom("`inputResponses` must be a JSON object")),
+        }
+    }
+}
+
+/// The retry members of `tools/call`, `prompts/get` and `resources/read` params:
+/// `inputResponses` and `requestState`, read from the top level of `params` (not `_meta`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct RetryFields {
+    /// `inputResponses`.
+    #[serde(
+        rename = "inputResponses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub input_responses: Option<InputResponses>,
+    /// `requestState`, exactly as the server sent it.
+    #[serde(
+        rename = "requestState",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub request_state: Option<String>,
+}
+
+impl RetryFields {
+    /// Reads the retry members of a request's `params`.
+    ///
+    /// Null or absent members count as absent. Fails (answer `-32602`) when `params` is
+    /// neither null nor an object, when `inputResponses` is not an object, or when
+    /// `requestState` is not a string. Individual malformed responses do not fail; see
+    /// [`InputResponses::malformed`].
+    pub fn from_params(params: &Value) -> Result<Self, WireError> {
+        let params = match params {
+            Value::Null => return Ok(Self::default()),
+            Value::Object(map) => map,
+            _ => return Err(WireError::invalid("params", "expected a JSON object")),
+        };
+        let input_responses = match params.get("inputResponses") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(map)) => Some(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), InputResponse::from_value(v.clone())))
+                    .collect(),
+            ),
+            Some(_) => {
+                return Err(WireError::invalid(
+                    "inputResponses",
+                    "expected a JSON object",
+                ));
+            }
+        };
+        let request_state = match params.get("requestState") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(_) => return Err(WireError::invalid("requestState", "expected a string")),
+        };
+        Ok(Self {
+            input_responses,
+            request_state,
+        })
+    }
+
+    /// Like [`RetryFields::from_params`], but also removes both members from `params`, so the
+    /// rest can be parsed as an ordinary request.
+    pub fn take_from(params: &mut Value) -> Result<Self, WireError> {
+        let fields = Self::from_params(params)?;
+        if let Value::Object(map) = params {
+            map.remove("inputResponses");
+            map.remove("requestState");
+        }
+        Ok(fields)
+    }
+
+    /// Whether this request is a retry (either member present).
+    pub fn is_retry(&self) -> bool {
+        self.input_responses.is_some() || self.request_state.is_some()
+    }
+}

@@ -1,0 +1,180 @@
+//! Exact `requestedSchema` JSON for every variant of the spec's form grammar.
+
+use std::collections::{BTreeSet, HashSet};
+
+use elicit_runtime::{ElicitEnum, ElicitForm};
+
+fn schema<T: ElicitForm>() -> String {
+    serde_json::to_string(T::requested_schema()).unwrap()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ElicitEnum)]
+enum Color {
+    Red,
+    Green,
+    Blue,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ElicitEnum)]
+enum Hex {
+    #[elicit(rename = "#FF0000", title = "Red")]
+    Red,
+    #[elicit(rename = "#00FF00", title = "Green")]
+    Green,
+    #[elicit(rename = "#0000FF", title = "Blue")]
+    Blue,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ElicitEnum)]
+#[elicit(rename_all = "kebab-case", doc_titles)]
+enum Seating {
+    /// Inside, by the window
+    IndoorWindow,
+    /// On the terrace
+    Terrace,
+    Bar,
+}
+
+#[test]
+fn string_with_every_keyword() {
+    #[derive(ElicitForm)]
+    #[elicit(message = "m")]
+    struct F {
+        /// Description text
+        #[elicit(
+            title = "Display Name",
+            min_length = 3,
+            max_length = 50,
+            format = "email",
+            default = "user@example.com"
+        )]
+        name: String,
+    }
+    assert_eq!(
+        schema::<F>(),
+        r#"{"type":"object","properties":{"name":{"type":"string","title":"Display Name","description":"Description text","minLength":3,"maxLength":50,"format":"email","default":"user@example.com"}}}"#
+    );
+}
+
+#[test]
+fn numbers_integers_booleans() {
+    #[derive(ElicitForm)]
+    #[elicit(message = "m")]
+    struct F {
+        #[elicit(
+            title = "Display Name",
+            description = "Description text",
+            minimum = 0,
+            maximum = 100,
+            default = 50
+        )]
+        score: f64,
+        #[elicit(minimum = 1, default = 3)]
+        count: i64,
+        small: u8,
+        #[elicit(maximum = 10)]
+        signed: i16,
+        big: u64,
+        ratio: f32,
+        #[elicit(
+            title = "Display Name",
+            description = "Description text",
+            default = false
+        )]
+        flag: bool,
+        maybe: Option<bool>,
+    }
+    assert_eq!(
+        schema::<F>(),
+        concat!(
+            r#"{"type":"object","properties":{"#,
+            r#""score":{"type":"number","title":"Display Name","description":"Description text","minimum":0,"maximum":100,"default":50},"#,
+            r#""count":{"type":"integer","minimum":1,"default":3},"#,
+            r#""small":{"type":"integer","minimum":0,"maximum":255},"#,
+            r#""signed":{"type":"integer","minimum":-32768,"maximum":10},"#,
+            r#""big":{"type":"integer","minimum":0},"#,
+            r#""ratio":{"type":"number","minimum":-3.4028234663852886e+38,"maximum":3.4028234663852886e+38},"#,
+            r#""flag":{"type":"boolean","title":"Display Name","description":"Description text","default":false},"#,
+            r#""maybe":{"type":"boolean"}},"#,
+            r#""required":["small","signed","big","ratio"]}"#
+        )
+    );
+}
+
+#[test]
+fn selects() {
+    #[derive(ElicitForm)]
+    #[elicit(message = "m")]
+    struct F {
+        #[elicit(
+            title = "Color Selection",
+            description = "Choose your favorite color",
+            default = "Red"
+        )]
+        untitled: Color,
+        #[elicit(title = "Color Selection", default = "#FF0000")]
+        titled: Hex,
+        #[elicit(title = "Color Selection", min_items = 1, max_items = 2, default = ["Red", "Green"])]
+        multi: Vec<Color>,
+        #[elicit(title = "Color Selection", min_items = 1, max_items = 2, default = ["#FF0000", "#00FF00"])]
+        multi_titled: BTreeSet<Hex>,
+        seating: Option<Seating>,
+        seats: HashSet<Seating>,
+    }
+    assert_eq!(
+        schema::<F>(),
+        concat!(
+            r#"{"type":"object","properties":{"#,
+            r#""untitled":{"type":"string","title":"Color Selection","description":"Choose your favorite color","enum":["Red","Green","Blue"],"default":"Red"},"#,
+            r##""titled":{"type":"string","title":"Color Selection","oneOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}],"default":"#FF0000"},"##,
+            r#""multi":{"type":"array","title":"Color Selection","minItems":1,"maxItems":2,"items":{"type":"string","enum":["Red","Green","Blue"]},"default":["Red","Green"]},"#,
+            r##""multi_titled":{"type":"array","title":"Color Selection","minItems":1,"maxItems":2,"items":{"anyOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}]},"default":["#FF0000","#00FF00"]},"##,
+            r#""seating":{"type":"string","oneOf":[{"const":"indoor-window","title":"Inside, by the window"},{"const":"terrace","title":"On the terrace"},{"const":"bar","title":"bar"}]},"#,
+            r#""seats":{"type":"array","items":{"anyOf":[{"const":"indoor-window","title":"Inside, by the window"},{"const":"terrace","title":"On the terrace"},{"const":"bar","title":"bar"}]}}},"#,
+            r#""required":["seats"]}"#
+        )
+    );
+}
+
+#[test]
+fn message_renames_and_schema_uri() {
+    /// Tell us about
+    /// your trip.
+    ///
+    /// Second paragraph.
+    #[derive(ElicitForm)]
+    #[elicit(
+        rename_all = "camelCase",
+        schema_uri = "https://json-schema.org/draft/2020-12/schema"
+    )]
+    struct Trip {
+        party_size: u8,
+        #[elicit(rename = "when")]
+        date_of_trip: Option<String>,
+    }
+    assert_eq!(
+        Trip::message(),
+        "Tell us about your trip.\n\nSecond paragraph."
+    );
+    assert_eq!(
+        schema::<Trip>(),
+        r#"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"partySize":{"type":"integer","minimum":0,"maximum":255},"when":{"type":"string"}},"required":["partySize"]}"#
+    );
+}
+
+#[test]
+fn empty_required_is_omitted_and_schema_is_shared() {
+    #[derive(ElicitForm)]
+    #[elicit(message = "Anything else?")]
+    struct Notes {
+        note: Option<String>,
+    }
+    assert_eq!(
+        schema::<Notes>(),
+        r#"{"type":"object","properties":{"note":{"type":"string"}}}"#
+    );
+    assert!(std::ptr::eq(
+        Notes::requested_schema(),
+        Notes::requested_schema()
+    ));
+}

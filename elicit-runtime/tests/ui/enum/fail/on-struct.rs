@@ -1,0 +1,8 @@
+use elicit_runtime::ElicitEnum;
+
+#[derive(ElicitEnum)]
+struct Size {
+    small: bool,
+}
+
+fn main() {}

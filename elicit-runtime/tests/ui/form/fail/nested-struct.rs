@@ -1,0 +1,13 @@
+use elicit_runtime::ElicitForm;
+
+struct Address {
+    street: String,
+}
+
+#[derive(ElicitForm)]
+#[elicit(message = "Where to?")]
+struct Delivery {
+    address: Address,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use elicit_runtime::ElicitForm;
+
+#[derive(ElicitForm)]
+#[elicit(message = "Nothing?")]
+struct Nothing;
+
+fn main() {}

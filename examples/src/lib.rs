@@ -1,0 +1,1 @@
+//! Runnable examples of `elicit`: see the `examples/` and `src/bin/` folders.
