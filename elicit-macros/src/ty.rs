@@ -155,6 +155,11 @@ fn shape(ty: &Type) -> Result<Shape, String> {
     }
 }
 
+/// The `T` of a syntactic `Option<T>`.
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    generic_arg(ty, &["Option"])
+}
+
 /// The single type argument of `ty` when its last segment is one of `names`.
 fn generic_arg<'a>(ty: &'a Type, names: &[&str]) -> Option<&'a Type> {
     let Type::Path(TypePath {

@@ -46,7 +46,16 @@ pub trait ElicitForm: Sized {
     /// Every constraint the schema advertises is enforced; the error lists every failing field.
     /// Unknown keys are ignored; absent optional fields become `None`, absent fields with a
     /// `default` take it.
-    fn from_content(content: &Value) -> Result<Self, ContentError>;
+    fn from_content(content: &Value) -> Result<Self, ContentError> {
+        Self::decode_with(content, Self::requested_schema())
+    }
+    /// Decodes `content` against `schema`, which must be this form's schema, possibly with
+    /// call-site defaults (see [`Question::defaults`](crate::Question::defaults)).
+    fn decode_with(content: &Value, schema: &RequestedSchema) -> Result<Self, ContentError>;
+    /// Call-site defaults: the generated `<Form>Defaults` struct, every field optional.
+    type Defaults: Default;
+    /// The content the given call-site defaults pre-fill.
+    fn defaults_content(defaults: &Self::Defaults) -> Map<String, Value>;
     /// The `content` a client would send to answer with this value.
     fn to_content(&self) -> Map<String, Value>;
 }

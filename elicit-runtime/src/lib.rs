@@ -2,14 +2,22 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod answer;
 mod choice;
+mod context;
 mod field;
 mod form;
+pub mod legacy;
+mod question;
 pub mod schema;
 pub mod state;
+pub mod testing;
 pub mod wire;
 
+pub use answer::{Answer, Interrupt};
 pub use choice::ElicitEnum;
+pub use context::{ContextBuilder, ContextError, ElicitContext, Elicitation, Outcome};
+pub use question::{Prepared, Question};
 pub use elicit_macros::{ElicitEnum, ElicitForm};
 pub use field::{ElicitField, FieldKind, FieldSpec};
 pub use form::ElicitForm;

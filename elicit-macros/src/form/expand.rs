@@ -37,7 +37,20 @@ pub fn expand(form: &Form) -> TokenStream {
         .fields
         .iter()
         .flat_map(|f| f.checks.iter().map(move |c| kind_check(f, c)));
+    let defaults_ident = defaults_ident(ident);
+    let default_encodes = form.fields.iter().map(|f| {
+        let (ty, name, wire) = (f.value_ty, f.ident, &f.wire);
+        quote! {
+            if let #p::Option::Some(__elicit_value) = &__elicit_defaults.#name {
+                #p::encode_field::<#ty>(&mut __elicit_content, #wire, __elicit_value);
+            }
+        }
+    });
+    let defaults_struct = defaults_struct(form);
+    let ask_methods = ask_methods();
     quote! {
+        #defaults_struct
+
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
@@ -61,13 +74,13 @@ pub fn expand(form: &Form) -> TokenStream {
                     })
                 }
 
-                fn from_content(
+                fn decode_with(
                     __elicit_value: &#p::serde_json::Value,
+                    __elicit_schema: &#p::RequestedSchema,
                 ) -> #p::Result<Self, #p::ContentError> {
                     let #p::Option::Some(__elicit_content) = __elicit_value.as_object() else {
                         return #p::Result::Err(#p::not_an_object());
                     };
-                    let __elicit_schema = <Self as #p::ElicitForm>::requested_schema();
                     let mut __elicit_errors = #p::ContentError::new();
                     #(#decodes)*
                     match (#(#names,)*) {
@@ -83,6 +96,21 @@ pub fn expand(form: &Form) -> TokenStream {
                     #(#encodes)*
                     __elicit_content
                 }
+
+                type Defaults = #defaults_ident;
+
+                fn defaults_content(
+                    __elicit_defaults: &#defaults_ident,
+                ) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
+                    let mut __elicit_content = #p::serde_json::Map::new();
+                    #(#default_encodes)*
+                    __elicit_content
+                }
+            }
+
+            #[automatically_derived]
+            impl #ident {
+                #ask_methods
             }
             #(#checks)*
         };
@@ -213,5 +241,60 @@ fn kind_check(f: &Field, check: &KindCheck) -> TokenStream {
         const _: () = if !(#cond) {
             ::core::panic!(#message)
         };
+    }
+}
+
+/// `BookingDefaults` for `Booking`.
+pub fn defaults_ident(ident: &syn::Ident) -> syn::Ident {
+    quote::format_ident!("{}Defaults", ident)
+}
+
+/// The call-site defaults struct: every field of the form, optional.
+fn defaults_struct(form: &Form) -> TokenStream {
+    let (vis, ident) = (form.vis, form.ident);
+    let name = defaults_ident(ident);
+    let doc = format!(
+        "Call-site defaults for [`{ident}`]: each field set here is pre-filled in the form. \
+         Pass it to `{ident}::question().defaults(…)`."
+    );
+    let fields = form.fields.iter().map(|f| {
+        let (name, ty) = (f.ident, f.value_ty);
+        let doc = format!("Pre-fills `{}`.", f.wire);
+        quote!(#[doc = #doc] pub #name: ::core::option::Option<#ty>,)
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Default)]
+        #vis struct #name {
+            #(#fields)*
+        }
+    }
+}
+
+/// The inherent `question`, `ask` and `ask_if_supported` of a form type.
+pub fn ask_methods() -> TokenStream {
+    let p = private();
+    quote! {
+        /// This form's question, to change its key, message or defaults before asking.
+        #[allow(dead_code)]
+        pub fn question() -> #p::Question<Self> {
+            #p::Question::new()
+        }
+
+        /// Asks the user to fill in this form; see `ElicitContext::ask`.
+        #[allow(dead_code)]
+        pub async fn ask(
+            __elicit_cx: &mut #p::ElicitContext,
+        ) -> #p::Result<#p::Answer<Self>, #p::Interrupt> {
+            __elicit_cx.ask(#p::Question::<Self>::new()).await
+        }
+
+        /// Asks only if the client can show forms; `None` otherwise.
+        #[allow(dead_code)]
+        pub async fn ask_if_supported(
+            __elicit_cx: &mut #p::ElicitContext,
+        ) -> #p::Result<#p::Option<#p::Answer<Self>>, #p::Interrupt> {
+            __elicit_cx.ask_if_supported(#p::Question::<Self>::new()).await
+        }
     }
 }

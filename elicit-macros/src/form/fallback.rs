@@ -29,6 +29,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         _ => Vec::new(),
     };
     let bounds = field_bounds(tys.into_iter());
+    let ask_methods = super::expand::ask_methods();
     quote! {
         #[doc(hidden)]
         const _: () = {
@@ -43,14 +44,23 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
                 fn requested_schema() -> &'static #p::RequestedSchema {
                     ::core::unreachable!()
                 }
-                fn from_content(
+                fn decode_with(
                     _: &#p::serde_json::Value,
+                    _: &#p::RequestedSchema,
                 ) -> #p::Result<Self, #p::ContentError> {
+                    ::core::unreachable!()
+                }
+                type Defaults = ();
+                fn defaults_content(_: &()) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
                     ::core::unreachable!()
                 }
                 fn to_content(&self) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
                     ::core::unreachable!()
                 }
+            }
+            #[automatically_derived]
+            impl #ident {
+                #ask_methods
             }
         };
     }

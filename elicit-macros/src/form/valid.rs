@@ -17,6 +17,7 @@ use crate::ty::{Shape, classify};
 /// A form that passed every rule.
 pub struct Form<'a> {
     pub ident: &'a Ident,
+    pub vis: &'a syn::Visibility,
     pub message: String,
     pub schema_uri: Option<String>,
     pub key: String,
@@ -62,6 +63,8 @@ pub enum KindRule {
 pub struct Field<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
+    /// The type a call-site default holds: `T` for a field of type `Option<T>`, else the type.
+    pub value_ty: &'a Type,
     pub wire: String,
     pub title: Option<String>,
     pub description: Option<String>,
@@ -171,6 +174,7 @@ pub fn validate(input: &DeriveInput) -> darling::Result<Form<'_>> {
         .unwrap_or_else(|| crate::case::RenameRule::Snake.apply(&input.ident.to_string()));
     errors.finish_with(Form {
         ident: &input.ident,
+        vis: &input.vis,
         message,
         schema_uri: container.schema_uri.map(|s| s.value),
         key,
@@ -339,6 +343,7 @@ fn validate_field<'a>(
     ok.then(|| Field {
         ident,
         ty: &field.ty,
+        value_ty: crate::ty::option_inner(&field.ty).unwrap_or(&field.ty),
         wire,
         title: attrs.title.map(|t| t.value),
         description,

@@ -1,0 +1,41 @@
+//! The 2025-11-25 back channel: a real server-to-client request (`elicitation/create`,
+//! `sampling/createMessage`, `roots/list`) sent while a client request is being handled.
+//! An SDK adapter implements [`LegacyPeer`] over its own connection.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use crate::wire::JsonRpcError;
+
+/// A boxed, sendable future, as returned by [`LegacyPeer::request`].
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Sends one server-to-client request on a 2025-11-25 connection and waits for the reply.
+///
+/// The request must be tied to the client request being handled (SEP-2260): adapters send it
+/// on that request's stream.
+///
+/// ```
+/// use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
+/// use elicit_runtime::wire::JsonRpcError;
+/// use serde_json::{Value, json};
+///
+/// /// A peer whose user always declines.
+/// struct AlwaysDecline;
+///
+/// impl LegacyPeer for AlwaysDecline {
+///     fn request<'a>(&'a self, method: &'a str, _params: Value) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
+///         Box::pin(async move {
+///             assert_eq!(method, "elicitation/create");
+///             Ok(json!({"action": "decline"}))
+///         })
+///     }
+/// }
+/// ```
+pub trait LegacyPeer: Send + Sync {
+    /// Sends `method` with `params` to the client; resolves to the reply's `result`, or the
+    /// JSON-RPC error the client answered with.
+    fn request<'a>(&'a self, method: &'a str, params: Value) -> BoxFuture<'a, Result<Value, JsonRpcError>>;
+}

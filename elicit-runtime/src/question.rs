@@ -1,0 +1,197 @@
+//! One question as asked: the form type, its key, the message and the defaults, possibly set
+//! at the call site, and the digest that binds an answer to exactly this question.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use crate::answer::Interrupt;
+use crate::form::ElicitForm;
+use crate::schema::{PropertySchema, RequestedSchema};
+use crate::state::canonical_json;
+use crate::wire::{INTERNAL_ERROR, JsonRpcError};
+
+/// A form question ready to ask, with what the call site changed.
+///
+/// Created by the generated `question()` of a form type (or [`Question::new`]); asked with
+/// [`Question::ask`]. A reworded message or different defaults make a different question: an
+/// answer given to the old wording is never used for the new one.
+///
+/// ```
+/// use elicit_runtime::{ElicitForm, Question};
+///
+/// /// Book a table
+/// #[derive(ElicitForm)]
+/// struct Booking {
+///     #[elicit(minimum = 1, maximum = 12)]
+///     guests: u8,
+/// }
+///
+/// let question = Booking::question()
+///     .message("Book a table at Chez Rust")
+///     .defaults(BookingDefaults { guests: Some(4) });
+/// let prepared = question.prepare().unwrap();
+/// assert_eq!(prepared.message(), "Book a table at Chez Rust");
+/// let schema = serde_json::to_value(prepared.schema()).unwrap();
+/// assert_eq!(schema["properties"]["guests"]["default"], 4);
+/// ```
+pub struct Question<T: ElicitForm> {
+    key: Cow<'static, str>,
+    message: Option<String>,
+    defaults: Option<T::Defaults>,
+    _form: PhantomData<fn() -> T>,
+}
+
+impl<T: ElicitForm> Default for Question<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: ElicitForm> Question<T> {
+    /// The form's question as declared: its key, message and defaults.
+    pub fn new() -> Self {
+        Question {
+            key: Cow::Borrowed(T::key()),
+            message: None,
+            defaults: None,
+            _form: PhantomData,
+        }
+    }
+
+    /// Asks under another key, e.g. to ask the same form twice in one request.
+    pub fn key(mut self, key: impl Into<Cow<'static, str>>) -> Self {
+        self.key = key.into();
+        self
+    }
+
+    /// Replaces the message shown to the user (e.g. naming the restaurant).
+    pub fn message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+
+    /// Pre-fills fields with what the server already knows. Each given field gets a `default`
+    /// in the schema, leaves `required`, and decodes to that value when the answer omits it.
+    pub fn defaults(mut self, defaults: T::Defaults) -> Self {
+        self.defaults = Some(defaults);
+        self
+    }
+
+    /// The key, message and schema as they will be sent, and their digest.
+    ///
+    /// Fails when a call-site default breaks the form's own constraints (a server bug,
+    /// reported as an internal error).
+    pub fn prepare(&self) -> Result<Prepared, Interrupt> {
+        let message = self.message.as_deref().unwrap_or_else(|| T::message());
+        let mut schema = Cow::Borrowed(T::requested_schema());
+        if let Some(defaults) = &self.defaults {
+            let content = T::defaults_content(defaults);
+            if !content.is_empty() {
+                schema = Cow::Owned(with_defaults(T::requested_schema(), &content).map_err(
+                    |reason| {
+                        Interrupt::error(JsonRpcError::new(
+                            INTERNAL_ERROR,
+                            format!("invalid call-site default for `{}`: {reason}", self.key),
+                            None,
+                        ))
+                    },
+                )?);
+            }
+        }
+        let digest = question_digest(&self.key, message, &schema);
+        Ok(Prepared {
+            key: self.key.to_string(),
+            message: message.to_owned(),
+            schema,
+            digest,
+        })
+    }
+
+    /// Asks this question in `cx`; see [`ElicitContext::ask`](crate::ElicitContext::ask).
+    pub async fn ask(self, cx: &mut crate::ElicitContext) -> Result<crate::Answer<T>, Interrupt> {
+        cx.ask(self).await
+    }
+}
+
+/// A question with its final key, message and schema.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    key: String,
+    message: String,
+    schema: Cow<'static, RequestedSchema>,
+    digest: String,
+}
+
+impl Prepared {
+    /// The `inputRequests` key.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+    /// The message shown to the user.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+    /// The `requestedSchema`.
+    pub fn schema(&self) -> &RequestedSchema {
+        &self.schema
+    }
+    /// The digest binding answers to this exact question (key, message and schema).
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+}
+
+/// A short digest of key, message and canonical schema.
+pub(crate) fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
+    let schema = serde_json::to_value(schema).map(|v| canonical_json(&v)).unwrap_or_default();
+    let mut hasher = Sha256::new();
+    for part in [key, message, &schema] {
+        hasher.update((part.len() as u64).to_be_bytes());
+        hasher.update(part.as_bytes());
+    }
+    URL_SAFE_NO_PAD.encode(&hasher.finalize()[..16])
+}
+
+/// `schema` with call-site defaults applied.
+fn with_defaults(schema: &RequestedSchema, content: &Map<String, Value>) -> Result<RequestedSchema, String> {
+    let mut schema = schema.clone();
+    for (name, value) in content {
+        let Some((_, property)) = schema.properties.iter_mut().find(|(n, _)| n == name) else {
+            return Err(format!("the form has no field `{name}`"));
+        };
+        property.check(value).map_err(|reason| format!("`{name}` {reason}"))?;
+        set_default(property, value);
+        schema.required.retain(|r| r != name);
+    }
+    Ok(schema)
+}
+
+fn set_default(property: &mut PropertySchema, value: &Value) {
+    match property {
+        PropertySchema::String(s) => s.default = value.as_str().map(str::to_owned),
+        PropertySchema::Number(n) => n.default = value.as_number().cloned(),
+        PropertySchema::Boolean(b) => b.default = value.as_bool(),
+        PropertySchema::SingleSelect(s) => s.default = value.as_str().map(str::to_owned),
+        PropertySchema::MultiSelect(m) => {
+            m.default = value
+                .as_array()
+                .map(|items| items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        }
+    }
+}
+
+/// A digest for a non-form input request: key, method and canonical params.
+pub(crate) fn question_digest_raw(key: &str, method: &str, params: &Value) -> String {
+    let params = canonical_json(params);
+    let mut hasher = Sha256::new();
+    for part in [key, method, &params] {
+        hasher.update((part.len() as u64).to_be_bytes());
+        hasher.update(part.as_bytes());
+    }
+    URL_SAFE_NO_PAD.encode(&hasher.finalize()[..16])
+}

@@ -1,0 +1,225 @@
+//! Helpers for testing handlers without a transport: build `inputResponses` from form types,
+//! and drive a handler through its rounds the way a client would.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread::{self, Thread};
+
+use serde_json::{Map, Value, json};
+
+use crate::answer::Interrupt;
+use crate::context::{ElicitContext, Elicitation, Outcome};
+use crate::form::ElicitForm;
+use crate::wire::{InputRequest, InputRequiredResult, JsonRpcError, PROTOCOL_2026_07_28};
+
+/// Runs a future to completion on the current thread (for tests and examples; servers use
+/// their own runtime).
+///
+/// ```
+/// assert_eq!(elicit_runtime::testing::block_on(async { 1 + 1 }), 2);
+/// ```
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    struct Unpark(Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut future = pin!(future);
+    loop {
+        match future.as_mut().poll(&mut cx) {
+            Poll::Ready(output) => return output,
+            Poll::Pending => thread::park(),
+        }
+    }
+}
+
+/// `inputResponses` built from form types, keyed by each form's key.
+///
+/// ```
+/// use elicit_runtime::ElicitForm;
+/// use elicit_runtime::testing::Responses;
+///
+/// /// Guests?
+/// #[derive(ElicitForm)]
+/// struct Guests { count: u8 }
+///
+/// let responses = Responses::new().accept(&Guests { count: 3 }).into_value();
+/// assert_eq!(responses, serde_json::json!({"guests": {"action": "accept", "content": {"count": 3}}}));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Responses(BTreeMap<String, Value>);
+
+impl Responses {
+    /// No responses.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Accepts form `T` with `value`.
+    pub fn accept<T: ElicitForm>(self, value: &T) -> Self {
+        self.raw(T::key(), json!({"action": "accept", "content": value.to_content()}))
+    }
+    /// Accepts form `T` with arbitrary (possibly invalid) content.
+    pub fn accept_content<T: ElicitForm>(self, content: Value) -> Self {
+        self.raw(T::key(), json!({"action": "accept", "content": content}))
+    }
+    /// Declines form `T`.
+    pub fn decline<T: ElicitForm>(self) -> Self {
+        self.raw(T::key(), json!({"action": "decline"}))
+    }
+    /// Cancels form `T`.
+    pub fn cancel<T: ElicitForm>(self) -> Self {
+        self.raw(T::key(), json!({"action": "cancel"}))
+    }
+    /// Any response under any key.
+    pub fn raw(mut self, key: impl Into<String>, response: Value) -> Self {
+        self.0.insert(key.into(), response);
+        self
+    }
+    /// The `inputResponses` object.
+    pub fn into_value(self) -> Value {
+        Value::Object(self.0.into_iter().collect())
+    }
+}
+
+/// A scripted 2026-07-28 client: sends a request, answers each round's input requests with a
+/// closure, retries with `inputResponses` and the echoed `requestState`, and records rounds.
+///
+/// ```
+/// use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt};
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_runtime::testing::{TestClient, block_on};
+/// use serde_json::json;
+///
+/// /// How many guests?
+/// #[derive(ElicitForm)]
+/// struct Guests { count: u8 }
+///
+/// async fn handler(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+///     Ok(match Guests::ask(cx).await? {
+///         Answer::Accepted(g) => format!("{} guests", g.count),
+///         _ => "no answer".into(),
+///     })
+/// }
+///
+/// let server = Elicitation::new(StateSealer::new(KeyRing::generate(), "test"));
+/// let client = TestClient::new(server);
+/// let run = block_on(client.call_tool(
+///     "book", json!({}),
+///     |_key, _request| json!({"action": "accept", "content": {"count": 4}}),
+///     handler,
+/// )).unwrap();
+/// assert_eq!(run.result, "4 guests");
+/// assert_eq!(run.rounds.len(), 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct TestClient {
+    server: Elicitation,
+    capabilities: Value,
+    principal: Option<String>,
+    max_rounds: usize,
+}
+
+/// What [`TestClient`] saw: the final result and every `InputRequiredResult` before it.
+#[derive(Debug, Clone)]
+pub struct Run<R> {
+    /// The handler's final result.
+    pub result: R,
+    /// Each round's `InputRequiredResult`, in order.
+    pub rounds: Vec<InputRequiredResult>,
+}
+
+impl TestClient {
+    /// A client declaring form and URL elicitation, sampling and roots.
+    pub fn new(server: Elicitation) -> Self {
+        TestClient {
+            server,
+            capabilities: json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
+            principal: None,
+            max_rounds: 10,
+        }
+    }
+    /// Declares these client capabilities instead (`json!({})` for none).
+    pub fn capabilities(mut self, capabilities: Value) -> Self {
+        self.capabilities = capabilities;
+        self
+    }
+    /// Calls as this authenticated principal.
+    pub fn principal(mut self, principal: impl Into<String>) -> Self {
+        self.principal = Some(principal.into());
+        self
+    }
+
+    /// `params` for a first `tools/call` with the 2026-07-28 `_meta` envelope.
+    pub fn tool_params(&self, name: &str, arguments: Value) -> Value {
+        json!({
+            "name": name,
+            "arguments": arguments,
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": PROTOCOL_2026_07_28,
+                "io.modelcontextprotocol/clientCapabilities": self.capabilities,
+                "io.modelcontextprotocol/clientInfo": {"name": "elicit-test-client", "version": "0"}
+            }
+        })
+    }
+
+    /// Runs one round: builds the context, runs `handler`, finishes.
+    pub async fn round<R>(
+        &self,
+        method: &str,
+        params: &Value,
+        handler: &mut impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
+    ) -> Result<Outcome<R>, JsonRpcError> {
+        let mut cx = self
+            .server
+            .context(method, params)
+            .principal(self.principal.as_deref())
+            .build()
+            .map_err(|e| e.error)?;
+        let result = handler(&mut cx).await;
+        cx.finish(result)
+    }
+
+    /// Calls tool `name` until it completes, answering every input request with `answer`
+    /// (given the key and the request; returns the bare result object).
+    pub async fn call_tool<R>(
+        &self,
+        name: &str,
+        arguments: Value,
+        mut answer: impl FnMut(&str, &InputRequest) -> Value,
+        mut handler: impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
+    ) -> Result<Run<R>, JsonRpcError> {
+        let first = self.tool_params(name, arguments);
+        let mut params = first.clone();
+        let mut rounds = Vec::new();
+        for _ in 0..self.max_rounds {
+            match self.round("tools/call", &params, &mut handler).await? {
+                Outcome::Complete(result) => return Ok(Run { result, rounds }),
+                Outcome::InputRequired(ask) => {
+                    let mut responses = Map::new();
+                    for (key, request) in ask.input_requests().into_iter().flatten() {
+                        responses.insert(key.clone(), answer(key, request));
+                    }
+                    params = first.clone();
+                    if !responses.is_empty() {
+                        params["inputResponses"] = Value::Object(responses);
+                    }
+                    if let Some(state) = ask.request_state() {
+                        params["requestState"] = Value::from(state);
+                    }
+                    rounds.push(ask);
+                }
+            }
+        }
+        Err(JsonRpcError::new(
+            crate::wire::INTERNAL_ERROR,
+            format!("no result after {} rounds", self.max_rounds),
+            None,
+        ))
+    }
+}

@@ -1,0 +1,84 @@
+//! Helpers shared by the form decoder tests (`form_decode.rs`, `form_props.rs`).
+
+#![allow(dead_code)]
+
+use elicit_runtime::ElicitEnum;
+use elicit_runtime::schema::ContentError;
+use serde_json::Value;
+
+/// A plain select: wire values are the variant names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ElicitEnum)]
+pub enum Color {
+    Red,
+    Green,
+    Blue,
+}
+
+/// A titled select whose wire values differ from the labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ElicitEnum)]
+pub enum Hex {
+    #[elicit(rename = "#FF0000", title = "Red")]
+    Red,
+    #[elicit(rename = "#00FF00", title = "Green")]
+    Green,
+    #[elicit(rename = "#0000FF", title = "Blue")]
+    Blue,
+}
+
+/// A select renamed with `rename_all`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ElicitEnum)]
+#[elicit(rename_all = "kebab-case")]
+pub enum Seating {
+    IndoorWindow,
+    Terrace,
+    Bar,
+}
+
+/// The errors as `(wire name, reason)` pairs, in the order they were reported.
+pub fn pairs(err: &ContentError) -> Vec<(String, String)> {
+    err.errors()
+        .iter()
+        .map(|e| (e.field.clone(), e.reason.clone()))
+        .collect()
+}
+
+/// `expected` as owned pairs, to compare with [`pairs`].
+pub fn owned(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+    expected
+        .iter()
+        .map(|(f, r)| ((*f).to_owned(), (*r).to_owned()))
+        .collect()
+}
+
+/// Takes a value apart without recursion, so dropping very deep JSON cannot overflow the stack
+/// (`serde_json::Value`'s own drop recurses once per level).
+pub fn dismantle(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// `[[[…null…]]]`, `depth` arrays deep, built without recursion.
+pub fn deep_array(depth: usize) -> Value {
+    let mut v = Value::Null;
+    for _ in 0..depth {
+        v = Value::Array(vec![v]);
+    }
+    v
+}
+
+/// `{"a":{"a":…null…}}`, `depth` objects deep, built without recursion.
+pub fn deep_object(depth: usize) -> Value {
+    let mut v = Value::Null;
+    for _ in 0..depth {
+        let mut map = serde_json::Map::new();
+        map.insert("a".to_owned(), v);
+        v = Value::Object(map);
+    }
+    v
+}
