@@ -10,6 +10,7 @@ mod lit;
 mod paths;
 mod secret;
 mod ty;
+mod url;
 
 use proc_macro::TokenStream;
 
@@ -30,4 +31,13 @@ pub fn derive_elicit_form(input: TokenStream) -> TokenStream {
 pub fn derive_elicit_enum(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     choice::derive(&input).into()
+}
+
+/// Declares a URL-mode elicitation: `#[elicit_url(message = "…", url = "https://…")]` on a
+/// struct whose fields are the server-side state bound to the request.
+///
+/// See the `elicit-runtime` crate for the rules the URL must follow and examples.
+#[proc_macro_attribute]
+pub fn elicit_url(args: TokenStream, item: TokenStream) -> TokenStream {
+    url::expand(args.into(), item.into()).into()
 }

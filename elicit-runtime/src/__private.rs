@@ -12,7 +12,9 @@ pub use crate::question::Question;
 pub use crate::schema::{ContentError, PropertySchema, RequestedSchema, StringFormat};
 pub use ::core::option::Option;
 pub use ::core::result::Result;
+pub use ::serde;
 pub use ::serde_json;
+pub use crate::url::{UrlElicitation, UrlOutcome};
 pub use ::std::sync::OnceLock;
 
 /// Adds one field to a schema under construction.

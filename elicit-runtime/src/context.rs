@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use crate::answer::{Answer, Interrupt};
 use crate::form::ElicitForm;
 use crate::legacy::LegacyPeer;
+use crate::url::CompletionStore;
 use crate::question::{Prepared, Question, question_digest_raw};
 use crate::schema::RequestedSchema;
 use crate::state::{Binding, StateError, StateSealer};
@@ -36,9 +37,12 @@ pub struct Elicitation {
     inner: Arc<Inner>,
 }
 
+#[derive(Clone)]
 struct Inner {
     sealer: StateSealer,
     server_info: Option<Value>,
+    completions: Option<Arc<dyn CompletionStore>>,
+    single_use: bool,
 }
 
 impl fmt::Debug for Elicitation {
@@ -46,6 +50,8 @@ impl fmt::Debug for Elicitation {
         f.debug_struct("Elicitation")
             .field("sealer", &self.inner.sealer)
             .field("server_info", &self.inner.server_info)
+            .field("completion_store", &self.inner.completions.is_some())
+            .field("single_use", &self.inner.single_use)
             .finish()
     }
 }
@@ -53,18 +59,43 @@ impl fmt::Debug for Elicitation {
 impl Elicitation {
     /// Settings that seal `requestState` with `sealer`.
     pub fn new(sealer: StateSealer) -> Self {
-        Elicitation { inner: Arc::new(Inner { sealer, server_info: None }) }
+        Elicitation {
+            inner: Arc::new(Inner { sealer, server_info: None, completions: None, single_use: false }),
+        }
+    }
+
+    fn with(self, f: impl FnOnce(&mut Inner)) -> Self {
+        let mut inner = Inner::clone(&self.inner);
+        f(&mut inner);
+        Elicitation { inner: Arc::new(inner) }
     }
 
     /// Adds `_meta["io.modelcontextprotocol/serverInfo"]` to every `InputRequiredResult`.
     pub fn with_server_info(self, name: &str, version: &str) -> Self {
-        let sealer = self.inner.sealer.clone();
-        Elicitation {
-            inner: Arc::new(Inner {
-                sealer,
-                server_info: Some(json!({"name": name, "version": version})),
-            }),
-        }
+        let info = json!({"name": name, "version": version});
+        self.with(|inner| inner.server_info = Some(info))
+    }
+
+    /// Where URL-mode pages record completions (needed for `#[elicit_url]`). Use a shared
+    /// store (e.g. Redis) when the page and the retry may reach different replicas.
+    pub fn with_completion_store(self, store: Arc<dyn CompletionStore>) -> Self {
+        self.with(|inner| inner.completions = Some(store))
+    }
+
+    /// Makes each URL-mode completion usable once: the first retry that reads it redeems it,
+    /// later ones are refused.
+    pub fn with_single_use_completions(self) -> Self {
+        self.with(|inner| inner.single_use = true)
+    }
+
+    /// The completion store of URL mode, if configured.
+    pub fn completion_store(&self) -> Option<&Arc<dyn CompletionStore>> {
+        self.inner.completions.as_ref()
+    }
+
+    /// Whether URL-mode completions are single use.
+    pub fn single_use_completions(&self) -> bool {
+        self.inner.single_use
     }
 
     /// The sealer for `requestState`.
@@ -150,6 +181,7 @@ impl<'a> ContextBuilder<'a> {
             carried: BTreeMap::new(),
             resolved: BTreeMap::new(),
             pending: BTreeMap::new(),
+            notes: BTreeMap::new(),
             peer,
         };
         if era == ProtocolEra::Mrtr2026 {
@@ -248,20 +280,22 @@ struct Carried {
 /// assert!(ask.input_requests().unwrap().contains_key("booking"));
 /// ```
 pub struct ElicitContext {
-    server: Elicitation,
-    era: ProtocolEra,
+    pub(crate) server: Elicitation,
+    pub(crate) era: ProtocolEra,
     method: String,
     target: String,
     arguments: Value,
-    principal: Option<String>,
+    pub(crate) principal: Option<String>,
     capabilities: ClientCapabilities,
     responses: BTreeMap<String, InputResponse>,
     /// Keys asked in the previous round, with their digests; `None` without `requestState`.
     asked_before: Option<BTreeMap<String, String>>,
     carried: BTreeMap<String, Carried>,
     resolved: BTreeMap<String, Carried>,
-    pending: BTreeMap<String, (String, InputRequest)>,
-    peer: Option<Arc<dyn LegacyPeer>>,
+    pub(crate) pending: BTreeMap<String, (String, InputRequest)>,
+    /// Server-side notes carried from round to round in `requestState` (e.g. URL handles).
+    pub(crate) notes: BTreeMap<String, Value>,
+    pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
 }
 
 impl fmt::Debug for ElicitContext {
@@ -404,7 +438,7 @@ impl ElicitContext {
     }
 
     /// The answer to `key`, if this request or an earlier round holds one for `digest`.
-    fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
+    pub(crate) fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
         let conflict = || {
             Interrupt::error(JsonRpcError::new(
                 INTERNAL_ERROR,
@@ -447,7 +481,7 @@ impl ElicitContext {
         Ok(Some(raw))
     }
 
-    fn binding(&self) -> Binding<'_> {
+    pub(crate) fn binding(&self) -> Binding<'_> {
         Binding::new(&self.method, &self.target, &self.arguments).with_principal(self.principal.as_deref())
     }
 
@@ -463,6 +497,9 @@ impl ElicitContext {
             let digest = entry.get("d").and_then(Value::as_str).ok_or_else(bad)?;
             let response = entry.get("r").cloned().ok_or_else(bad)?;
             self.carried.insert(key.clone(), Carried { digest: digest.to_owned(), response });
+        }
+        if let Some(notes) = payload.get("x").and_then(Value::as_object) {
+            self.notes = notes.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         }
         self.asked_before = Some(asked);
         Ok(())
@@ -491,7 +528,8 @@ impl ElicitContext {
         }
         let asked: Map<String, Value> =
             self.pending.iter().map(|(k, (d, _))| (k.clone(), Value::from(d.as_str()))).collect();
-        let payload = json!({"asked": asked, "answers": answers});
+        let notes: Map<String, Value> = self.notes.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let payload = json!({"asked": asked, "answers": answers, "x": notes});
         let token = self
             .server
             .sealer()

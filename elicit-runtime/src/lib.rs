@@ -11,14 +11,17 @@ pub mod legacy;
 mod question;
 pub mod schema;
 pub mod state;
+pub mod tasks;
 pub mod testing;
+pub mod url;
 pub mod wire;
 
 pub use answer::{Answer, Interrupt};
 pub use choice::ElicitEnum;
 pub use context::{ContextBuilder, ContextError, ElicitContext, Elicitation, Outcome};
 pub use question::{Prepared, Question};
-pub use elicit_macros::{ElicitEnum, ElicitForm};
+pub use url::{UrlElicitation, UrlOutcome};
+pub use elicit_macros::{ElicitEnum, ElicitForm, elicit_url};
 pub use field::{ElicitField, FieldKind, FieldSpec};
 pub use form::ElicitForm;
 

@@ -7,7 +7,7 @@ mod common;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 
-use common::{Color, Hex, Seating, deep_array, deep_object, dismantle, owned, pairs};
+use common::{Color, Deep, Hex, Seating, deep_array, deep_object, owned, pairs};
 use elicit_runtime::ElicitForm;
 use serde_json::{Map, Number, Value, json};
 
@@ -309,7 +309,8 @@ fn absent_and_null_required_fields_are_required() {
         rejects::<Kinds>(&content, &[(key, "is required")]);
     }
     // An empty string, zero, false and an empty list are answers, not absence.
-    let empty = json!({"text": "", "number": 0, "integer": 0, "flag": false, "color": "Red", "colors": []});
+    let empty =
+        json!({"text": "", "number": 0, "integer": 0, "flag": false, "color": "Red", "colors": []});
     assert_eq!(
         accepts::<Kinds>(&empty),
         Kinds {
@@ -428,7 +429,10 @@ fn type_mismatch_multi_select() {
     for (wrong, reason) in [
         (json!([1]), "must list options as text, not a number"),
         (json!(["Red", null]), "must list options as text, not null"),
-        (json!([true]), "must list options as text, not true or false"),
+        (
+            json!([true]),
+            "must list options as text, not true or false",
+        ),
         (json!([["Red"]]), "must list options as text, not a list"),
         (json!([{}]), "must list options as text, not an object"),
         (
@@ -674,10 +678,7 @@ fn date_time_format() {
 #[test]
 fn integer_minimum_and_maximum() {
     for (ok, expected) in [(json!(18), 18), (json!(18.0), 18), (json!(99), 99)] {
-        assert_eq!(
-            accepts::<Bounds>(&json!({ "age": ok })).age,
-            Some(expected)
-        );
+        assert_eq!(accepts::<Bounds>(&json!({ "age": ok })).age, Some(expected));
     }
     rejects::<Bounds>(&json!({"age": 17}), &[("age", "must be at least 18")]);
     rejects::<Bounds>(&json!({"age": 17.0}), &[("age", "must be at least 18")]);
@@ -688,10 +689,7 @@ fn integer_minimum_and_maximum() {
     // Not whole wins over out of range.
     rejects::<Bounds>(&json!({"age": 17.5}), &[("age", "must be a whole number")]);
 
-    assert_eq!(
-        accepts::<Bounds>(&json!({"offset": -10})).offset,
-        Some(-10)
-    );
+    assert_eq!(accepts::<Bounds>(&json!({"offset": -10})).offset, Some(-10));
     assert_eq!(accepts::<Bounds>(&json!({"offset": 10.0})).offset, Some(10));
     rejects::<Bounds>(
         &json!({"offset": -11}),
@@ -751,10 +749,7 @@ fn float_minimum_and_maximum() {
         &json!({"score": 99.51}),
         &[("score", "must be at most 99.5")],
     );
-    rejects::<Bounds>(
-        &json!({"score": 100}),
-        &[("score", "must be at most 99.5")],
-    );
+    rejects::<Bounds>(&json!({"score": 100}), &[("score", "must be at most 99.5")]);
     rejects::<Bounds>(
         &json!({"score": u64::MAX}),
         &[("score", "must be at most 99.5")],
@@ -889,7 +884,10 @@ fn rust_type_ranges() {
     // The schema advertises the ranges of the narrow types.
     let schema = serde_json::to_value(Ranges::requested_schema()).unwrap();
     let props = &schema["properties"];
-    assert_eq!(props["u8"], json!({"type": "integer", "minimum": 0, "maximum": 255}));
+    assert_eq!(
+        props["u8"],
+        json!({"type": "integer", "minimum": 0, "maximum": 255})
+    );
     assert_eq!(
         props["i32"],
         json!({"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX})
@@ -935,10 +933,7 @@ fn whole_floats_are_integers_and_fractions_are_not() {
             json!(1e-300),
             json!(1.000_000_1),
         ] {
-            rejects::<Ranges>(
-                &one(field, fraction),
-                &[(field, "must be a whole number")],
-            );
+            rejects::<Ranges>(&one(field, fraction), &[(field, "must be a whole number")]);
         }
     }
     // A whole float as large as f64 can be exactly is still exact.
@@ -1001,8 +996,8 @@ fn huge_numbers_on_every_numeric_field() {
                         assert_eq!(got, value.as_f64().unwrap() as f32);
                     }
                 }
-                _ if !high && value.is_i64() && field.starts_with('i') && min.len() > 12 => {
-                    // i64::MIN fits the 64-bit types.
+                "i64" | "isize" if value == json!(i64::MIN) => {
+                    // i64::MIN fits the signed 64-bit types.
                     accepts::<Ranges>(&content);
                 }
                 _ => {
@@ -1255,7 +1250,10 @@ fn options_absent_null_and_present() {
 #[test]
 fn renamed_fields_use_their_wire_names() {
     let schema = serde_json::to_string(Trip::requested_schema()).unwrap();
-    assert!(schema.contains(r#""required":["partySize","e-mail"]"#), "{schema}");
+    assert!(
+        schema.contains(r#""required":["partySize","e-mail"]"#),
+        "{schema}"
+    );
     let trip = accepts::<Trip>(&json!({
         "partySize": 4, "when": "2024-05-01", "e-mail": "a@b.co", "type": "terrace"
     }));
@@ -1375,7 +1373,11 @@ fn content_that_is_not_an_object() {
             Defaults::from_content(&content).unwrap_err(),
             Optional::from_content(&content).unwrap_err(),
         ] {
-            assert_eq!(pairs(&err), owned(&[("", "must be an object")]), "{content}");
+            assert_eq!(
+                pairs(&err),
+                owned(&[("", "must be an object")]),
+                "{content}"
+            );
             assert!(err.errors()[0].is_root());
         }
         // Even a form that needs nothing wants an object.
@@ -1468,7 +1470,10 @@ fn to_content_round_trips() {
     );
     assert_eq!(accepts::<Filled>(&content), form);
     // Round trips a second time to the same JSON.
-    assert_eq!(Value::Object(accepts::<Filled>(&content).to_content()), content);
+    assert_eq!(
+        Value::Object(accepts::<Filled>(&content).to_content()),
+        content
+    );
     for form in [kinds(), accepts::<Kinds>(&kinds_json())] {
         assert_eq!(accepts::<Kinds>(&Value::Object(form.to_content())), form);
     }
@@ -1503,10 +1508,19 @@ const DEPTH: usize = 10_000;
 
 #[test]
 fn deeply_nested_junk_in_every_field() {
-    for deep in [deep_array(DEPTH), deep_object(DEPTH)] {
-        let keys = ["text", "number", "integer", "flag", "color", "colors", "junk"];
-        let content = Value::Object(keys.iter().map(|k| ((*k).to_owned(), deep.clone())).collect());
-        let colors = if deep.is_array() {
+    // `Value::clone`, `Debug`, `PartialEq` and drop all recurse: build each deep value afresh
+    // and let `Deep` take it apart iteratively.
+    let builders: [(fn(usize) -> Value, bool); 2] = [(deep_array, true), (deep_object, false)];
+    for (deep, is_array) in builders {
+        let keys = [
+            "text", "number", "integer", "flag", "color", "colors", "junk",
+        ];
+        let content = Deep(Value::Object(
+            keys.iter()
+                .map(|k| ((*k).to_owned(), deep(DEPTH)))
+                .collect(),
+        ));
+        let colors = if is_array {
             "must list options as text, not a list"
         } else {
             "must be a list of options"
@@ -1521,26 +1535,56 @@ fn deeply_nested_junk_in_every_field() {
         ]);
         let err = Kinds::from_content(&content).unwrap_err();
         assert_eq!(pairs(&err), expected);
-        assert_eq!(Kinds::requested_schema().validate(&content).unwrap_err(), err);
+        assert_eq!(
+            Kinds::requested_schema().validate(&content).unwrap_err(),
+            err
+        );
+
         // Deep junk under unknown keys is never looked at.
-        let mut ok = kinds_json();
-        ok["junk"] = deep.clone();
-        assert_eq!(Kinds::from_content(&ok).unwrap(), kinds());
-        // Deep junk as the whole content.
-        let err = Kinds::from_content(&deep).unwrap_err();
-        assert_eq!(pairs(&err), owned(&[("", "must be an object")]));
+        let mut ok = Deep(kinds_json());
+        ok.0["junk"] = deep(DEPTH);
+        assert!(Kinds::requested_schema().validate(&ok).is_ok());
+        assert!(Kinds::from_content(&ok).unwrap() == kinds());
+
+        // Deep junk as the whole content: an array is not an object; an object of junk
+        // answers nothing.
+        let whole = Deep(deep(DEPTH));
+        let err = Kinds::from_content(&whole).unwrap_err();
+        if is_array {
+            assert_eq!(pairs(&err), owned(&[("", "must be an object")]));
+        } else {
+            assert_eq!(pairs(&err), owned(&ALL_KINDS_REQUIRED));
+        }
+        assert_eq!(Kinds::requested_schema().validate(&whole).unwrap_err(), err);
+
         // Deep junk inside a multi-select answer.
-        let inside = kinds_with("colors", Value::Array(vec![json!("Red"), deep.clone()]));
+        let inside = Deep(kinds_with(
+            "colors",
+            Value::Array(vec![json!("Red"), deep(DEPTH)]),
+        ));
         let err = Kinds::from_content(&inside).unwrap_err();
-        let reason = if deep.is_array() {
+        let reason = if is_array {
             "must list options as text, not a list"
         } else {
             "must list options as text, not an object"
         };
         assert_eq!(pairs(&err), owned(&[("colors", reason)]));
-        for v in [content, ok, deep, inside] {
-            dismantle(v);
-        }
+
+        // Deep junk in optional fields.
+        let optional = Deep(Value::Object(
+            ["name", "count", "ratio", "flag", "color", "colors", "seats"]
+                .iter()
+                .map(|k| ((*k).to_owned(), deep(DEPTH)))
+                .collect(),
+        ));
+        let err = Optional::from_content(&optional).unwrap_err();
+        assert_eq!(err.errors().len(), 7);
+        assert_eq!(
+            Optional::requested_schema()
+                .validate(&optional)
+                .unwrap_err(),
+            err
+        );
     }
 }
 
@@ -1623,7 +1667,9 @@ fn huge_strings() {
         // A valid URI and a near-email of this size.
         let uri = format!("https://example.com/{}", "a".repeat(size));
         assert_eq!(
-            accepts::<Texts>(&json!({ "uri": uri })).uri.map(|u| u.len()),
+            accepts::<Texts>(&json!({ "uri": uri }))
+                .uri
+                .map(|u| u.len()),
             Some(uri.len())
         );
         let email = format!("a@{}.com", "b".repeat(size));
@@ -1770,4 +1816,50 @@ fn u64_default_beyond_the_signed_range() {
     let form = BigDefault::from_content(&json!({})).unwrap();
     let again = Value::Object(form.to_content());
     BigDefault::requested_schema().validate(&again).unwrap();
+}
+
+type Ratio = f32;
+
+#[derive(Debug, ElicitForm)]
+#[elicit(message = "Alias float bounds")]
+struct AliasFloat {
+    #[elicit(maximum = 1e39)]
+    limit: Option<Ratio>,
+    #[elicit(default = 1e39)]
+    fallback: Ratio,
+}
+
+#[test]
+#[ignore = "bug: on a type alias to f32, `maximum`/`default` beyond f32::MAX compile; the model \
+            accepts 1e39 (and an empty answer) that the decoder refuses as out of f32's range"]
+fn alias_f32_bounds_and_default_outside_the_type_range() {
+    for content in [json!({"limit": 1e39, "fallback": 1}), json!({})] {
+        let model = AliasFloat::requested_schema().validate(&content);
+        let decoder = AliasFloat::from_content(&content).map(|_| ());
+        assert_eq!(model, decoder, "{content}");
+    }
+}
+
+#[derive(Debug, PartialEq, ElicitForm)]
+#[elicit(message = "f32 bounds")]
+struct F32Bounds {
+    #[elicit(minimum = 0.7)]
+    low: Option<f32>,
+    #[elicit(maximum = 0.1)]
+    high: Option<f32>,
+}
+
+#[test]
+#[ignore = "bug: an f32 field checks its bounds before rounding to f32: 0.7 passes `minimum = 0.7` \
+            but decodes to 0.699999988…, which re-encoded fails the form's own schema"]
+fn f32_rounding_must_not_leave_the_bounds() {
+    for content in [json!({"low": 0.7}), json!({"high": 0.1})] {
+        let form = F32Bounds::from_content(&content).unwrap();
+        let again = Value::Object(form.to_content());
+        assert_eq!(
+            F32Bounds::requested_schema().validate(&again),
+            Ok(()),
+            "{content} decoded as {form:?}, re-encoded as {again}"
+        );
+    }
 }

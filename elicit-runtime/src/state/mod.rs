@@ -44,7 +44,7 @@
 mod error;
 mod keys;
 mod replay;
-mod seal;
+pub(crate) mod seal;
 
 pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,

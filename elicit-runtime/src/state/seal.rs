@@ -301,7 +301,7 @@ impl<'a> Binding<'a> {
 }
 
 /// SHA-256 of the principal, salted with the (length-prefixed) audience.
-fn principal_hash(audience: &str, principal: &str) -> [u8; 32] {
+pub(crate) fn principal_hash(audience: &str, principal: &str) -> [u8; 32] {
     let audience_len = u64::try_from(audience.len()).unwrap_or(u64::MAX);
     Sha256::new()
         .chain_update(PRINCIPAL_LABEL)
@@ -313,7 +313,7 @@ fn principal_hash(audience: &str, principal: &str) -> [u8; 32] {
 }
 
 /// Equality of two byte strings in time independent of where they differ.
-fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

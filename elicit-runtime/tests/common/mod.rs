@@ -63,6 +63,23 @@ pub fn dismantle(value: Value) {
     }
 }
 
+/// Owns a (possibly very deep) value and takes it apart without recursion when dropped, also
+/// while a failed assertion unwinds.
+pub struct Deep(pub Value);
+
+impl std::ops::Deref for Deep {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        &self.0
+    }
+}
+
+impl Drop for Deep {
+    fn drop(&mut self) {
+        dismantle(std::mem::take(&mut self.0));
+    }
+}
+
 /// `[[[…null…]]]`, `depth` arrays deep, built without recursion.
 pub fn deep_array(depth: usize) -> Value {
     let mut v = Value::Null;

@@ -1,0 +1,180 @@
+//! The page side: the server's own connect/landing endpoint opens a handle for the browser's
+//! authenticated user, then records how the out-of-band flow ended.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use super::UrlElicitation;
+use super::handle::{self, Claims};
+use super::store::{Completion, StoreError};
+use crate::context::Elicitation;
+use crate::state::StateError;
+
+/// Why a landing page refuses a handle.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PageError {
+    /// Not a handle of this server: tampered, truncated, wrong key, garbage.
+    Invalid(StateError),
+    /// The handle expired.
+    Expired,
+    /// The browser's user is not the user who started the elicitation (the phishing rule):
+    /// show an error, never continue the flow.
+    WrongSubject,
+    /// The handle belongs to another kind of elicitation.
+    WrongKind,
+    /// The flow was already completed or failed.
+    AlreadyRecorded,
+    /// No completion store is configured on the server.
+    NoStore,
+    /// The store failed.
+    Store(StoreError),
+}
+
+impl fmt::Display for PageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PageError::Invalid(e) => write!(f, "invalid elicitation handle: {e}"),
+            PageError::Expired => f.write_str("the elicitation link has expired"),
+            PageError::WrongSubject => f.write_str("this link was started by another user"),
+            PageError::WrongKind => f.write_str("the handle is for another kind of elicitation"),
+            PageError::AlreadyRecorded => f.write_str("this flow has already finished"),
+            PageError::NoStore => f.write_str("no completion store is configured"),
+            PageError::Store(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for PageError {}
+
+/// A handle opened for the user who started it: the bound state, typed.
+pub struct OpenedHandle<T> {
+    claims: Claims,
+    /// The state bound to the request.
+    pub state: T,
+    _kind: PhantomData<fn() -> T>,
+}
+
+impl<T> fmt::Debug for OpenedHandle<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpenedHandle").field("id", &self.claims.id).field("key", &self.claims.k).finish_non_exhaustive()
+    }
+}
+
+impl<T> OpenedHandle<T> {
+    /// The handle id (the 2025-11-25 `elicitationId`).
+    pub fn id(&self) -> &str {
+        &self.claims.id
+    }
+    /// When the handle expires.
+    pub fn expires_at(&self) -> SystemTime {
+        self.claims.expires_at()
+    }
+}
+
+/// The landing page's view of URL-mode elicitations.
+///
+/// ```
+/// use elicit_runtime::Elicitation;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
+/// use std::sync::Arc;
+///
+/// let server = Elicitation::new(StateSealer::new(KeyRing::generate(), "files-server"))
+///     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
+/// let page = LandingPage::new(&server);
+/// let refused = elicit_runtime::testing::block_on(page.open_raw("not-a-handle", "alice"));
+/// assert!(matches!(refused, Err(PageError::Invalid(_))));
+/// ```
+#[derive(Debug, Clone)]
+pub struct LandingPage {
+    server: Elicitation,
+}
+
+impl LandingPage {
+    /// The landing page of `server` (same keys and completion store).
+    pub fn new(server: &Elicitation) -> Self {
+        LandingPage { server: server.clone() }
+    }
+
+    /// Opens `handle` (from the link's query) for `subject`, the browser's authenticated user.
+    pub async fn open<T: UrlElicitation>(&self, handle: &str, subject: &str) -> Result<OpenedHandle<T>, PageError> {
+        let (OpenedHandleKey(claims), state) = self.open_raw(handle, subject).await?;
+        if claims.k != T::KEY {
+            return Err(PageError::WrongKind);
+        }
+        let state = serde_json::from_value(state).map_err(|_| PageError::WrongKind)?;
+        Ok(OpenedHandle { claims, state, _kind: PhantomData })
+    }
+
+    /// Opens `handle` without knowing its kind: the key it was asked under and the bound
+    /// state as JSON. Use it to route one connect endpoint to several kinds.
+    pub async fn open_raw(&self, handle: &str, subject: &str) -> Result<(OpenedHandleKey, Value), PageError> {
+        let sealer = self.server.sealer();
+        let claims = handle::open(sealer, handle).map_err(PageError::Invalid)?;
+        if SystemTime::now() >= claims.expires_at() {
+            return Err(PageError::Expired);
+        }
+        if !claims.is_for(sealer, subject) {
+            return Err(PageError::WrongSubject);
+        }
+        let store = self.server.completion_store().ok_or(PageError::NoStore)?;
+        if store.lookup(&claims.id).await.map_err(PageError::Store)?.is_some() {
+            return Err(PageError::AlreadyRecorded);
+        }
+        let state = claims.s.clone();
+        Ok((OpenedHandleKey(claims), state))
+    }
+
+    /// Records that the flow completed, with an optional server-side result.
+    pub async fn complete<T>(&self, opened: &OpenedHandle<T>, result: Option<Value>) -> Result<(), PageError> {
+        self.record(&opened.claims, Completion::Completed { result }).await
+    }
+
+    /// Records that the flow failed.
+    pub async fn fail<T>(&self, opened: &OpenedHandle<T>, reason: impl Into<String>) -> Result<(), PageError> {
+        self.record(&opened.claims, Completion::Failed { reason: reason.into() }).await
+    }
+
+    /// [`LandingPage::complete`] for a handle opened with [`LandingPage::open_raw`].
+    pub async fn complete_raw(&self, opened: &OpenedHandleKey, result: Option<Value>) -> Result<(), PageError> {
+        self.record(&opened.0, Completion::Completed { result }).await
+    }
+
+    /// [`LandingPage::fail`] for a handle opened with [`LandingPage::open_raw`].
+    pub async fn fail_raw(&self, opened: &OpenedHandleKey, reason: impl Into<String>) -> Result<(), PageError> {
+        self.record(&opened.0, Completion::Failed { reason: reason.into() }).await
+    }
+
+    async fn record(&self, claims: &Claims, completion: Completion) -> Result<(), PageError> {
+        let store = self.server.completion_store().ok_or(PageError::NoStore)?;
+        if store.record(&claims.id, completion, claims.expires_at()).await.map_err(PageError::Store)? {
+            Ok(())
+        } else {
+            Err(PageError::AlreadyRecorded)
+        }
+    }
+}
+
+/// A handle opened by [`LandingPage::open_raw`]: its id and key.
+#[derive(Clone)]
+pub struct OpenedHandleKey(Claims);
+
+impl fmt::Debug for OpenedHandleKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpenedHandleKey").field("id", &self.0.id).field("key", &self.0.k).finish()
+    }
+}
+
+impl OpenedHandleKey {
+    /// The handle id.
+    pub fn id(&self) -> &str {
+        &self.0.id
+    }
+    /// The key of the elicitation the handle belongs to.
+    pub fn key(&self) -> &str {
+        &self.0.k
+    }
+}

@@ -1,0 +1,117 @@
+//! Where completions of URL-mode flows are recorded, so the browser callback and the client's
+//! retry may land on different server replicas.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::legacy::BoxFuture;
+
+/// How an out-of-band flow ended, as recorded by the page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Completion {
+    /// The flow succeeded, with an optional server-side result.
+    Completed {
+        /// What the page wants the tool to see (e.g. which account was connected).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<Value>,
+    },
+    /// The flow failed.
+    Failed {
+        /// Why.
+        reason: String,
+    },
+    /// A completion that was already redeemed (single-use mode).
+    Redeemed,
+}
+
+/// A store failure (e.g. Redis unreachable).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "completion store: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Records and reads completions of URL-mode flows, keyed by handle id. Entries expire with
+/// their handle.
+pub trait CompletionStore: Send + Sync {
+    /// Records how flow `id` ended. The first record wins; later ones are ignored.
+    fn record<'a>(&'a self, id: &'a str, completion: Completion, expires_at: SystemTime) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// How flow `id` ended, if recorded and not expired.
+    fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>>;
+    /// Atomically reads flow `id` and marks it [`Completion::Redeemed`] (single use). Returns
+    /// what was there before.
+    fn redeem<'a>(&'a self, id: &'a str, expires_at: SystemTime) -> BoxFuture<'a, Result<Option<Completion>, StoreError>>;
+}
+
+/// An in-process [`CompletionStore`]: for one server replica, tests and demos.
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use elicit_runtime::url::{Completion, CompletionStore, MemoryCompletionStore};
+/// use elicit_runtime::testing::block_on;
+///
+/// let store = MemoryCompletionStore::new();
+/// let expires = SystemTime::now() + Duration::from_secs(60);
+/// block_on(store.record("h1", Completion::Completed { result: None }, expires)).unwrap();
+/// assert_eq!(block_on(store.lookup("h1")).unwrap(), Some(Completion::Completed { result: None }));
+/// ```
+#[derive(Debug, Default)]
+pub struct MemoryCompletionStore {
+    entries: Mutex<HashMap<String, (Completion, SystemTime)>>,
+}
+
+impl MemoryCompletionStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut HashMap<String, (Completion, SystemTime)>) -> R) -> R {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        let now = SystemTime::now();
+        entries.retain(|_, (_, expires)| *expires > now);
+        f(&mut entries)
+    }
+}
+
+impl CompletionStore for MemoryCompletionStore {
+    fn record<'a>(&'a self, id: &'a str, completion: Completion, expires_at: SystemTime) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let recorded = self.with(|entries| {
+            if entries.contains_key(id) {
+                return false;
+            }
+            entries.insert(id.to_owned(), (completion, expires_at));
+            true
+        });
+        Box::pin(async move { Ok(recorded) })
+    }
+
+    fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        let found = self.with(|entries| entries.get(id).map(|(c, _)| c.clone()));
+        Box::pin(async move { Ok(found) })
+    }
+
+    fn redeem<'a>(&'a self, id: &'a str, expires_at: SystemTime) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        let before = self.with(|entries| {
+            let before = entries.get(id).map(|(c, _)| c.clone());
+            if before.is_some() {
+                entries.insert(id.to_owned(), (Completion::Redeemed, expires_at));
+            }
+            before
+        });
+        Box::pin(async move { Ok(before) })
+    }
+}
+
+/// How often a waiting 2025-11-25 handler looks for a completion.
+pub(crate) const POLL_INTERVAL: Duration = Duration::from_millis(200);
