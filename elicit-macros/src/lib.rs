@@ -6,6 +6,7 @@ mod case;
 mod choice;
 mod doc;
 mod form;
+mod format;
 mod lit;
 mod paths;
 mod secret;

@@ -2,19 +2,19 @@
 
 use serde_json::{Map, Value};
 
+pub use crate::answer::{Answer, Interrupt};
 pub use crate::choice::ElicitEnum;
+pub use crate::context::ElicitContext;
 pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
-pub use crate::answer::{Answer, Interrupt};
-pub use crate::context::ElicitContext;
 pub use crate::form::ElicitForm;
 pub use crate::question::Question;
 pub use crate::schema::{ContentError, PropertySchema, RequestedSchema, StringFormat};
+pub use crate::url::{UrlElicitation, UrlOutcome};
 pub use ::core::option::Option;
 pub use ::core::result::Result;
 pub use ::serde;
 pub use ::serde_json;
-pub use crate::url::{UrlElicitation, UrlOutcome};
 pub use ::std::sync::OnceLock;
 
 /// Adds one field to a schema under construction.
@@ -40,7 +40,7 @@ pub fn decode_field<T: ElicitField>(
     };
     let decoded = match content.get(name.as_str()) {
         None | Some(Value::Null) => match property.default_value() {
-            Some(default) => T::decode(&default),
+            Some(default) => property.check(&default).and_then(|()| T::decode(&default)),
             None => match T::absent() {
                 Some(absent) => return Some(absent),
                 None => Err("is required".to_owned()),
@@ -113,7 +113,7 @@ pub const fn is_text(kind: FieldKind) -> bool {
 
 /// Compile-time check: `kind` is a number or an integer.
 pub const fn is_numeric(kind: FieldKind) -> bool {
-    matches!(kind, FieldKind::Number | FieldKind::Integer { .. })
+    matches!(kind, FieldKind::Number { .. } | FieldKind::Integer { .. })
 }
 
 /// Compile-time check: `kind` is a boolean.
@@ -152,7 +152,24 @@ pub const fn multi_offers(kind: FieldKind, chosen: &[&str]) -> bool {
 
 /// Compile-time check: `kind` is a floating-point number.
 pub const fn is_float(kind: FieldKind) -> bool {
-    matches!(kind, FieldKind::Number)
+    matches!(kind, FieldKind::Number { .. })
+}
+
+/// Compile-time check: the whole number `value` fits a field of `kind` (a bound or default).
+pub const fn int_fits(kind: FieldKind, value: i128) -> bool {
+    match kind {
+        FieldKind::Integer { min, max } => min <= value && value <= max,
+        FieldKind::Number { max } => (value as f64) <= max && -(value as f64) <= max,
+        _ => false,
+    }
+}
+
+/// Compile-time check: the number `value` fits a floating-point field of `kind`.
+pub const fn float_fits(kind: FieldKind, value: f64) -> bool {
+    match kind {
+        FieldKind::Number { max } => value <= max && -value <= max,
+        _ => false,
+    }
 }
 
 /// A JSON number from a float literal written in an attribute (always finite).

@@ -11,10 +11,10 @@ use serde_json::{Map, Value, json};
 use crate::answer::{Answer, Interrupt};
 use crate::form::ElicitForm;
 use crate::legacy::LegacyPeer;
-use crate::url::CompletionStore;
 use crate::question::{Prepared, Question, question_digest_raw};
 use crate::schema::RequestedSchema;
 use crate::state::{Binding, StateError, StateSealer};
+use crate::url::CompletionStore;
 use crate::wire::{
     ClientCapabilities, ElicitAction, ElicitMode, ElicitParams, ElicitResult, FormParams,
     INTERNAL_ERROR, InputRequest, InputRequiredResult, InputResponse, JsonRpcError,
@@ -60,14 +60,21 @@ impl Elicitation {
     /// Settings that seal `requestState` with `sealer`.
     pub fn new(sealer: StateSealer) -> Self {
         Elicitation {
-            inner: Arc::new(Inner { sealer, server_info: None, completions: None, single_use: false }),
+            inner: Arc::new(Inner {
+                sealer,
+                server_info: None,
+                completions: None,
+                single_use: false,
+            }),
         }
     }
 
     fn with(self, f: impl FnOnce(&mut Inner)) -> Self {
         let mut inner = Inner::clone(&self.inner);
         f(&mut inner);
-        Elicitation { inner: Arc::new(inner) }
+        Elicitation {
+            inner: Arc::new(inner),
+        }
     }
 
     /// Adds `_meta["io.modelcontextprotocol/serverInfo"]` to every `InputRequiredResult`.
@@ -106,7 +113,13 @@ impl Elicitation {
     /// Starts a context for one incoming request: `method` (`tools/call`, `prompts/get`,
     /// `resources/read`) and its `params` exactly as received.
     pub fn context<'a>(&'a self, method: &'a str, params: &'a Value) -> ContextBuilder<'a> {
-        ContextBuilder { server: self, method, params, principal: None, legacy: None }
+        ContextBuilder {
+            server: self,
+            method,
+            params,
+            principal: None,
+            legacy: None,
+        }
     }
 }
 
@@ -130,7 +143,11 @@ impl<'a> ContextBuilder<'a> {
     /// The session, when the connection negotiated 2025-11-25 in `initialize`: the
     /// capabilities the client declared there, and the peer that sends server-to-client
     /// requests. Used only when the request carries no 2026-07-28 `_meta`.
-    pub fn legacy(mut self, capabilities: ClientCapabilities, peer: Option<Arc<dyn LegacyPeer>>) -> Self {
+    pub fn legacy(
+        mut self,
+        capabilities: ClientCapabilities,
+        peer: Option<Arc<dyn LegacyPeer>>,
+    ) -> Self {
         self.legacy = Some((capabilities, peer));
         self
     }
@@ -142,15 +159,32 @@ impl<'a> ContextBuilder<'a> {
             .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
         let (era, capabilities, peer) = match (meta, self.legacy) {
             (Some(meta), legacy) => match meta.era() {
-                Some(ProtocolEra::Mrtr2026) => (ProtocolEra::Mrtr2026, meta.client_capabilities, None),
-                Some(ProtocolEra::Legacy2025) => {
-                    let (caps, peer) = legacy.unwrap_or((meta.client_capabilities, None));
-                    (ProtocolEra::Legacy2025, caps, peer)
+                Some(ProtocolEra::Mrtr2026) => {
+                    (ProtocolEra::Mrtr2026, meta.client_capabilities, None)
                 }
+                Some(ProtocolEra::Legacy2025) => match legacy {
+                    Some((caps, peer)) => (ProtocolEra::Legacy2025, caps, peer),
+                    None => {
+                        let msg = format!(
+                            "protocol version `{}` needs an `initialize` handshake; this server speaks 2026-07-28 here",
+                            meta.protocol_version
+                        );
+                        return Err(ContextError::new(
+                            JsonRpcError::invalid_params(
+                                msg.clone(),
+                                Some(json!({"supported": ["2026-07-28"]})),
+                            ),
+                            msg,
+                        ));
+                    }
+                },
                 None => {
                     let msg = format!("unsupported protocol version `{}`", meta.protocol_version);
                     return Err(ContextError::new(
-                        JsonRpcError::invalid_params(msg.clone(), Some(json!({"supported": ["2025-11-25", "2026-07-28"]}))),
+                        JsonRpcError::invalid_params(
+                            msg.clone(),
+                            Some(json!({"supported": ["2025-11-25", "2026-07-28"]})),
+                        ),
                         msg,
                     ));
                 }
@@ -183,6 +217,7 @@ impl<'a> ContextBuilder<'a> {
             pending: BTreeMap::new(),
             notes: BTreeMap::new(),
             peer,
+            first_error: None,
         };
         if era == ProtocolEra::Mrtr2026 {
             let retry = RetryFields::from_params(self.params)
@@ -212,11 +247,17 @@ pub struct ContextError {
 
 impl ContextError {
     fn new(error: JsonRpcError, reason: impl Into<String>) -> Self {
-        ContextError { error, reason: reason.into() }
+        ContextError {
+            error,
+            reason: reason.into(),
+        }
     }
 
     fn state(error: &StateError) -> Self {
-        ContextError::new(JsonRpcError::invalid_request_state(), format!("requestState refused: {error}"))
+        ContextError::new(
+            JsonRpcError::invalid_request_state(),
+            format!("requestState refused: {error}"),
+        )
     }
 }
 
@@ -296,6 +337,9 @@ pub struct ElicitContext {
     /// Server-side notes carried from round to round in `requestState` (e.g. URL handles).
     pub(crate) notes: BTreeMap<String, Value>,
     pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
+    /// The first error any question ended in: it wins over "input required", so a batch
+    /// whose later question failed reports the failure, not the earlier question.
+    first_error: Option<JsonRpcError>,
 }
 
 impl fmt::Debug for ElicitContext {
@@ -353,7 +397,29 @@ impl ElicitContext {
     /// Fails with `-32021` when the client did not declare form elicitation (see
     /// [`ElicitContext::ask_if_supported`] for questions the handler can do without), and with
     /// `-32602` listing every bad field when accepted content breaks the form's constraints.
-    pub async fn ask<T: ElicitForm>(&mut self, question: Question<T>) -> Result<Answer<T>, Interrupt> {
+    pub async fn ask<T: ElicitForm>(
+        &mut self,
+        question: Question<T>,
+    ) -> Result<Answer<T>, Interrupt> {
+        let result = self.ask_inner(question).await;
+        self.note_error(result)
+    }
+
+    /// Records the first error a question ended in (see `first_error`).
+    pub(crate) fn note_error<V>(&mut self, result: Result<V, Interrupt>) -> Result<V, Interrupt> {
+        if let Err(e) = &result
+            && let Some(error) = e.as_error()
+            && self.first_error.is_none()
+        {
+            self.first_error = Some(error.clone());
+        }
+        result
+    }
+
+    async fn ask_inner<T: ElicitForm>(
+        &mut self,
+        question: Question<T>,
+    ) -> Result<Answer<T>, Interrupt> {
         let prepared = question.prepare()?;
         if !self.supports(ElicitMode::Form) {
             return Err(missing_capability(ElicitMode::Form));
@@ -362,7 +428,9 @@ impl ElicitContext {
             prepared.message(),
             prepared.schema().clone(),
         )));
-        let response = self.input(prepared.key(), prepared.digest(), request).await?;
+        let response = self
+            .input_inner(prepared.key(), prepared.digest(), request)
+            .await?;
         decode_answer(&prepared, response)
     }
 
@@ -381,25 +449,44 @@ impl ElicitContext {
     /// exactly as the spec shapes them); resolves to the raw `CreateMessageResult`.
     pub async fn sample(&mut self, key: &str, params: Value) -> Result<Value, Interrupt> {
         if !self.capabilities.supports_sampling() {
-            return Err(Interrupt::error(JsonRpcError::missing_capability(json!({"sampling": {}}))));
+            let error = Interrupt::error(JsonRpcError::missing_capability(json!({"sampling": {}})));
+            return self.note_error(Err(error));
         }
         let digest = question_digest_raw(key, "sampling/createMessage", &params);
-        self.input(key, &digest, InputRequest::Sampling(params)).await
+        self.input(key, &digest, InputRequest::Sampling(params))
+            .await
     }
 
     /// Asks for the client's roots (`roots/list`); resolves to the raw `ListRootsResult`.
     pub async fn list_roots(&mut self, key: &str) -> Result<Value, Interrupt> {
         if !self.capabilities.supports_roots() {
-            return Err(Interrupt::error(JsonRpcError::missing_capability(json!({"roots": {}}))));
+            let error = Interrupt::error(JsonRpcError::missing_capability(json!({"roots": {}})));
+            return self.note_error(Err(error));
         }
         let digest = question_digest_raw(key, "roots/list", &Value::Null);
-        self.input(key, &digest, InputRequest::ListRoots(None)).await
+        self.input(key, &digest, InputRequest::ListRoots(None))
+            .await
     }
 
     /// Sends any input request under `key` (2026-07-28: into this round; 2025-11-25: to the
     /// peer) and resolves to the client's raw result. `digest` binds the answer to the
     /// question: an answer recorded under another digest is not used.
-    pub async fn input(&mut self, key: &str, digest: &str, request: InputRequest) -> Result<Value, Interrupt> {
+    pub async fn input(
+        &mut self,
+        key: &str,
+        digest: &str,
+        request: InputRequest,
+    ) -> Result<Value, Interrupt> {
+        let result = self.input_inner(key, digest, request).await;
+        self.note_error(result)
+    }
+
+    async fn input_inner(
+        &mut self,
+        key: &str,
+        digest: &str,
+        request: InputRequest,
+    ) -> Result<Value, Interrupt> {
         match self.era {
             ProtocolEra::Legacy2025 => {
                 let Some(peer) = self.peer.clone() else {
@@ -416,14 +503,18 @@ impl ElicitContext {
                 if !MRTR_METHODS.contains(&self.method.as_str()) {
                     return Err(Interrupt::error(JsonRpcError::new(
                         INTERNAL_ERROR,
-                        format!("`{}` cannot ask for input: only tools/call, prompts/get and resources/read can", self.method),
+                        format!(
+                            "`{}` cannot ask for input: only tools/call, prompts/get and resources/read can",
+                            self.method
+                        ),
                         None,
                     )));
                 }
                 match self.lookup(key, digest)? {
                     Some(response) => Ok(response),
                     None => {
-                        self.pending.insert(key.to_owned(), (digest.to_owned(), request));
+                        self.pending
+                            .insert(key.to_owned(), (digest.to_owned(), request));
                         Err(Interrupt::input_required())
                     }
                 }
@@ -447,10 +538,18 @@ impl ElicitContext {
             ))
         };
         if let Some(done) = self.resolved.get(key) {
-            return if done.digest == digest { Ok(Some(done.response.clone())) } else { Err(conflict()) };
+            return if done.digest == digest {
+                Ok(Some(done.response.clone()))
+            } else {
+                Err(conflict())
+            };
         }
         if let Some((asked, _)) = self.pending.get(key) {
-            return if asked == digest { Ok(None) } else { Err(conflict()) };
+            return if asked == digest {
+                Ok(None)
+            } else {
+                Err(conflict())
+            };
         }
         if let Some(earlier) = self.carried.get(key).filter(|c| c.digest == digest) {
             let earlier = earlier.clone();
@@ -458,7 +557,9 @@ impl ElicitContext {
             self.resolved.insert(key.to_owned(), earlier);
             return Ok(Some(response));
         }
-        let Some(response) = self.responses.get(key) else { return Ok(None) };
+        let Some(response) = self.responses.get(key) else {
+            return Ok(None);
+        };
         // With sealed state, only an answer to the question asked last round, worded exactly
         // as now, counts; a reworded question is asked again. Without state (a one-shot call)
         // there is nothing the answer could be stale against.
@@ -474,29 +575,61 @@ impl ElicitContext {
                     Some(json!({"key": key})),
                 )));
             }
-            InputResponse::Elicit(result) => serde_json::to_value(result).unwrap_or(Value::Null),
-            InputResponse::Sampling(v) | InputResponse::Roots(v) | InputResponse::Unknown(v) => v.clone(),
+            InputResponse::Elicit(result) => normalized(result),
+            InputResponse::Sampling(v) | InputResponse::Roots(v) | InputResponse::Unknown(v) => {
+                v.clone()
+            }
         };
-        self.resolved.insert(key.to_owned(), Carried { digest: digest.to_owned(), response: raw.clone() });
+        self.resolved.insert(
+            key.to_owned(),
+            Carried {
+                digest: digest.to_owned(),
+                response: raw.clone(),
+            },
+        );
         Ok(Some(raw))
     }
 
     pub(crate) fn binding(&self) -> Binding<'_> {
-        Binding::new(&self.method, &self.target, &self.arguments).with_principal(self.principal.as_deref())
+        Binding::new(&self.method, &self.target, &self.arguments)
+            .with_principal(self.principal.as_deref())
     }
 
     fn open_state(&mut self, token: &str) -> Result<(), ContextError> {
-        let opened = self.server.sealer().open_now(token, &self.binding()).map_err(|e| ContextError::state(&e))?;
+        let opened = self
+            .server
+            .sealer()
+            .open_now(token, &self.binding())
+            .map_err(|e| ContextError::state(&e))?;
         let payload = &opened.payload;
-        let bad = || ContextError::new(JsonRpcError::invalid_request_state(), "requestState payload is not ours");
+        let bad = || {
+            ContextError::new(
+                JsonRpcError::invalid_request_state(),
+                "requestState payload is not ours",
+            )
+        };
         let mut asked = BTreeMap::new();
-        for (key, digest) in payload.get("asked").and_then(Value::as_object).ok_or_else(bad)? {
+        for (key, digest) in payload
+            .get("asked")
+            .and_then(Value::as_object)
+            .ok_or_else(bad)?
+        {
             asked.insert(key.clone(), digest.as_str().ok_or_else(bad)?.to_owned());
         }
-        for (key, entry) in payload.get("answers").and_then(Value::as_object).ok_or_else(bad)? {
+        for (key, entry) in payload
+            .get("answers")
+            .and_then(Value::as_object)
+            .ok_or_else(bad)?
+        {
             let digest = entry.get("d").and_then(Value::as_str).ok_or_else(bad)?;
             let response = entry.get("r").cloned().ok_or_else(bad)?;
-            self.carried.insert(key.clone(), Carried { digest: digest.to_owned(), response });
+            self.carried.insert(
+                key.clone(),
+                Carried {
+                    digest: digest.to_owned(),
+                    response,
+                },
+            );
         }
         if let Some(notes) = payload.get("x").and_then(Value::as_object) {
             self.notes = notes.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
@@ -512,7 +645,7 @@ impl ElicitContext {
             Ok(value) => return Ok(Outcome::Complete(value)),
             Err(interrupt) => interrupt,
         };
-        if let Some(error) = interrupt.into_error() {
+        if let Some(error) = interrupt.into_error().or_else(|| self.first_error.clone()) {
             return Err(error);
         }
         if self.era != ProtocolEra::Mrtr2026 {
@@ -526,17 +659,33 @@ impl ElicitContext {
         for (key, c) in self.carried.iter().chain(&self.resolved) {
             answers.insert(key.clone(), json!({"d": c.digest, "r": c.response}));
         }
-        let asked: Map<String, Value> =
-            self.pending.iter().map(|(k, (d, _))| (k.clone(), Value::from(d.as_str()))).collect();
-        let notes: Map<String, Value> = self.notes.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let asked: Map<String, Value> = self
+            .pending
+            .iter()
+            .map(|(k, (d, _))| (k.clone(), Value::from(d.as_str())))
+            .collect();
+        let notes: Map<String, Value> = self
+            .notes
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         let payload = json!({"asked": asked, "answers": answers, "x": notes});
         let token = self
             .server
             .sealer()
             .seal_now(&self.binding(), &payload)
-            .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, format!("cannot seal requestState: {e}"), None))?;
-        let requests: BTreeMap<String, InputRequest> =
-            self.pending.into_iter().map(|(k, (_, request))| (k, request)).collect();
+            .map_err(|e| {
+                JsonRpcError::new(
+                    INTERNAL_ERROR,
+                    format!("cannot seal requestState: {e}"),
+                    None,
+                )
+            })?;
+        let requests: BTreeMap<String, InputRequest> = self
+            .pending
+            .into_iter()
+            .map(|(k, (_, request))| (k, request))
+            .collect();
         let requests = (!requests.is_empty()).then_some(requests);
         let mut result = InputRequiredResult::new(requests, Some(token))
             .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, e.to_string(), None))?;
@@ -549,12 +698,23 @@ impl ElicitContext {
     }
 }
 
+/// What of an elicitation result is worth keeping: the action, and content only on accept.
+pub(crate) fn normalized(result: &ElicitResult) -> Value {
+    match (&result.action, &result.content) {
+        (ElicitAction::Accept, Some(content)) => json!({"action": "accept", "content": content}),
+        (action, _) => json!({"action": action}),
+    }
+}
+
 fn missing_capability(mode: ElicitMode) -> Interrupt {
     Interrupt::error(JsonRpcError::missing_elicitation_capability(mode))
 }
 
 /// Decodes a raw elicitation result for `prepared` into a typed answer.
-pub(crate) fn decode_answer<T: ElicitForm>(prepared: &Prepared, response: Value) -> Result<Answer<T>, Interrupt> {
+pub(crate) fn decode_answer<T: ElicitForm>(
+    prepared: &Prepared,
+    response: Value,
+) -> Result<Answer<T>, Interrupt> {
     let key = prepared.key();
     let result: ElicitResult = serde_json::from_value(response).map_err(|e| {
         Interrupt::error(JsonRpcError::invalid_params(
@@ -573,17 +733,19 @@ pub(crate) fn decode_result<T: ElicitForm>(
     match result.action {
         ElicitAction::Accept => {
             let content = Value::Object(result.content.unwrap_or_default());
-            T::decode_with(&content, schema).map(Answer::Accepted).map_err(|errors| {
-                let fields: Vec<Value> = errors
-                    .errors()
-                    .iter()
-                    .map(|e| json!({"field": e.field, "reason": e.reason}))
-                    .collect();
-                Interrupt::error(JsonRpcError::invalid_params(
-                    format!("the answer to `{key}` is invalid: {errors}"),
-                    Some(json!({"key": key, "errors": fields})),
-                ))
-            })
+            T::decode_with(&content, schema)
+                .map(Answer::Accepted)
+                .map_err(|errors| {
+                    let fields: Vec<Value> = errors
+                        .errors()
+                        .iter()
+                        .map(|e| json!({"field": e.field, "reason": e.reason}))
+                        .collect();
+                    Interrupt::error(JsonRpcError::invalid_params(
+                        format!("the answer to `{key}` is invalid: {errors}"),
+                        Some(json!({"key": key, "errors": fields})),
+                    ))
+                })
         }
         ElicitAction::Decline => Ok(Answer::Declined),
         ElicitAction::Cancel => Ok(Answer::Cancelled),
@@ -603,9 +765,28 @@ pub(crate) fn request_parts(request: &InputRequest) -> (&str, Value) {
 
 /// What `requestState` is bound to: the tool or prompt name and arguments, or the URI.
 fn target_and_arguments(method: &str, params: &Value) -> (String, Value) {
-    let text = |key: &str| params.get(key).and_then(Value::as_str).unwrap_or_default().to_owned();
+    let text = |key: &str| {
+        params
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
     match method {
         "resources/read" => (text("uri"), json!({})),
-        _ => (text("name"), params.get("arguments").cloned().filter(|a| !a.is_null()).unwrap_or_else(|| json!({}))),
+        _ => (
+            text("name"),
+            params
+                .get("arguments")
+                .cloned()
+                .filter(|a| !a.is_null())
+                .unwrap_or_else(|| json!({})),
+        ),
+    }
+}
+
+impl From<ContextError> for JsonRpcError {
+    fn from(error: ContextError) -> Self {
+        error.error
     }
 }

@@ -16,7 +16,7 @@ use crate::schema::{
 ///
 /// The derive uses it to check attributes on types it cannot see through (type aliases,
 /// newtypes): `min_items` needs [`FieldKind::MultiSelect`], `format` needs [`FieldKind::Text`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum FieldKind {
     /// Free text: `{"type":"string"}`.
     Text,
@@ -28,7 +28,10 @@ pub enum FieldKind {
         max: i128,
     },
     /// A floating-point number: `{"type":"number"}`.
-    Number,
+    Number {
+        /// The largest magnitude the Rust type holds.
+        max: f64,
+    },
     /// Yes or no: `{"type":"boolean"}`.
     Boolean,
     /// One of a fixed set of wire values.
@@ -228,11 +231,12 @@ integer_field! {
 macro_rules! float_field {
     ($($ty:ty => $advertise:expr),*) => {$(
         impl ElicitField for $ty {
-            const KIND: FieldKind = FieldKind::Number;
+            const KIND: FieldKind = FieldKind::Number { max: <$ty>::MAX as f64 };
             fn property(spec: &FieldSpec) -> PropertySchema {
                 // Only `f32` advertises its range: beyond it a value cannot be held at all.
                 let advertise: bool = $advertise;
-                let limit = |sign: f64| advertise.then(|| Number::from_f64(sign * f64::from(f32::MAX))).flatten();
+                // f32::MAX as Rust prints it (3.4028235e38): the bound every client can write back.
+                let limit = |sign: f64| advertise.then(|| Number::from_f64(sign * F32_LIMIT)).flatten();
                 PropertySchema::Number(NumberSchema {
                     annotations: spec.annotations(),
                     integer: false,
@@ -247,15 +251,20 @@ macro_rules! float_field {
                 if v.is_finite() {
                     Ok(v)
                 } else {
-                    Err(format!("must be between {} and {}", <$ty>::MIN, <$ty>::MAX))
+                    Err(format!("must be between {:e} and {:e}", <$ty>::MIN, <$ty>::MAX))
                 }
             }
             fn encode(&self) -> Option<Value> {
-                Number::from_f64(f64::from(*self)).map(Value::Number)
+                // The shortest decimal that reads back as this value, so `0.7f32` is sent as
+                // 0.7 (not 0.699999988…) and still satisfies a `minimum` of 0.7.
+                self.to_string().parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number)
             }
         }
     )*};
 }
+
+/// The largest f32 written as Rust prints it; as f64 it rounds back to `f32::MAX`.
+const F32_LIMIT: f64 = 3.4028235e38;
 
 float_field!(f32 => true, f64 => false);
 

@@ -2,6 +2,11 @@
 
 use serde_json::{Map, Value};
 
+use std::future::Future;
+
+use crate::answer::{Answer, Interrupt};
+use crate::context::ElicitContext;
+use crate::question::Question;
 use crate::schema::{ContentError, RequestedSchema};
 
 /// A form-mode elicitation: the message shown to the user, the `requestedSchema` the client
@@ -33,7 +38,7 @@ use crate::schema::{ContentError, RequestedSchema};
 /// assert_eq!(delivery.parcels, 2);
 /// assert!(Delivery::from_content(&serde_json::json!({"street": "x"})).is_err());
 /// ```
-pub trait ElicitForm: Sized {
+pub trait ElicitForm: Sized + 'static {
     /// The key this form is asked under in `inputRequests` (`#[elicit(key = "…")]`, or the
     /// struct's name in snake_case).
     fn key() -> &'static str;
@@ -56,6 +61,24 @@ pub trait ElicitForm: Sized {
     type Defaults: Default;
     /// The content the given call-site defaults pre-fill.
     fn defaults_content(defaults: &Self::Defaults) -> Map<String, Value>;
+
+    /// This form's question, to change its key, message or defaults before asking.
+    fn question() -> Question<Self> {
+        Question::new()
+    }
+
+    /// Asks the user to fill in this form; see [`ElicitContext::ask`].
+    fn ask(cx: &mut ElicitContext) -> impl Future<Output = Result<Answer<Self>, Interrupt>> + '_ {
+        cx.ask(Question::<Self>::new())
+    }
+
+    /// Asks only if the client can show forms (`None` otherwise); see
+    /// [`ElicitContext::ask_if_supported`].
+    fn ask_if_supported(
+        cx: &mut ElicitContext,
+    ) -> impl Future<Output = Result<Option<Answer<Self>>, Interrupt>> + '_ {
+        cx.ask_if_supported(Question::<Self>::new())
+    }
     /// The `content` a client would send to answer with this value.
     fn to_content(&self) -> Map<String, Value>;
 }

@@ -37,11 +37,19 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub trait LegacyPeer: Send + Sync {
     /// Sends `method` with `params` to the client; resolves to the reply's `result`, or the
     /// JSON-RPC error the client answered with.
-    fn request<'a>(&'a self, method: &'a str, params: Value) -> BoxFuture<'a, Result<Value, JsonRpcError>>;
+    fn request<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+    ) -> BoxFuture<'a, Result<Value, JsonRpcError>>;
 
     /// Sends a notification to the client (e.g. `notifications/elicitation/complete`).
     /// The default drops it, for peers that cannot notify.
-    fn notify<'a>(&'a self, method: &'a str, params: Value) -> BoxFuture<'a, Result<(), JsonRpcError>> {
+    fn notify<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+    ) -> BoxFuture<'a, Result<(), JsonRpcError>> {
         let _ = (method, params);
         Box::pin(async { Ok(()) })
     }

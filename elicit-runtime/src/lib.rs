@@ -19,11 +19,11 @@ pub mod wire;
 pub use answer::{Answer, Interrupt};
 pub use choice::ElicitEnum;
 pub use context::{ContextBuilder, ContextError, ElicitContext, Elicitation, Outcome};
-pub use question::{Prepared, Question};
-pub use url::{UrlElicitation, UrlOutcome};
 pub use elicit_macros::{ElicitEnum, ElicitForm, elicit_url};
 pub use field::{ElicitField, FieldKind, FieldSpec};
 pub use form::ElicitForm;
+pub use question::{Prepared, Question};
+pub use url::{UrlElicitation, UrlOutcome};
 
 #[doc(hidden)]
 pub mod __private;

@@ -148,7 +148,9 @@ impl Prepared {
 
 /// A short digest of key, message and canonical schema.
 pub(crate) fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
-    let schema = serde_json::to_value(schema).map(|v| canonical_json(&v)).unwrap_or_default();
+    let schema = serde_json::to_value(schema)
+        .map(|v| canonical_json(&v))
+        .unwrap_or_default();
     let mut hasher = Sha256::new();
     for part in [key, message, &schema] {
         hasher.update((part.len() as u64).to_be_bytes());
@@ -158,13 +160,18 @@ pub(crate) fn question_digest(key: &str, message: &str, schema: &RequestedSchema
 }
 
 /// `schema` with call-site defaults applied.
-fn with_defaults(schema: &RequestedSchema, content: &Map<String, Value>) -> Result<RequestedSchema, String> {
+fn with_defaults(
+    schema: &RequestedSchema,
+    content: &Map<String, Value>,
+) -> Result<RequestedSchema, String> {
     let mut schema = schema.clone();
     for (name, value) in content {
         let Some((_, property)) = schema.properties.iter_mut().find(|(n, _)| n == name) else {
             return Err(format!("the form has no field `{name}`"));
         };
-        property.check(value).map_err(|reason| format!("`{name}` {reason}"))?;
+        property
+            .check(value)
+            .map_err(|reason| format!("`{name}` {reason}"))?;
         set_default(property, value);
         schema.required.retain(|r| r != name);
     }
@@ -178,9 +185,12 @@ fn set_default(property: &mut PropertySchema, value: &Value) {
         PropertySchema::Boolean(b) => b.default = value.as_bool(),
         PropertySchema::SingleSelect(s) => s.default = value.as_str().map(str::to_owned),
         PropertySchema::MultiSelect(m) => {
-            m.default = value
-                .as_array()
-                .map(|items| items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            m.default = value.as_array().map(|items| {
+                items
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
         }
     }
 }

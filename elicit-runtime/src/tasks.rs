@@ -86,13 +86,17 @@ impl TaskInput {
 
     fn lock(&self) -> MutexGuard<'_, TaskState> {
         // A panicked worker must not take `tasks/get` down with it.
-        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Asks a form question and waits until `tasks/update` answers it.
     pub async fn ask<T: ElicitForm>(&self, question: Question<T>) -> Result<Answer<T>, Interrupt> {
         if !self.capabilities.supports(ElicitMode::Form) {
-            return Err(Interrupt::error(JsonRpcError::missing_elicitation_capability(ElicitMode::Form)));
+            return Err(Interrupt::error(
+                JsonRpcError::missing_elicitation_capability(ElicitMode::Form),
+            ));
         }
         let prepared = question.prepare()?;
         let key = {
@@ -105,6 +109,22 @@ impl TaskInput {
             )));
             state.outstanding.insert(key.clone(), request);
             key
+        };
+        // A dropped ask (timeout, cancelled worker) withdraws its question from `tasks/get`.
+        struct Withdraw<'a> {
+            input: &'a TaskInput,
+            key: &'a str,
+        }
+        impl Drop for Withdraw<'_> {
+            fn drop(&mut self) {
+                let mut state = self.input.lock();
+                state.outstanding.remove(self.key);
+                state.delivered.remove(self.key);
+            }
+        }
+        let _withdraw = Withdraw {
+            input: self,
+            key: &key,
         };
         let response = poll_fn(|cx| {
             let mut state = self.lock();
@@ -134,9 +154,11 @@ impl TaskInput {
                 continue;
             }
             let raw = match response {
-                InputResponse::Elicit(result) => serde_json::to_value(result).unwrap_or(Value::Null),
+                InputResponse::Elicit(result) => crate::context::normalized(result),
                 InputResponse::Malformed { raw, .. } => raw.clone(),
-                InputResponse::Sampling(v) | InputResponse::Roots(v) | InputResponse::Unknown(v) => v.clone(),
+                InputResponse::Sampling(v)
+                | InputResponse::Roots(v)
+                | InputResponse::Unknown(v) => v.clone(),
             };
             state.delivered.insert(key.to_owned(), raw);
         }

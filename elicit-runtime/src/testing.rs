@@ -62,7 +62,10 @@ impl Responses {
     }
     /// Accepts form `T` with `value`.
     pub fn accept<T: ElicitForm>(self, value: &T) -> Self {
-        self.raw(T::key(), json!({"action": "accept", "content": value.to_content()}))
+        self.raw(
+            T::key(),
+            json!({"action": "accept", "content": value.to_content()}),
+        )
     }
     /// Accepts form `T` with arbitrary (possibly invalid) content.
     pub fn accept_content<T: ElicitForm>(self, content: Value) -> Self {

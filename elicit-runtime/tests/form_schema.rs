@@ -93,7 +93,7 @@ fn numbers_integers_booleans() {
             r#""small":{"type":"integer","minimum":0,"maximum":255},"#,
             r#""signed":{"type":"integer","minimum":-32768,"maximum":10},"#,
             r#""big":{"type":"integer","minimum":0},"#,
-            r#""ratio":{"type":"number","minimum":-3.4028234663852886e+38,"maximum":3.4028234663852886e+38},"#,
+            r#""ratio":{"type":"number","minimum":-3.4028235e+38,"maximum":3.4028235e+38},"#,
             r#""flag":{"type":"boolean","title":"Display Name","description":"Description text","default":false},"#,
             r#""maybe":{"type":"boolean"}},"#,
             r#""required":["small","signed","big","ratio"]}"#

@@ -42,7 +42,9 @@ fn guests(count: u8) -> Guests {
 }
 
 fn day(date: &str) -> Day {
-    Day { date: date.to_owned() }
+    Day {
+        date: date.to_owned(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -84,7 +86,10 @@ fn round<R>(
     params: &Value,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R, Interrupt>,
 ) -> Result<Outcome<R>, JsonRpcError> {
-    let mut cx = server.context("tools/call", params).build().map_err(|e| e.error)?;
+    let mut cx = server
+        .context("tools/call", params)
+        .build()
+        .map_err(|e| e.error)?;
     let result = block_on(handler(&mut cx));
     cx.finish(result)
 }
@@ -114,7 +119,9 @@ fn fails<R: Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> JsonRpcError {
 }
 
 fn keys(ask: &InputRequiredResult) -> Vec<&str> {
-    ask.input_requests().map(|r| r.keys().map(String::as_str).collect()).unwrap_or_default()
+    ask.input_requests()
+        .map(|r| r.keys().map(String::as_str).collect())
+        .unwrap_or_default()
 }
 
 /// The JSON of `inputRequests[key]`.
@@ -162,7 +169,10 @@ fn first_round_is_exactly_the_spec_shape() {
     let server = server().with_server_info("flow-server", "1.2.3");
     let ask = asks(round(&server, &first_params(forms()), ask_guests));
     let value = serde_json::to_value(&ask).unwrap();
-    let state = value["requestState"].as_str().expect("requestState is a string").to_owned();
+    let state = value["requestState"]
+        .as_str()
+        .expect("requestState is a string")
+        .to_owned();
     assert!(state.starts_with("es1."), "{state}");
     assert_eq!(
         value,
@@ -199,28 +209,48 @@ fn answer_once(response: Value) -> Result<Outcome<Answer<Guests>>, JsonRpcError>
     let server = server();
     let first = first_params(forms());
     let ask = asks(round(&server, &first, ask_guests));
-    round(&server, &retry(&first, &ask, json!({"guests": response})), ask_guests)
+    round(
+        &server,
+        &retry(&first, &ask, json!({"guests": response})),
+        ask_guests,
+    )
 }
 
 #[test]
 fn one_round_accept() {
-    let got = completes(answer_once(json!({"action": "accept", "content": {"count": 3, "note": "window"}})));
-    assert_eq!(got, Answer::Accepted(Guests { count: 3, note: Some("window".into()) }));
+    let got = completes(answer_once(
+        json!({"action": "accept", "content": {"count": 3, "note": "window"}}),
+    ));
+    assert_eq!(
+        got,
+        Answer::Accepted(Guests {
+            count: 3,
+            note: Some("window".into())
+        })
+    );
 }
 
 #[test]
 fn one_round_decline() {
-    assert_eq!(completes(answer_once(json!({"action": "decline"}))), Answer::Declined);
+    assert_eq!(
+        completes(answer_once(json!({"action": "decline"}))),
+        Answer::Declined
+    );
 }
 
 #[test]
 fn one_round_cancel() {
-    assert_eq!(completes(answer_once(json!({"action": "cancel"}))), Answer::Cancelled);
+    assert_eq!(
+        completes(answer_once(json!({"action": "cancel"}))),
+        Answer::Cancelled
+    );
 }
 
 #[test]
 fn decline_and_cancel_ignore_stray_content() {
-    let got = completes(answer_once(json!({"action": "decline", "content": {"count": 99}})));
+    let got = completes(answer_once(
+        json!({"action": "decline", "content": {"count": 99}}),
+    ));
     assert_eq!(got, Answer::Declined);
 }
 
@@ -244,23 +274,45 @@ fn two_rounds_the_first_answer_comes_back_from_sealed_state() {
 
     let r1 = asks(round(&server, &first, day_then_guests));
     assert_eq!(keys(&r1), ["day"]);
-    assert_eq!(request(&r1, "day"), form_request("Which day?", day_schema()));
+    assert_eq!(
+        request(&r1, "day"),
+        form_request("Which day?", day_schema())
+    );
 
-    let r2 = asks(round(&server, &retry(&first, &r1, Responses::new().accept(&day("2026-12-24")).into_value()), day_then_guests));
+    let r2 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r1,
+            Responses::new().accept(&day("2026-12-24")).into_value(),
+        ),
+        day_then_guests,
+    ));
     assert_eq!(keys(&r2), ["guests"], "only the new question is asked");
-    assert_eq!(request(&r2, "guests"), form_request("How many guests?", guests_schema()));
+    assert_eq!(
+        request(&r2, "guests"),
+        form_request("How many guests?", guests_schema())
+    );
     assert_ne!(r1.request_state(), r2.request_state());
 
     // Round 3 carries only the guests; the day comes from r2's requestState.
     let responses = Responses::new().accept(&guests(4)).into_value();
     assert_eq!(responses.as_object().unwrap().len(), 1);
-    let done = completes(round(&server, &retry(&first, &r2, responses), day_then_guests));
+    let done = completes(round(
+        &server,
+        &retry(&first, &r2, responses),
+        day_then_guests,
+    ));
     assert_eq!(done, (day("2026-12-24"), Answer::Accepted(guests(4))));
 }
 
 async fn three_questions(cx: &mut ElicitContext) -> Result<String, Interrupt> {
-    let Answer::Accepted(day) = Day::ask(cx).await? else { return Ok("no day".into()) };
-    let Answer::Accepted(guests) = Guests::ask(cx).await? else { return Ok("no guests".into()) };
+    let Answer::Accepted(day) = Day::ask(cx).await? else {
+        return Ok("no day".into());
+    };
+    let Answer::Accepted(guests) = Guests::ask(cx).await? else {
+        return Ok("no guests".into());
+    };
     Ok(match Confirm::ask(cx).await? {
         Answer::Accepted(Confirm { confirm: true }) => format!("{} for {}", day.date, guests.count),
         _ => "not confirmed".into(),
@@ -273,9 +325,25 @@ fn three_rounds() {
     let first = first_params(forms());
     let r1 = asks(round(&server, &first, three_questions));
     assert_eq!(keys(&r1), ["day"]);
-    let r2 = asks(round(&server, &retry(&first, &r1, Responses::new().accept(&day("2026-01-02")).into_value()), three_questions));
+    let r2 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r1,
+            Responses::new().accept(&day("2026-01-02")).into_value(),
+        ),
+        three_questions,
+    ));
     assert_eq!(keys(&r2), ["guests"]);
-    let r3 = asks(round(&server, &retry(&first, &r2, Responses::new().accept(&guests(2)).into_value()), three_questions));
+    let r3 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r2,
+            Responses::new().accept(&guests(2)).into_value(),
+        ),
+        three_questions,
+    ));
     assert_eq!(keys(&r3), ["confirm"]);
     assert_eq!(
         request(&r3, "confirm"),
@@ -284,7 +352,17 @@ fn three_rounds() {
             json!({"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]})
         )
     );
-    let done = round(&server, &retry(&first, &r3, Responses::new().accept(&Confirm { confirm: true }).into_value()), three_questions);
+    let done = round(
+        &server,
+        &retry(
+            &first,
+            &r3,
+            Responses::new()
+                .accept(&Confirm { confirm: true })
+                .into_value(),
+        ),
+        three_questions,
+    );
     assert_eq!(completes(done), "2026-01-02 for 2");
 }
 
@@ -303,7 +381,13 @@ fn three_rounds_through_the_test_client() {
     ))
     .unwrap();
     assert_eq!(run.result, "2026-03-04 for 7");
-    assert_eq!(run.rounds.iter().map(|r| keys(r).join(",")).collect::<Vec<_>>(), ["day", "guests", "confirm"]);
+    assert_eq!(
+        run.rounds
+            .iter()
+            .map(|r| keys(r).join(","))
+            .collect::<Vec<_>>(),
+        ["day", "guests", "confirm"]
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -330,9 +414,15 @@ fn questions_asked_before_the_first_question_mark_share_one_round() {
             "guests": form_request("How many guests?", guests_schema())
         })
     );
-    let both = Responses::new().accept(&day("2026-05-06")).decline::<Guests>().into_value();
+    let both = Responses::new()
+        .accept(&day("2026-05-06"))
+        .decline::<Guests>()
+        .into_value();
     let done = completes(round(&server, &retry(&first, &r1, both), batched));
-    assert_eq!(done, (Answer::Accepted(day("2026-05-06")), Answer::Declined));
+    assert_eq!(
+        done,
+        (Answer::Accepted(day("2026-05-06")), Answer::Declined)
+    );
 }
 
 #[test]
@@ -342,12 +432,38 @@ fn partial_answers_ask_only_the_missing_question_and_carry_the_other() {
     let r1 = asks(round(&server, &first, batched));
     assert_eq!(keys(&r1), ["day", "guests"]);
 
-    let r2 = asks(round(&server, &retry(&first, &r1, Responses::new().accept(&day("2026-07-08")).into_value()), batched));
-    assert_eq!(keys(&r2), ["guests"], "the answered question is not asked again");
-    assert_eq!(request(&r2, "guests"), form_request("How many guests?", guests_schema()));
+    let r2 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r1,
+            Responses::new().accept(&day("2026-07-08")).into_value(),
+        ),
+        batched,
+    ));
+    assert_eq!(
+        keys(&r2),
+        ["guests"],
+        "the answered question is not asked again"
+    );
+    assert_eq!(
+        request(&r2, "guests"),
+        form_request("How many guests?", guests_schema())
+    );
 
-    let r3 = round(&server, &retry(&first, &r2, Responses::new().cancel::<Guests>().into_value()), batched);
-    assert_eq!(completes(r3), (Answer::Accepted(day("2026-07-08")), Answer::Cancelled));
+    let r3 = round(
+        &server,
+        &retry(
+            &first,
+            &r2,
+            Responses::new().cancel::<Guests>().into_value(),
+        ),
+        batched,
+    );
+    assert_eq!(
+        completes(r3),
+        (Answer::Accepted(day("2026-07-08")), Answer::Cancelled)
+    );
 }
 
 #[test]
@@ -368,7 +484,15 @@ fn missing_input_responses_ask_again() {
     assert_eq!(keys(&r3), ["guests"]);
 
     // Answers under other keys only.
-    let r4 = asks(round(&server, &retry(&first, &r3, json!({"day": {"action": "accept", "content": {"date": "2026-01-01"}}})), ask_guests));
+    let r4 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r3,
+            json!({"day": {"action": "accept", "content": {"date": "2026-01-01"}}}),
+        ),
+        ask_guests,
+    ));
     assert_eq!(keys(&r4), ["guests"]);
 }
 
@@ -383,7 +507,10 @@ fn unknown_keys_in_input_responses_are_ignored() {
         "junk": 12345,
         "broken": {"action": "maybe"}
     });
-    assert_eq!(completes(round(&server, &retry(&first, &r1, responses), ask_guests)), Answer::Accepted(guests(5)));
+    assert_eq!(
+        completes(round(&server, &retry(&first, &r1, responses), ask_guests)),
+        Answer::Accepted(guests(5))
+    );
 }
 
 #[test]
@@ -391,7 +518,10 @@ fn a_one_shot_call_with_input_responses_and_no_state_is_accepted() {
     // Conformance "ignore-extra-params": answers sent up front, no requestState.
     let mut params = first_params(forms());
     params["inputResponses"] = json!({"guests": {"action": "accept", "content": {"count": 2}}});
-    assert_eq!(completes(round(&server(), &params, ask_guests)), Answer::Accepted(guests(2)));
+    assert_eq!(
+        completes(round(&server(), &params, ask_guests)),
+        Answer::Accepted(guests(2))
+    );
 }
 
 #[test]
@@ -405,7 +535,10 @@ fn null_input_responses_ask_again() {
     let mut retried = first_params(forms());
     retried["inputResponses"] = Value::Null;
     retried["requestState"] = Value::from(ask.request_state().unwrap());
-    assert_eq!(keys(&asks(round(&server(), &retried, ask_guests))), ["guests"]);
+    assert_eq!(
+        keys(&asks(round(&server(), &retried, ask_guests))),
+        ["guests"]
+    );
 }
 
 #[test]
@@ -415,14 +548,25 @@ fn a_non_object_response_is_invalid_params() {
     let error = fails(round(&server(), &params, ask_guests));
     assert_eq!(error.code, -32602);
     assert_eq!(error.data, Some(json!({"key": "guests"})));
-    assert!(error.message.contains("inputResponses.guests"), "{}", error.message);
+    assert!(
+        error.message.contains("inputResponses.guests"),
+        "{}",
+        error.message
+    );
 
     // The same on a retry with state.
     let server = server();
     let first = first_params(forms());
     let r1 = asks(round(&server, &first, ask_guests));
-    let error = fails(round(&server, &retry(&first, &r1, json!({"guests": 12345})), ask_guests));
-    assert_eq!((error.code, error.data), (-32602, Some(json!({"key": "guests"}))));
+    let error = fails(round(
+        &server,
+        &retry(&first, &r1, json!({"guests": 12345})),
+        ask_guests,
+    ));
+    assert_eq!(
+        (error.code, error.data),
+        (-32602, Some(json!({"key": "guests"})))
+    );
 }
 
 #[test]
@@ -441,18 +585,31 @@ fn responses_that_are_not_elicitation_results_are_invalid_params() {
         params["inputResponses"] = json!({"guests": bad.clone()});
         let error = fails(round(&server(), &params, ask_guests));
         assert_eq!(error.code, -32602, "{bad}: {error:?}");
-        assert_eq!(error.data.as_ref().map(|d| d["key"].clone()), Some(json!("guests")), "{bad}: {error:?}");
+        assert_eq!(
+            error.data.as_ref().map(|d| d["key"].clone()),
+            Some(json!("guests")),
+            "{bad}: {error:?}"
+        );
     }
 }
 
 #[test]
 fn an_input_responses_that_is_not_an_object_is_invalid_params() {
-    for bad in [json!(12345), json!("x"), json!([{"action": "accept"}]), json!(true)] {
+    for bad in [
+        json!(12345),
+        json!("x"),
+        json!([{"action": "accept"}]),
+        json!(true),
+    ] {
         let mut params = first_params(forms());
         params["inputResponses"] = bad.clone();
         let error = fails(round(&server(), &params, ask_guests));
         assert_eq!(error.code, -32602, "{bad}");
-        assert_eq!(error.data, Some(json!({"field": "inputResponses"})), "{bad}");
+        assert_eq!(
+            error.data,
+            Some(json!({"field": "inputResponses"})),
+            "{bad}"
+        );
     }
 }
 
@@ -462,7 +619,9 @@ fn an_input_responses_that_is_not_an_object_is_invalid_params() {
 
 #[test]
 fn accepted_content_breaking_the_form_is_an_error_listing_every_field() {
-    let error = fails(answer_once(json!({"action": "accept", "content": {"count": 40, "note": 5}})));
+    let error = fails(answer_once(
+        json!({"action": "accept", "content": {"count": 40, "note": 5}}),
+    ));
     assert_eq!(error.code, -32602);
     assert_eq!(
         error.data,
@@ -476,8 +635,11 @@ fn accepted_content_breaking_the_form_is_an_error_listing_every_field() {
     );
     // The reasons are those of the form's own decoder.
     let decoded = Guests::from_content(&json!({"count": 40, "note": 5})).unwrap_err();
-    let from_decoder: Vec<Value> =
-        decoded.errors().iter().map(|e| json!({"field": e.field, "reason": e.reason})).collect();
+    let from_decoder: Vec<Value> = decoded
+        .errors()
+        .iter()
+        .map(|e| json!({"field": e.field, "reason": e.reason}))
+        .collect();
     assert_eq!(error.data.unwrap()["errors"], Value::Array(from_decoder));
 }
 
@@ -501,7 +663,9 @@ fn accepted_content_of_the_wrong_format_is_an_error() {
     assert_eq!(error.code, -32602);
     assert_eq!(
         error.data,
-        Some(json!({"key": "day", "errors": [{"field": "date", "reason": "must be a valid date like 2024-01-31"}]}))
+        Some(
+            json!({"key": "day", "errors": [{"field": "date", "reason": "must be a valid date like 2024-01-31"}]})
+        )
     );
 }
 
@@ -512,7 +676,10 @@ fn accepted_content_of_the_wrong_format_is_an_error() {
 async fn ask_with_call_site(cx: &mut ElicitContext) -> Result<Answer<Guests>, Interrupt> {
     Guests::question()
         .message("How many guests at Chez Rust?")
-        .defaults(GuestsDefaults { count: Some(4), note: None })
+        .defaults(GuestsDefaults {
+            count: Some(4),
+            note: None,
+        })
         .ask(cx)
         .await
 }
@@ -536,28 +703,78 @@ fn call_site_message_and_defaults_are_sent() {
         )
     );
     // An answer that leaves the defaulted field out decodes to the default.
-    let done = round(&server, &retry(&first, &r1, json!({"guests": {"action": "accept", "content": {}}})), ask_with_call_site);
+    let done = round(
+        &server,
+        &retry(
+            &first,
+            &r1,
+            json!({"guests": {"action": "accept", "content": {}}}),
+        ),
+        ask_with_call_site,
+    );
     assert_eq!(completes(done), Answer::Accepted(guests(4)));
+}
+
+#[test]
+fn a_call_site_default_breaking_the_form_is_an_internal_error() {
+    let handler = async |cx: &mut ElicitContext| {
+        Guests::question()
+            .defaults(GuestsDefaults {
+                count: Some(40),
+                note: None,
+            })
+            .ask(cx)
+            .await
+    };
+    let error = fails(round(&server(), &first_params(forms()), handler));
+    assert_eq!(error.code, -32603);
+    assert!(error.message.contains("`guests`"), "{}", error.message);
 }
 
 #[test]
 fn a_reworded_question_is_asked_again_rather_than_answered_by_the_stale_reply() {
     let calls = AtomicUsize::new(0);
     let handler = async |cx: &mut ElicitContext| {
-        let message = if calls.fetch_add(1, Ordering::SeqCst) == 0 { "Guests for lunch?" } else { "Guests for dinner?" };
+        let message = if calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            "Guests for lunch?"
+        } else {
+            "Guests for dinner?"
+        };
         Guests::question().message(message).ask(cx).await
     };
     let server = server();
     let first = first_params(forms());
     let r1 = asks(round(&server, &first, handler));
-    assert_eq!(request(&r1, "guests")["params"]["message"], "Guests for lunch?");
+    assert_eq!(
+        request(&r1, "guests")["params"]["message"],
+        "Guests for lunch?"
+    );
 
     // The reply to "lunch" does not answer "dinner": the new wording is asked.
-    let r2 = asks(round(&server, &retry(&first, &r1, Responses::new().accept(&guests(2)).into_value()), handler));
+    let r2 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r1,
+            Responses::new().accept(&guests(2)).into_value(),
+        ),
+        handler,
+    ));
     assert_eq!(keys(&r2), ["guests"]);
-    assert_eq!(request(&r2, "guests"), form_request("Guests for dinner?", guests_schema()));
+    assert_eq!(
+        request(&r2, "guests"),
+        form_request("Guests for dinner?", guests_schema())
+    );
 
-    let done = round(&server, &retry(&first, &r2, Responses::new().accept(&guests(6)).into_value()), handler);
+    let done = round(
+        &server,
+        &retry(
+            &first,
+            &r2,
+            Responses::new().accept(&guests(6)).into_value(),
+        ),
+        handler,
+    );
     assert_eq!(completes(done), Answer::Accepted(guests(6)));
     assert_eq!(calls.load(Ordering::SeqCst), 3);
 }
@@ -566,14 +783,35 @@ fn a_reworded_question_is_asked_again_rather_than_answered_by_the_stale_reply() 
 fn changed_defaults_make_a_new_question() {
     let calls = AtomicUsize::new(0);
     let handler = async |cx: &mut ElicitContext| {
-        let count = if calls.fetch_add(1, Ordering::SeqCst) == 0 { 2 } else { 3 };
-        Guests::question().defaults(GuestsDefaults { count: Some(count), note: None }).ask(cx).await
+        let count = if calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            2
+        } else {
+            3
+        };
+        Guests::question()
+            .defaults(GuestsDefaults {
+                count: Some(count),
+                note: None,
+            })
+            .ask(cx)
+            .await
     };
     let server = server();
     let first = first_params(forms());
     let r1 = asks(round(&server, &first, handler));
-    let r2 = asks(round(&server, &retry(&first, &r1, Responses::new().accept(&guests(9)).into_value()), handler));
-    assert_eq!(request(&r2, "guests")["params"]["requestedSchema"]["properties"]["count"]["default"], 3);
+    let r2 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r1,
+            Responses::new().accept(&guests(9)).into_value(),
+        ),
+        handler,
+    ));
+    assert_eq!(
+        request(&r2, "guests")["params"]["requestedSchema"]["properties"]["count"]["default"],
+        3
+    );
 }
 
 #[test]
@@ -581,7 +819,11 @@ fn a_carried_answer_is_not_reused_for_a_reworded_question() {
     // Round 2 answers `day` (carried from then on); in round 3 the handler rewords `day`.
     let calls = AtomicUsize::new(0);
     let handler = async |cx: &mut ElicitContext| {
-        let message = if calls.fetch_add(1, Ordering::SeqCst) < 2 { "Which day?" } else { "Which day, really?" };
+        let message = if calls.fetch_add(1, Ordering::SeqCst) < 2 {
+            "Which day?"
+        } else {
+            "Which day, really?"
+        };
         let a = Day::question().message(message).ask(cx).await?;
         let b = Guests::ask(cx).await?;
         Ok::<_, Interrupt>((a, b))
@@ -589,18 +831,41 @@ fn a_carried_answer_is_not_reused_for_a_reworded_question() {
     let server = server();
     let first = first_params(forms());
     let r1 = asks(round(&server, &first, handler));
-    let r2 = asks(round(&server, &retry(&first, &r1, Responses::new().accept(&day("2026-02-02")).into_value()), handler));
+    let r2 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r1,
+            Responses::new().accept(&day("2026-02-02")).into_value(),
+        ),
+        handler,
+    ));
     assert_eq!(keys(&r2), ["guests"]);
-    let r3 = asks(round(&server, &retry(&first, &r2, Responses::new().accept(&guests(2)).into_value()), handler));
+    let r3 = asks(round(
+        &server,
+        &retry(
+            &first,
+            &r2,
+            Responses::new().accept(&guests(2)).into_value(),
+        ),
+        handler,
+    ));
     assert_eq!(keys(&r3), ["day"]);
-    assert_eq!(request(&r3, "day")["params"]["message"], "Which day, really?");
+    assert_eq!(
+        request(&r3, "day")["params"]["message"],
+        "Which day, really?"
+    );
 }
 
 #[test]
 fn the_same_form_twice_under_another_key() {
     let handler = async |cx: &mut ElicitContext| {
         let lunch = Guests::question().message("Lunch guests?").ask(cx).await;
-        let dinner = Guests::question().key("dinner_guests").message("Dinner guests?").ask(cx).await;
+        let dinner = Guests::question()
+            .key("dinner_guests")
+            .message("Dinner guests?")
+            .ask(cx)
+            .await;
         Ok::<_, Interrupt>((lunch?, dinner?))
     };
     let server = server();
@@ -612,11 +877,29 @@ fn the_same_form_twice_under_another_key() {
         "dinner_guests": {"action": "accept", "content": {"count": 8}}
     });
     let done = completes(round(&server, &retry(&first, &r1, responses), handler));
-    assert_eq!(done, (Answer::Accepted(guests(2)), Answer::Accepted(guests(8))));
+    assert_eq!(
+        done,
+        (Answer::Accepted(guests(2)), Answer::Accepted(guests(8)))
+    );
 }
 
 #[test]
 fn two_different_questions_under_one_key_in_one_request_is_an_internal_error() {
+    // Asked one after the other: the conflict shows once the first one has an answer.
+    let handler = async |cx: &mut ElicitContext| {
+        let a = Guests::question().message("one").ask(cx).await?;
+        let b = Guests::question().message("two").ask(cx).await?;
+        Ok::<_, Interrupt>((a, b))
+    };
+    let mut params = first_params(forms());
+    params["inputResponses"] = json!({"guests": {"action": "accept", "content": {"count": 1}}});
+    let error = fails(round(&server(), &params, handler));
+    assert_eq!(error.code, -32603);
+    assert!(error.message.contains("`guests`"), "{}", error.message);
+}
+
+#[test]
+fn a_key_conflict_in_a_batch_is_an_internal_error() {
     let handler = async |cx: &mut ElicitContext| {
         let a = Guests::question().message("one").ask(cx).await;
         let b = Guests::question().message("two").ask(cx).await;
@@ -624,6 +907,21 @@ fn two_different_questions_under_one_key_in_one_request_is_an_internal_error() {
     };
     let error = fails(round(&server(), &first_params(forms()), handler));
     assert_eq!(error.code, -32603);
+}
+
+#[test]
+fn a_missing_capability_in_a_batch_fails_the_first_round() {
+    let handler = async |cx: &mut ElicitContext| {
+        let a = Guests::ask(cx).await;
+        let b = cx.sample(SAMPLING, sampling_params()).await;
+        Ok::<_, Interrupt>((a?, b?))
+    };
+    let error = fails(round(&server(), &first_params(forms()), handler));
+    assert_eq!(error.code, -32021);
+    assert_eq!(
+        error.data,
+        Some(json!({"requiredCapabilities": {"sampling": {}}}))
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -646,7 +944,10 @@ fn a_client_without_elicitation_gets_32021() {
 #[test]
 fn ask_if_supported_gives_none_without_elicitation() {
     let handler = async |cx: &mut ElicitContext| Guests::ask_if_supported(cx).await;
-    assert_eq!(completes(round(&server(), &first_params(json!({})), handler)), None);
+    assert_eq!(
+        completes(round(&server(), &first_params(json!({})), handler)),
+        None
+    );
     let url_only = first_params(json!({"elicitation": {"url": {}}}));
     assert_eq!(completes(round(&server(), &url_only, handler)), None);
     // With forms it asks.
@@ -656,18 +957,33 @@ fn ask_if_supported_gives_none_without_elicitation() {
 
 #[test]
 fn a_bare_elicitation_object_means_forms() {
-    let ask = asks(round(&server(), &first_params(json!({"elicitation": {}})), ask_guests));
+    let ask = asks(round(
+        &server(),
+        &first_params(json!({"elicitation": {}})),
+        ask_guests,
+    ));
     assert_eq!(keys(&ask), ["guests"]);
     // Unknown members inside `form` are fine.
-    let ask = asks(round(&server(), &first_params(json!({"elicitation": {"form": {"applyDefaults": true}}})), ask_guests));
+    let ask = asks(round(
+        &server(),
+        &first_params(json!({"elicitation": {"form": {"applyDefaults": true}}})),
+        ask_guests,
+    ));
     assert_eq!(keys(&ask), ["guests"]);
 }
 
 #[test]
 fn a_url_only_client_cannot_get_a_form() {
-    let error = fails(round(&server(), &first_params(json!({"elicitation": {"url": {}}})), ask_guests));
+    let error = fails(round(
+        &server(),
+        &first_params(json!({"elicitation": {"url": {}}})),
+        ask_guests,
+    ));
     assert_eq!(error.code, -32021);
-    assert_eq!(error.data, Some(json!({"requiredCapabilities": {"elicitation": {"form": {}}}})));
+    assert_eq!(
+        error.data,
+        Some(json!({"requiredCapabilities": {"elicitation": {"form": {}}}}))
+    );
 }
 
 #[test]
@@ -706,9 +1022,16 @@ fn sampling_travels_as_sampling_create_message() {
     let server = server();
     let first = first_params(json!({"sampling": {}}));
     let r1 = asks(round(&server, &first, handler));
-    assert_eq!(request(&r1, SAMPLING), json!({"method": "sampling/createMessage", "params": sampling_params()}));
+    assert_eq!(
+        request(&r1, SAMPLING),
+        json!({"method": "sampling/createMessage", "params": sampling_params()})
+    );
     let reply = json!({"role": "assistant", "content": {"type": "text", "text": "Soup."}, "model": "m", "stopReason": "endTurn"});
-    let done = completes(round(&server, &retry(&first, &r1, json!({SAMPLING: reply.clone()})), handler));
+    let done = completes(round(
+        &server,
+        &retry(&first, &r1, json!({SAMPLING: reply.clone()})),
+        handler,
+    ));
     assert_eq!(done, reply);
 }
 
@@ -717,7 +1040,10 @@ fn roots_need_their_capability() {
     let handler = async |cx: &mut ElicitContext| cx.list_roots("roots").await;
     let error = fails(round(&server(), &first_params(forms()), handler));
     assert_eq!(error.code, -32021);
-    assert_eq!(error.data, Some(json!({"requiredCapabilities": {"roots": {}}})));
+    assert_eq!(
+        error.data,
+        Some(json!({"requiredCapabilities": {"roots": {}}}))
+    );
 }
 
 #[test]
@@ -728,7 +1054,14 @@ fn roots_travel_as_roots_list() {
     let r1 = asks(round(&server, &first, handler));
     assert_eq!(request(&r1, "where"), json!({"method": "roots/list"}));
     let reply = json!({"roots": [{"uri": "file:///menu", "name": "menu"}]});
-    assert_eq!(completes(round(&server, &retry(&first, &r1, json!({"where": reply.clone()})), handler)), reply);
+    assert_eq!(
+        completes(round(
+            &server,
+            &retry(&first, &r1, json!({"where": reply.clone()})),
+            handler
+        )),
+        reply
+    );
 }
 
 #[test]
@@ -779,7 +1112,10 @@ fn retry_later_is_a_state_only_round() {
     let first = first_params(forms());
     let r1 = asks(round(&server, &first, handler));
     let state = r1.request_state().unwrap().to_owned();
-    assert_eq!(serde_json::to_value(&r1).unwrap(), json!({"resultType": "input_required", "requestState": state}));
+    assert_eq!(
+        serde_json::to_value(&r1).unwrap(),
+        json!({"resultType": "input_required", "requestState": state})
+    );
     let mut again = first.clone();
     again["requestState"] = Value::from(state);
     assert_eq!(completes(round(&server, &again, handler)), "ready");
@@ -788,7 +1124,10 @@ fn retry_later_is_a_state_only_round() {
 #[test]
 fn only_tools_prompts_and_resources_may_ask() {
     let params = first_params(forms());
-    let mut cx = server().context("completion/complete", &params).build().unwrap();
+    let mut cx = server()
+        .context("completion/complete", &params)
+        .build()
+        .unwrap();
     let result = block_on(Guests::ask(&mut cx));
     let error = cx.finish(result).unwrap_err();
     assert_eq!(error.code, -32603);
@@ -798,14 +1137,21 @@ fn only_tools_prompts_and_resources_may_ask() {
         params["uri"] = json!("file:///menu");
         let mut cx = server().context(method, &params).build().unwrap();
         let result = block_on(Guests::ask(&mut cx));
-        assert!(matches!(cx.finish(result), Ok(Outcome::InputRequired(_))), "{method}");
+        assert!(
+            matches!(cx.finish(result), Ok(Outcome::InputRequired(_))),
+            "{method}"
+        );
     }
 }
 
 #[test]
 fn a_request_without_meta_and_without_a_session_is_invalid_params() {
     let params = json!({"name": "book_table", "arguments": {}});
-    let error = server().context("tools/call", &params).build().unwrap_err().error;
+    let error = server()
+        .context("tools/call", &params)
+        .build()
+        .unwrap_err()
+        .error;
     assert_eq!(error.code, -32602);
 }
 
@@ -813,7 +1159,96 @@ fn a_request_without_meta_and_without_a_session_is_invalid_params() {
 fn an_unknown_protocol_version_is_invalid_params() {
     let mut params = first_params(forms());
     params["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2019-01-01");
-    let error = server().context("tools/call", &params).build().unwrap_err().error;
+    let error = server()
+        .context("tools/call", &params)
+        .build()
+        .unwrap_err()
+        .error;
     assert_eq!(error.code, -32602);
-    assert_eq!(error.data, Some(json!({"supported": ["2025-11-25", "2026-07-28"]})));
+    assert_eq!(
+        error.data,
+        Some(json!({"supported": ["2025-11-25", "2026-07-28"]}))
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Carrying answers in the state
+// ---------------------------------------------------------------------------------------------
+
+/// Asks the guests, then the day: the guests' answer must be carried to the next round.
+async fn guests_then_day(
+    cx: &mut ElicitContext,
+) -> Result<(Answer<Guests>, Answer<Day>), Interrupt> {
+    let g = Guests::ask(cx).await?;
+    let d = Day::ask(cx).await?;
+    Ok((g, d))
+}
+
+#[test]
+fn a_carried_answer_keeps_its_content() {
+    let server = server();
+    let first = first_params(forms());
+    let r1 = asks(round(&server, &first, guests_then_day));
+    let note = "by the window, please".repeat(50);
+    let answer = json!({"guests": {"action": "accept", "content": {"count": 2, "note": note}}});
+    let r2 = asks(round(&server, &retry(&first, &r1, answer), guests_then_day));
+    assert_eq!(keys(&r2), ["day"]);
+    let r3 = round(
+        &server,
+        &retry(
+            &first,
+            &r2,
+            Responses::new().accept(&day("2026-09-09")).into_value(),
+        ),
+        guests_then_day,
+    );
+    assert_eq!(
+        completes(r3),
+        (
+            Answer::Accepted(Guests {
+                count: 2,
+                note: Some(note)
+            }),
+            Answer::Accepted(day("2026-09-09"))
+        )
+    );
+}
+
+#[test]
+fn a_long_valid_answer_can_be_carried() {
+    let server = server();
+    let first = first_params(forms());
+    let r1 = asks(round(&server, &first, guests_then_day));
+    // `note` has no maxLength: 60 000 characters are a valid answer.
+    let long = json!({"guests": {"action": "accept", "content": {"count": 2, "note": "x".repeat(60_000)}}});
+    let r2 = asks(round(&server, &retry(&first, &r1, long), guests_then_day));
+    assert_eq!(keys(&r2), ["day"]);
+}
+
+#[test]
+fn a_declined_answer_is_carried_without_stray_content() {
+    let server = server();
+    let first = first_params(forms());
+    let r1 = asks(round(&server, &first, guests_then_day));
+    let junk = json!({"guests": {"action": "decline", "content": {"junk": "y".repeat(60_000)}, "_meta": {"k": 1}}});
+    let r2 = asks(round(&server, &retry(&first, &r1, junk), guests_then_day));
+    assert_eq!(keys(&r2), ["day"]);
+}
+
+/// Handlers run on multi-threaded runtimes: the generated `ask` must be `Send`.
+#[test]
+fn ask_futures_are_send() {
+    fn assert_send<F: std::future::Future + Send>(_: F) {}
+    let server = elicit_runtime::Elicitation::new(elicit_runtime::state::StateSealer::new(
+        elicit_runtime::state::KeyRing::generate(),
+        "send",
+    ));
+    let params = serde_json::json!({"name": "t", "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}});
+    let mut cx = server.context("tools/call", &params).build().unwrap();
+    assert_send(async move {
+        let _ = Guests::ask(&mut cx).await;
+        let _ = Guests::question().message("m").ask(&mut cx).await;
+    });
 }

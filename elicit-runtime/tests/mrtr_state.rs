@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use elicit_runtime::state::{Binding, KeyRing, MemoryReplayGuard, StateError, StateSealer};
 use elicit_runtime::testing::block_on;
@@ -59,8 +59,17 @@ fn accept(count: u8) -> Value {
 }
 
 /// Runs the first round of a handler asking `Guests` and returns its `requestState`.
-fn first_round(server: &Elicitation, method: &str, params: &Value, principal: Option<&str>) -> String {
-    let mut cx = server.context(method, params).principal(principal).build().expect("first round builds");
+fn first_round(
+    server: &Elicitation,
+    method: &str,
+    params: &Value,
+    principal: Option<&str>,
+) -> String {
+    let mut cx = server
+        .context(method, params)
+        .principal(principal)
+        .build()
+        .expect("first round builds");
     let result = block_on(Guests::ask(&mut cx));
     match cx.finish(result) {
         Ok(Outcome::InputRequired(ask)) => ask.request_state().expect("state").to_owned(),
@@ -79,7 +88,10 @@ fn retry(
     params: &Value,
     principal: Option<&str>,
 ) -> Result<Answer<Guests>, ContextError> {
-    let mut cx: ElicitContext = server.context(method, params).principal(principal).build()?;
+    let mut cx: ElicitContext = server
+        .context(method, params)
+        .principal(principal)
+        .build()?;
     let result = block_on(Guests::ask(&mut cx));
     match cx.finish(result) {
         Ok(Outcome::Complete(answer)) => Ok(answer),
@@ -98,7 +110,11 @@ fn refused(outcome: Result<Answer<Guests>, ContextError>, expected: &StateError)
         Err(e) => e,
         Ok(answer) => panic!("the state was accepted: {answer:?}"),
     };
-    assert_eq!(serde_json::to_value(&error.error).unwrap(), uniform_error(), "{error:?}");
+    assert_eq!(
+        serde_json::to_value(&error.error).unwrap(),
+        uniform_error(),
+        "{error:?}"
+    );
     assert_eq!(error.error, JsonRpcError::invalid_request_state());
     assert!(
         error.reason.contains(&expected.to_string()),
@@ -125,7 +141,12 @@ fn an_untouched_state_opens() {
     let server = server();
     let token = first_tool_round(&server);
     assert!(token.starts_with("es1."));
-    let done = retry(&server, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None);
+    let done = retry(
+        &server,
+        "tools/call",
+        &with_state(params(TOOL, arguments()), &token, accept(3)),
+        None,
+    );
     assert_eq!(done.unwrap(), Answer::Accepted(Guests { count: 3 }));
 }
 
@@ -137,7 +158,12 @@ fn argument_key_order_and_number_spelling_do_not_matter() {
         r#"{"options": {"late": false, "terrace": true}, "guests": 2.0, "restaurant": "Chez Rust"}"#,
     )
     .unwrap();
-    let done = retry(&server, "tools/call", &with_state(params(TOOL, reordered), &token, accept(4)), None);
+    let done = retry(
+        &server,
+        "tools/call",
+        &with_state(params(TOOL, reordered), &token, accept(4)),
+        None,
+    );
     assert_eq!(done.unwrap(), Answer::Accepted(Guests { count: 4 }));
 }
 
@@ -148,7 +174,12 @@ fn absent_null_and_empty_arguments_are_the_same_request() {
     no_args.as_object_mut().unwrap().remove("arguments");
     let token = first_round(&server, "tools/call", &no_args, None);
     for arguments in [json!({}), Value::Null] {
-        let done = retry(&server, "tools/call", &with_state(params(TOOL, arguments.clone()), &token, accept(1)), None);
+        let done = retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, arguments.clone()), &token, accept(1)),
+            None,
+        );
         assert!(done.is_ok(), "{arguments}: {done:?}");
     }
 }
@@ -163,7 +194,15 @@ fn a_tampered_state_is_refused() {
     let token = first_tool_round(&server);
     let bad = tamper(&token);
     assert_ne!(bad, token);
-    refused(retry(&server, "tools/call", &with_state(params(TOOL, arguments()), &bad, accept(3)), None), &StateError::Decrypt);
+    refused(
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &bad, accept(3)),
+            None,
+        ),
+        &StateError::Decrypt,
+    );
 }
 
 #[test]
@@ -172,29 +211,69 @@ fn a_truncated_state_is_refused() {
     let token = first_tool_round(&server);
     // Four characters less is still valid base64: authentication fails.
     let shorter = &token[..token.len() - 4];
-    refused(retry(&server, "tools/call", &with_state(params(TOOL, arguments()), shorter, accept(3)), None), &StateError::Decrypt);
-    // Cut to a few bytes: too short to hold a key id, nonce and tag.
-    let stub = &token[..10];
     refused(
-        retry(&server, "tools/call", &with_state(params(TOOL, arguments()), stub, accept(3)), None),
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), shorter, accept(3)),
+            None,
+        ),
+        &StateError::Decrypt,
+    );
+    // Cut to a few bytes: too short to hold a key id, nonce and tag.
+    let stub = &token[..12];
+    refused(
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), stub, accept(3)),
+            None,
+        ),
         &StateError::Malformed("token too short"),
     );
     // Cut inside a base64 quantum.
     let odd = &token[..token.len() - 3];
-    let error = retry(&server, "tools/call", &with_state(params(TOOL, arguments()), odd, accept(3)), None).unwrap_err();
+    let error = retry(
+        &server,
+        "tools/call",
+        &with_state(params(TOOL, arguments()), odd, accept(3)),
+        None,
+    )
+    .unwrap_err();
     assert_eq!(serde_json::to_value(&error.error).unwrap(), uniform_error());
 }
 
 #[test]
 fn garbage_and_empty_states_are_refused_uniformly() {
     let server = server();
-    for garbage in ["", "es1.", "es1.!!!!", "v1.AEAD-sealed-opaque-blob", "es2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"] {
-        let outcome = retry(&server, "tools/call", &with_state(params(TOOL, arguments()), garbage, accept(3)), None);
+    for garbage in [
+        "",
+        "es1.",
+        "es1.!!!!",
+        "v1.AEAD-sealed-opaque-blob",
+        "es2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    ] {
+        let outcome = retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), garbage, accept(3)),
+            None,
+        );
         let error = outcome.expect_err(garbage);
-        assert_eq!(serde_json::to_value(&error.error).unwrap(), uniform_error(), "{garbage:?}");
+        assert_eq!(
+            serde_json::to_value(&error.error).unwrap(),
+            uniform_error(),
+            "{garbage:?}"
+        );
     }
-    let huge = format!("es1.{}", "A".repeat(70 * 1024));
-    let error = retry(&server, "tools/call", &with_state(params(TOOL, arguments()), &huge, accept(3)), None).unwrap_err();
+    let huge = format!("es1.{}", "A".repeat(300 * 1024));
+    let error = retry(
+        &server,
+        "tools/call",
+        &with_state(params(TOOL, arguments()), &huge, accept(3)),
+        None,
+    )
+    .unwrap_err();
     assert_eq!(serde_json::to_value(&error.error).unwrap(), uniform_error());
     assert!(error.reason.contains("too large"), "{}", error.reason);
 }
@@ -205,18 +284,34 @@ fn a_state_sealed_with_another_key_is_refused() {
     // Another key id: unknown key.
     let other = Elicitation::new(StateSealer::new(KeyRing::new(9, K2), AUDIENCE));
     refused(
-        retry(&other, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None),
+        retry(
+            &other,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
         &StateError::UnknownKey { kid: 1 },
     );
     // The same key id with other key material: authentication fails.
     let impostor = Elicitation::new(StateSealer::new(KeyRing::new(1, K2), AUDIENCE));
     refused(
-        retry(&impostor, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None),
+        retry(
+            &impostor,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
         &StateError::Decrypt,
     );
     // A random generated key.
     let generated = Elicitation::new(StateSealer::new(KeyRing::generate(), AUDIENCE));
-    let error = retry(&generated, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None).unwrap_err();
+    let error = retry(
+        &generated,
+        "tools/call",
+        &with_state(params(TOOL, arguments()), &token, accept(3)),
+        None,
+    )
+    .unwrap_err();
     assert_eq!(serde_json::to_value(&error.error).unwrap(), uniform_error());
 }
 
@@ -225,23 +320,41 @@ fn a_state_sealed_for_another_audience_is_refused() {
     let token = first_tool_round(&server());
     let other = Elicitation::new(StateSealer::new(KeyRing::new(1, K1), "other-server"));
     refused(
-        retry(&other, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None),
+        retry(
+            &other,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
         &StateError::AudienceMismatch,
     );
+}
+
+/// The payload the context seals after a first round that asked `Guests`.
+fn asked_guests() -> Value {
+    let prepared = Guests::question().prepare().unwrap();
+    json!({"asked": {"guests": prepared.digest()}, "answers": {}})
 }
 
 /// A token for the first round of this test's tool, sealed `age` ago by `sealer`.
 fn minted(sealer: &StateSealer, age: Duration) -> String {
     let args = arguments();
     let binding = Binding::tool_call(TOOL, &args);
-    sealer.seal(&binding, &json!({"asked": {}, "answers": {}}), SystemTime::now() - age).unwrap()
+    sealer
+        .seal(&binding, &asked_guests(), SystemTime::now() - age)
+        .unwrap()
 }
 
 #[test]
 fn a_minted_state_of_the_right_shape_opens() {
     // Control for the expiry tests: the minted payload and binding are what the context expects.
     let token = minted(&sealer(), Duration::ZERO);
-    let done = retry(&server(), "tools/call", &with_state(params(TOOL, arguments()), &token, accept(5)), None);
+    let done = retry(
+        &server(),
+        "tools/call",
+        &with_state(params(TOOL, arguments()), &token, accept(5)),
+        None,
+    );
     assert_eq!(done.unwrap(), Answer::Accepted(Guests { count: 5 }));
 }
 
@@ -250,19 +363,40 @@ fn an_expired_state_is_refused() {
     let short = sealer().with_ttl(Duration::from_secs(1));
     let token = minted(&short, Duration::from_secs(3600));
     refused(
-        retry(&Elicitation::new(short), "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None),
+        retry(
+            &Elicitation::new(short),
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
         &StateError::Expired,
     );
     // An hour-old token also fails under the default ten minutes.
     let token = minted(&sealer(), Duration::from_secs(3600));
-    refused(retry(&server(), "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None), &StateError::Expired);
+    refused(
+        retry(
+            &server(),
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
+        &StateError::Expired,
+    );
 }
 
 #[test]
 fn lowering_the_ttl_expires_outstanding_states_at_once() {
     let token = minted(&sealer(), Duration::from_secs(10));
     let short = Elicitation::new(sealer().with_ttl(Duration::from_secs(1)));
-    refused(retry(&short, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None), &StateError::Expired);
+    refused(
+        retry(
+            &short,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
+        &StateError::Expired,
+    );
 }
 
 #[test]
@@ -270,9 +404,21 @@ fn a_state_from_the_future_is_refused() {
     let args = arguments();
     let binding = Binding::tool_call(TOOL, &args);
     let token = sealer()
-        .seal(&binding, &json!({"asked": {}, "answers": {}}), SystemTime::now() + Duration::from_secs(3600))
+        .seal(
+            &binding,
+            &asked_guests(),
+            SystemTime::now() + Duration::from_secs(3600),
+        )
         .unwrap();
-    refused(retry(&server(), "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None), &StateError::NotYetValid);
+    refused(
+        retry(
+            &server(),
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
+        &StateError::NotYetValid,
+    );
 }
 
 #[test]
@@ -280,7 +426,15 @@ fn a_real_round_expires_after_its_ttl() {
     let server = Elicitation::new(sealer().with_ttl(Duration::from_secs(1)));
     let token = first_tool_round(&server);
     std::thread::sleep(Duration::from_millis(2100));
-    refused(retry(&server, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None), &StateError::Expired);
+    refused(
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
+        &StateError::Expired,
+    );
 }
 
 #[test]
@@ -289,14 +443,25 @@ fn a_state_used_by_another_principal_is_refused() {
     let first = params(TOOL, arguments());
     let token = first_round(&server, "tools/call", &first, Some("alice"));
     let retried = with_state(first.clone(), &token, accept(3));
-    refused(retry(&server, "tools/call", &retried, Some("bob")), &StateError::PrincipalMismatch);
-    refused(retry(&server, "tools/call", &retried, None), &StateError::PrincipalMismatch);
+    refused(
+        retry(&server, "tools/call", &retried, Some("bob")),
+        &StateError::PrincipalMismatch,
+    );
+    refused(
+        retry(&server, "tools/call", &retried, None),
+        &StateError::PrincipalMismatch,
+    );
     assert!(retry(&server, "tools/call", &retried, Some("alice")).is_ok());
 
     // Sealed anonymously, used by someone.
     let anonymous = first_round(&server, "tools/call", &first, None);
     refused(
-        retry(&server, "tools/call", &with_state(first.clone(), &anonymous, accept(3)), Some("alice")),
+        retry(
+            &server,
+            "tools/call",
+            &with_state(first.clone(), &anonymous, accept(3)),
+            Some("alice"),
+        ),
         &StateError::PrincipalMismatch,
     );
 }
@@ -306,7 +471,12 @@ fn a_state_used_for_another_tool_is_refused() {
     let server = server();
     let token = first_tool_round(&server);
     refused(
-        retry(&server, "tools/call", &with_state(params("delete_everything", arguments()), &token, accept(3)), None),
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params("delete_everything", arguments()), &token, accept(3)),
+            None,
+        ),
         &StateError::TargetMismatch,
     );
 }
@@ -317,14 +487,46 @@ fn a_state_used_with_changed_arguments_is_refused() {
     let token = first_tool_round(&server);
     let mut changed = arguments();
     changed["guests"] = json!(3);
-    refused(retry(&server, "tools/call", &with_state(params(TOOL, changed), &token, accept(3)), None), &StateError::ArgumentsChanged);
+    refused(
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, changed), &token, accept(3)),
+            None,
+        ),
+        &StateError::ArgumentsChanged,
+    );
     let mut nested = arguments();
     nested["options"]["late"] = json!(true);
-    refused(retry(&server, "tools/call", &with_state(params(TOOL, nested), &token, accept(3)), None), &StateError::ArgumentsChanged);
+    refused(
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, nested), &token, accept(3)),
+            None,
+        ),
+        &StateError::ArgumentsChanged,
+    );
     let mut extra = arguments();
     extra["extra"] = json!(null);
-    refused(retry(&server, "tools/call", &with_state(params(TOOL, extra), &token, accept(3)), None), &StateError::ArgumentsChanged);
-    refused(retry(&server, "tools/call", &with_state(params(TOOL, json!({})), &token, accept(3)), None), &StateError::ArgumentsChanged);
+    refused(
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, extra), &token, accept(3)),
+            None,
+        ),
+        &StateError::ArgumentsChanged,
+    );
+    refused(
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, json!({})), &token, accept(3)),
+            None,
+        ),
+        &StateError::ArgumentsChanged,
+    );
 }
 
 #[test]
@@ -332,16 +534,34 @@ fn a_state_used_for_another_method_is_refused() {
     let server = server();
     let token = first_tool_round(&server);
     refused(
-        retry(&server, "prompts/get", &with_state(params(TOOL, arguments()), &token, accept(3)), None),
+        retry(
+            &server,
+            "prompts/get",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        ),
         &StateError::MethodMismatch,
     );
     // And the other way round.
     let prompt_token = first_round(&server, "prompts/get", &params(TOOL, arguments()), None);
     refused(
-        retry(&server, "tools/call", &with_state(params(TOOL, arguments()), &prompt_token, accept(3)), None),
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &prompt_token, accept(3)),
+            None,
+        ),
         &StateError::MethodMismatch,
     );
-    assert!(retry(&server, "prompts/get", &with_state(params(TOOL, arguments()), &prompt_token, accept(3)), None).is_ok());
+    assert!(
+        retry(
+            &server,
+            "prompts/get",
+            &with_state(params(TOOL, arguments()), &prompt_token, accept(3)),
+            None
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -357,9 +577,22 @@ fn a_resource_state_is_bound_to_its_uri() {
         })
     };
     let token = first_round(&server, "resources/read", &resource("file:///menu"), None);
-    assert!(retry(&server, "resources/read", &with_state(resource("file:///menu"), &token, accept(2)), None).is_ok());
+    assert!(
+        retry(
+            &server,
+            "resources/read",
+            &with_state(resource("file:///menu"), &token, accept(2)),
+            None
+        )
+        .is_ok()
+    );
     refused(
-        retry(&server, "resources/read", &with_state(resource("file:///secrets"), &token, accept(2)), None),
+        retry(
+            &server,
+            "resources/read",
+            &with_state(resource("file:///secrets"), &token, accept(2)),
+            None,
+        ),
         &StateError::TargetMismatch,
     );
 }
@@ -368,49 +601,128 @@ fn a_resource_state_is_bound_to_its_uri() {
 fn a_sealed_payload_that_is_not_the_contexts_is_refused() {
     let args = arguments();
     let binding = Binding::tool_call(TOOL, &args);
-    for payload in [json!({"x": 1}), json!(null), json!({"asked": [], "answers": {}}), json!({"asked": {"guests": 5}, "answers": {}})] {
+    for payload in [
+        json!({"x": 1}),
+        json!(null),
+        json!({"asked": [], "answers": {}}),
+        json!({"asked": {"guests": 5}, "answers": {}}),
+    ] {
         let token = sealer().seal_now(&binding, &payload).unwrap();
-        let error = retry(&server(), "tools/call", &with_state(params(TOOL, arguments()), &token, accept(3)), None).unwrap_err();
-        assert_eq!(serde_json::to_value(&error.error).unwrap(), uniform_error(), "{payload}");
-        assert_eq!(error.reason, "requestState payload is not ours", "{payload}");
+        let error = retry(
+            &server(),
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(3)),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            serde_json::to_value(&error.error).unwrap(),
+            uniform_error(),
+            "{payload}"
+        );
+        assert_eq!(
+            error.reason, "requestState payload is not ours",
+            "{payload}"
+        );
     }
 }
 
 #[test]
 fn all_refusals_look_the_same_to_the_client_but_not_in_the_log() {
     let server = server();
-    let token = first_round(&server, "tools/call", &params(TOOL, arguments()), Some("alice"));
-    let again = |name: &str, args: Value, token: &str| with_state(params(name, args), token, accept(3));
+    let token = first_round(
+        &server,
+        "tools/call",
+        &params(TOOL, arguments()),
+        Some("alice"),
+    );
+    let again =
+        |name: &str, args: Value, token: &str| with_state(params(name, args), token, accept(3));
     let other_key = Elicitation::new(StateSealer::new(KeyRing::new(7, K2), AUDIENCE));
     let short = sealer().with_ttl(Duration::from_secs(1));
     let expired = {
         let args = arguments();
         short
-            .seal(&Binding::tool_call(TOOL, &args).with_principal("alice"), &json!({"asked": {}, "answers": {}}), SystemTime::now() - Duration::from_secs(3600))
+            .seal(
+                &Binding::tool_call(TOOL, &args).with_principal("alice"),
+                &asked_guests(),
+                SystemTime::now() - Duration::from_secs(3600),
+            )
             .unwrap()
     };
     let mut changed = arguments();
     changed["guests"] = json!(3);
     let outcomes = [
-        retry(&server, "tools/call", &again(TOOL, arguments(), &tamper(&token)), Some("alice")),
-        retry(&server, "tools/call", &again(TOOL, arguments(), &token[..12]), Some("alice")),
-        retry(&other_key, "tools/call", &again(TOOL, arguments(), &token), Some("alice")),
-        retry(&Elicitation::new(short), "tools/call", &again(TOOL, arguments(), &expired), Some("alice")),
-        retry(&server, "tools/call", &again(TOOL, arguments(), &token), Some("bob")),
-        retry(&server, "tools/call", &again("other_tool", arguments(), &token), Some("alice")),
-        retry(&server, "tools/call", &again(TOOL, changed, &token), Some("alice")),
-        retry(&server, "prompts/get", &again(TOOL, arguments(), &token), Some("alice")),
+        retry(
+            &server,
+            "tools/call",
+            &again(TOOL, arguments(), &tamper(&token)),
+            Some("alice"),
+        ),
+        retry(
+            &server,
+            "tools/call",
+            &again(TOOL, arguments(), &token[..12]),
+            Some("alice"),
+        ),
+        retry(
+            &other_key,
+            "tools/call",
+            &again(TOOL, arguments(), &token),
+            Some("alice"),
+        ),
+        retry(
+            &Elicitation::new(short),
+            "tools/call",
+            &again(TOOL, arguments(), &expired),
+            Some("alice"),
+        ),
+        retry(
+            &server,
+            "tools/call",
+            &again(TOOL, arguments(), &token),
+            Some("bob"),
+        ),
+        retry(
+            &server,
+            "tools/call",
+            &again("other_tool", arguments(), &token),
+            Some("alice"),
+        ),
+        retry(
+            &server,
+            "tools/call",
+            &again(TOOL, changed, &token),
+            Some("alice"),
+        ),
+        retry(
+            &server,
+            "prompts/get",
+            &again(TOOL, arguments(), &token),
+            Some("alice"),
+        ),
     ];
     let mut reasons = BTreeSet::new();
     for outcome in outcomes {
         let error = outcome.expect_err("refused");
         assert_eq!(serde_json::to_value(&error.error).unwrap(), uniform_error());
-        assert_eq!(error.to_string(), format!("{} (Invalid or expired requestState)", error.reason));
+        assert_eq!(
+            error.to_string(),
+            format!("{} (Invalid or expired requestState)", error.reason)
+        );
         reasons.insert(error.reason);
     }
     assert_eq!(reasons.len(), 8, "{reasons:#?}");
     // The state itself is still good for alice.
-    assert!(retry(&server, "tools/call", &again(TOOL, arguments(), &token), Some("alice")).is_ok());
+    assert!(
+        retry(
+            &server,
+            "tools/call",
+            &again(TOOL, arguments(), &token),
+            Some("alice")
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -431,21 +743,39 @@ fn a_rotated_key_still_opens_its_states() {
     let old = server();
     let token = first_tool_round(&old);
 
-    let rotated = Elicitation::new(StateSealer::new(KeyRing::new(2, K2).with_old_key(1, K1), AUDIENCE));
-    let done = retry(&rotated, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(6)), None);
+    let rotated = Elicitation::new(StateSealer::new(
+        KeyRing::new(2, K2).with_old_key(1, K1),
+        AUDIENCE,
+    ));
+    let done = retry(
+        &rotated,
+        "tools/call",
+        &with_state(params(TOOL, arguments()), &token, accept(6)),
+        None,
+    );
     assert_eq!(done.unwrap(), Answer::Accepted(Guests { count: 6 }));
 
     // New states are sealed with the new key: the old server cannot open them.
     let fresh = first_tool_round(&rotated);
     refused(
-        retry(&old, "tools/call", &with_state(params(TOOL, arguments()), &fresh, accept(6)), None),
+        retry(
+            &old,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &fresh, accept(6)),
+            None,
+        ),
         &StateError::UnknownKey { kid: 2 },
     );
 
     // Once the old key is dropped, its states are refused.
     let dropped = Elicitation::new(StateSealer::new(KeyRing::new(2, K2), AUDIENCE));
     refused(
-        retry(&dropped, "tools/call", &with_state(params(TOOL, arguments()), &token, accept(6)), None),
+        retry(
+            &dropped,
+            "tools/call",
+            &with_state(params(TOOL, arguments()), &token, accept(6)),
+            None,
+        ),
         &StateError::UnknownKey { kid: 1 },
     );
 }
@@ -459,10 +789,19 @@ fn with_a_replay_guard_a_state_works_once() {
     let server = Elicitation::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
     let token = first_tool_round(&server);
     let retried = with_state(params(TOOL, arguments()), &token, accept(3));
-    assert_eq!(retry(&server, "tools/call", &retried, None).unwrap(), Answer::Accepted(Guests { count: 3 }));
-    refused(retry(&server, "tools/call", &retried, None), &StateError::Replayed);
+    assert_eq!(
+        retry(&server, "tools/call", &retried, None).unwrap(),
+        Answer::Accepted(Guests { count: 3 })
+    );
+    refused(
+        retry(&server, "tools/call", &retried, None),
+        &StateError::Replayed,
+    );
     // A clone of the server shares the guard.
-    refused(retry(&server.clone(), "tools/call", &retried, None), &StateError::Replayed);
+    refused(
+        retry(&server.clone(), "tools/call", &retried, None),
+        &StateError::Replayed,
+    );
 }
 
 #[test]
@@ -474,10 +813,15 @@ fn with_a_replay_guard_each_round_gets_a_fresh_single_use_state() {
         date: String,
     }
 
+    type Both = (Answer<Day>, Answer<Guests>);
+
     let server = Elicitation::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
     let first = params(TOOL, arguments());
-    let run = |params: &Value| -> Result<Outcome<(Answer<Day>, Answer<Guests>)>, JsonRpcError> {
-        let mut cx = server.context("tools/call", params).build().map_err(|e| e.error)?;
+    let run = |params: &Value| -> Result<Outcome<Both>, JsonRpcError> {
+        let mut cx = server
+            .context("tools/call", params)
+            .build()
+            .map_err(|e| e.error)?;
         let result = block_on(async {
             let day = Day::ask(&mut cx).await?;
             let guests = Guests::ask(&mut cx).await?;
@@ -499,16 +843,53 @@ fn with_a_replay_guard_each_round_gets_a_fresh_single_use_state() {
     );
     let r2 = state(run(&round2));
     // Replaying round 2 is refused.
-    assert_eq!(serde_json::to_value(run(&round2).unwrap_err()).unwrap(), uniform_error());
+    assert_eq!(
+        serde_json::to_value(run(&round2).unwrap_err()).unwrap(),
+        uniform_error()
+    );
     let round3 = with_state(first.clone(), r2.request_state().unwrap(), accept(2));
     match run(&round3) {
         Ok(Outcome::Complete((day, guests))) => {
-            assert_eq!(day, Answer::Accepted(Day { date: "2026-01-01".into() }));
+            assert_eq!(
+                day,
+                Answer::Accepted(Day {
+                    date: "2026-01-01".into()
+                })
+            );
             assert_eq!(guests, Answer::Accepted(Guests { count: 2 }));
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(serde_json::to_value(run(&round3).unwrap_err()).unwrap(), uniform_error());
+    assert_eq!(
+        serde_json::to_value(run(&round3).unwrap_err()).unwrap(),
+        uniform_error()
+    );
+}
+
+#[test]
+fn a_refused_attempt_does_not_burn_the_state() {
+    let server = Elicitation::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
+    let first = params(TOOL, arguments());
+    let token = first_round(&server, "tools/call", &first, Some("alice"));
+    let retried = with_state(first.clone(), &token, accept(3));
+    refused(
+        retry(&server, "tools/call", &retried, Some("mallory")),
+        &StateError::PrincipalMismatch,
+    );
+    refused(
+        retry(
+            &server,
+            "tools/call",
+            &with_state(params("other", arguments()), &token, accept(3)),
+            Some("alice"),
+        ),
+        &StateError::TargetMismatch,
+    );
+    assert!(retry(&server, "tools/call", &retried, Some("alice")).is_ok());
+    refused(
+        retry(&server, "tools/call", &retried, Some("alice")),
+        &StateError::Replayed,
+    );
 }
 
 #[test]
@@ -518,4 +899,36 @@ fn without_a_replay_guard_a_state_may_be_used_again() {
     let retried = with_state(params(TOOL, arguments()), &token, accept(3));
     assert!(retry(&server, "tools/call", &retried, None).is_ok());
     assert!(retry(&server, "tools/call", &retried, None).is_ok());
+}
+
+#[test]
+fn a_one_second_ttl_gives_about_one_second() {
+    let sealer = sealer().with_ttl(Duration::from_secs(1));
+    let args = arguments();
+    let binding = Binding::tool_call(TOOL, &args);
+    let sealed_at = UNIX_EPOCH + Duration::from_millis(1_800_000_000_999);
+    let token = sealer.seal(&binding, &asked_guests(), sealed_at).unwrap();
+    let opened = sealer.open(&token, &binding, sealed_at + Duration::from_millis(10));
+    assert!(opened.is_ok(), "{opened:?}");
+}
+
+#[test]
+fn the_default_ttl_is_ten_minutes_give_or_take_a_second() {
+    let sealer = sealer();
+    let args = arguments();
+    let binding = Binding::tool_call(TOOL, &args);
+    let sealed_at = UNIX_EPOCH + Duration::from_millis(1_800_000_000_500);
+    let token = sealer.seal(&binding, &asked_guests(), sealed_at).unwrap();
+    // Never less than the TTL: the expiry is rounded up to the next whole second.
+    assert!(
+        sealer
+            .open(&token, &binding, sealed_at + Duration::from_secs(600))
+            .is_ok()
+    );
+    assert_eq!(
+        sealer
+            .open(&token, &binding, sealed_at + Duration::from_secs(601))
+            .unwrap_err(),
+        StateError::Expired
+    );
 }

@@ -47,7 +47,6 @@ pub fn expand(form: &Form) -> TokenStream {
         }
     });
     let defaults_struct = defaults_struct(form);
-    let ask_methods = ask_methods();
     quote! {
         #defaults_struct
 
@@ -108,10 +107,6 @@ pub fn expand(form: &Form) -> TokenStream {
                 }
             }
 
-            #[automatically_derived]
-            impl #ident {
-                #ask_methods
-            }
             #(#checks)*
         };
     }
@@ -225,14 +220,16 @@ fn kind_check(f: &Field, check: &KindCheck) -> TokenStream {
     let kind = quote!(<#ty as #p::ElicitField>::KIND);
     let cond = match &check.rule {
         KindRule::Text => quote!(#p::is_text(#kind)),
-        KindRule::Numeric => quote!(#p::is_numeric(#kind)),
+        KindRule::Int(i) => {
+            let lit = Literal::i128_unsuffixed(*i);
+            quote!(#p::int_fits(#kind, #lit))
+        }
+        KindRule::Float(f) => {
+            let lit = Literal::f64_unsuffixed(*f);
+            quote!(#p::float_fits(#kind, #lit))
+        }
         KindRule::Multi => quote!(#p::is_multi(#kind)),
         KindRule::DefaultStr(s) => quote!(#p::single_offers(#kind, #s) || #p::is_text(#kind)),
-        KindRule::DefaultInt(i) => {
-            let lit = Literal::i128_unsuffixed(*i);
-            quote!(#p::integer_holds(#kind, #lit) || #p::is_float(#kind))
-        }
-        KindRule::DefaultFloat => quote!(#p::is_float(#kind)),
         KindRule::DefaultBool => quote!(#p::is_boolean(#kind)),
         KindRule::DefaultList(items) => quote!(#p::multi_offers(#kind, &[#(#items),*])),
     };
@@ -267,34 +264,6 @@ fn defaults_struct(form: &Form) -> TokenStream {
         #[derive(Default)]
         #vis struct #name {
             #(#fields)*
-        }
-    }
-}
-
-/// The inherent `question`, `ask` and `ask_if_supported` of a form type.
-pub fn ask_methods() -> TokenStream {
-    let p = private();
-    quote! {
-        /// This form's question, to change its key, message or defaults before asking.
-        #[allow(dead_code)]
-        pub fn question() -> #p::Question<Self> {
-            #p::Question::new()
-        }
-
-        /// Asks the user to fill in this form; see `ElicitContext::ask`.
-        #[allow(dead_code)]
-        pub async fn ask(
-            __elicit_cx: &mut #p::ElicitContext,
-        ) -> #p::Result<#p::Answer<Self>, #p::Interrupt> {
-            __elicit_cx.ask(#p::Question::<Self>::new()).await
-        }
-
-        /// Asks only if the client can show forms; `None` otherwise.
-        #[allow(dead_code)]
-        pub async fn ask_if_supported(
-            __elicit_cx: &mut #p::ElicitContext,
-        ) -> #p::Result<#p::Option<#p::Answer<Self>>, #p::Interrupt> {
-            __elicit_cx.ask_if_supported(#p::Question::<Self>::new()).await
         }
     }
 }

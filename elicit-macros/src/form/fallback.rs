@@ -29,7 +29,6 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         _ => Vec::new(),
     };
     let bounds = field_bounds(tys.into_iter());
-    let ask_methods = super::expand::ask_methods();
     quote! {
         #[doc(hidden)]
         const _: () = {
@@ -57,10 +56,6 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
                 fn to_content(&self) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
                     ::core::unreachable!()
                 }
-            }
-            #[automatically_derived]
-            impl #ident {
-                #ask_methods
             }
         };
     }

@@ -50,11 +50,11 @@ pub struct KindCheck {
 /// The condition a `KindCheck` asserts on the field type's `ElicitField::KIND`.
 pub enum KindRule {
     Text,
-    Numeric,
+    /// A bound or default that must fit the numeric type.
+    Int(i128),
+    Float(f64),
     Multi,
     DefaultStr(String),
-    DefaultInt(i128),
-    DefaultFloat,
     DefaultBool,
     DefaultList(Vec<String>),
 }
@@ -244,10 +244,15 @@ fn validate_field<'a>(
                     fail: &mut dyn FnMut(Error)| {
         match &shape {
             Some(Shape::Opaque) => checks.push(KindCheck {
+                message: match &opaque_rule {
+                    KindRule::Int(_) | KindRule::Float(_) => {
+                        format!("`{key}` must be a number that `{ty_name}` can hold")
+                    }
+                    _ => {
+                        format!("`{key}` applies only to {what} fields, and `{ty_name}` is not one")
+                    }
+                },
                 rule: opaque_rule,
-                message: format!(
-                    "`{key}` applies only to {what} fields, and `{ty_name}` is not one"
-                ),
                 span,
             }),
             Some(s) if !applies => fail(
@@ -294,8 +299,13 @@ fn validate_field<'a>(
     let mut bound =
         |lit: &Option<Literal>, key: &str, fail: &mut dyn FnMut(Error)| -> Option<Num> {
             let lit = lit.as_ref()?;
-            rule(numeric, KindRule::Numeric, key, "numeric", lit.span, fail);
-            number_for(&shape, lit, key, fail)
+            let num = number_for(&shape, lit, key, fail)?;
+            let opaque_rule = match num {
+                Num::Int(i) => KindRule::Int(i),
+                Num::Float(f) => KindRule::Float(f),
+            };
+            rule(numeric, opaque_rule, key, "numeric", lit.span, fail);
+            Some(num)
         };
     let minimum = bound(&attrs.minimum, "minimum", &mut fail);
     let maximum = bound(&attrs.maximum, "maximum", &mut fail);
@@ -398,7 +408,7 @@ fn number_for(
     };
     match (shape, &lit.value) {
         (Some(Shape::Integer { min, max }), Value::Int(i)) => {
-            if i < min || i > max {
+            if i < min || i > max.min(&i128::from(i64::MAX)) {
                 fail(
                     Error::custom(format!(
                         "`{key}` = {i} is outside the range of the field's type ({min}..={max})"
@@ -448,20 +458,83 @@ fn check_default(
     ty_name: &str,
 ) -> Option<String> {
     let shape = shape.as_ref()?;
+    // The constraints written beside the default apply whatever the type, alias or not.
+    if let Some(problem) = literal_constraints(lit, attrs, minimum, maximum) {
+        return Some(problem);
+    }
     let wrong = |expected: &str| {
         Some(format!(
             "`default` must be {expected} for this field, found {}",
             lit.value.kind()
         ))
     };
+    let mut check = |rule: KindRule, message: String| {
+        checks.push(KindCheck {
+            rule,
+            message,
+            span: lit.span,
+        });
+        None
+    };
+    match (shape, &lit.value) {
+        (Shape::Text, Value::Str(_)) | (Shape::Boolean, Value::Bool(_)) => None,
+        (Shape::Text, _) => wrong("a string"),
+        (Shape::Boolean, _) => wrong("`true` or `false`"),
+        (Shape::Integer { min, max }, Value::Int(i)) if i < min || i > max => Some(format!(
+            "`default` = {i} is outside the range of the field's type ({min}..={max})"
+        )),
+        (Shape::Integer { .. }, Value::Int(_)) => None,
+        (Shape::Integer { .. }, _) => wrong("a whole number"),
+        (Shape::Float { max }, Value::Int(_) | Value::Float(_)) => {
+            (lit.value.as_f64().unwrap_or_default().abs() > *max)
+                .then(|| "`default` is outside the range of the field's type".into())
+        }
+        (Shape::Float { .. }, _) => wrong("a number"),
+        (Shape::Multi, Value::List(items)) => check(
+            KindRule::DefaultList(items.clone()),
+            format!("`default` lists a value that is not one of the options of `{ty_name}`"),
+        ),
+        (Shape::Multi, _) => wrong("a list of option values such as `[\"a\", \"b\"]`"),
+        (Shape::Opaque, Value::Str(s)) => check(
+            KindRule::DefaultStr(s.clone()),
+            format!(
+                "`default` \"{s}\" is not one of the options of `{ty_name}` (and `{ty_name}` is not text)"
+            ),
+        ),
+        (Shape::Opaque, Value::Int(i)) => check(
+            KindRule::Int(*i),
+            format!("`default` = {i} does not fit `{ty_name}`"),
+        ),
+        (Shape::Opaque, Value::Float(f)) => check(
+            KindRule::Float(*f),
+            format!("`default` is a number `{ty_name}` cannot hold"),
+        ),
+        (Shape::Opaque, Value::Bool(_)) => check(
+            KindRule::DefaultBool,
+            format!("`default` is a boolean, but `{ty_name}` is not `bool`"),
+        ),
+        (Shape::Opaque, Value::List(items)) => check(
+            KindRule::DefaultList(items.clone()),
+            format!("`default` must list options of `{ty_name}`, a multi-select"),
+        ),
+    }
+}
+
+/// The field's own constraints, checked on the default literal.
+fn literal_constraints(
+    lit: &Literal,
+    attrs: &FormField,
+    minimum: Option<Num>,
+    maximum: Option<Num>,
+) -> Option<String> {
     let in_range = |v: f64| {
         let low = minimum.is_some_and(|m| v < m.as_f64());
         let high = maximum.is_some_and(|m| v > m.as_f64());
         (low || high)
             .then(|| "`default` is outside the field's `minimum`..`maximum` range".to_owned())
     };
-    match (shape, &lit.value) {
-        (Shape::Text, Value::Str(s)) => {
+    match &lit.value {
+        Value::Str(s) => {
             let n = s.chars().count() as u64;
             if attrs.min_length.is_some_and(|m| n < m.value)
                 || attrs.max_length.is_some_and(|m| n > m.value)
@@ -470,29 +543,21 @@ fn check_default(
                     "`default` does not satisfy the field's `min_length`/`max_length`".into(),
                 );
             }
-            None
+            let format = attrs.format.as_ref()?.format;
+            (!crate::format::is_valid(format, s)).then(|| {
+                format!(
+                    "`default` \"{s}\" is not a valid {}",
+                    crate::format::name(format)
+                )
+            })
         }
-        (Shape::Text, _) => wrong("a string"),
-        (Shape::Boolean, Value::Bool(_)) => None,
-        (Shape::Boolean, _) => wrong("`true` or `false`"),
-        (Shape::Integer { min, max }, Value::Int(i)) => {
-            if i < min || i > max {
-                return Some(format!(
-                    "`default` = {i} is outside the range of the field's type ({min}..={max})"
-                ));
-            }
-            in_range(*i as f64)
-        }
-        (Shape::Integer { .. }, _) => wrong("a whole number"),
-        (Shape::Float { max }, Value::Int(_) | Value::Float(_)) => {
-            let v = lit.value.as_f64().unwrap_or_default();
-            if v.abs() > *max {
-                return Some("`default` is outside the range of the field's type".into());
-            }
-            in_range(v)
-        }
-        (Shape::Float { .. }, _) => wrong("a number"),
-        (Shape::Multi, Value::List(items)) => {
+        Value::Int(i) if *i > i128::from(i64::MAX) || *i < i128::from(i64::MIN) => Some(
+            "`default` is outside the 64-bit signed range every whole number of a form lives in"
+                .into(),
+        ),
+        Value::Int(i) => in_range(*i as f64),
+        Value::Float(f) => in_range(*f),
+        Value::List(items) => {
             let n = items.len() as u64;
             if attrs.min_items.is_some_and(|m| n < m.value)
                 || attrs.max_items.is_some_and(|m| n > m.value)
@@ -501,55 +566,13 @@ fn check_default(
                     "`default` does not satisfy the field's `min_items`/`max_items`".into(),
                 );
             }
-            if let Some(dup) = items
+            let dup = items
                 .iter()
                 .enumerate()
-                .find(|(i, v)| items[..*i].contains(v))
-            {
-                return Some(format!("`default` chooses \"{}\" twice", dup.1));
-            }
-            checks.push(KindCheck {
-                rule: KindRule::DefaultList(items.clone()),
-                message: format!(
-                    "`default` lists a value that is not one of the options of `{ty_name}`"
-                ),
-                span: lit.span,
-            });
-            None
+                .find(|(i, v)| items[..*i].contains(v));
+            dup.map(|(_, v)| format!("`default` chooses \"{v}\" twice"))
         }
-        (Shape::Multi, _) => wrong("a list of option values such as `[\"a\", \"b\"]`"),
-        (Shape::Opaque, value) => {
-            let (rule, message) = match value {
-                Value::Str(s) => (
-                    KindRule::DefaultStr(s.clone()),
-                    format!(
-                        "`default` \"{s}\" is not one of the options of `{ty_name}` (and `{ty_name}` is not text)"
-                    ),
-                ),
-                Value::Int(i) => (
-                    KindRule::DefaultInt(*i),
-                    format!("`default` = {i} does not fit `{ty_name}`"),
-                ),
-                Value::Float(_) => (
-                    KindRule::DefaultFloat,
-                    format!("`default` is a number, but `{ty_name}` is not a floating-point field"),
-                ),
-                Value::Bool(_) => (
-                    KindRule::DefaultBool,
-                    format!("`default` is a boolean, but `{ty_name}` is not `bool`"),
-                ),
-                Value::List(items) => (
-                    KindRule::DefaultList(items.clone()),
-                    format!("`default` must list options of `{ty_name}`, a multi-select"),
-                ),
-            };
-            checks.push(KindCheck {
-                rule,
-                message,
-                span: lit.span,
-            });
-            None
-        }
+        Value::Bool(_) => None,
     }
 }
 

@@ -12,10 +12,40 @@ pub const HANDLE_PARAM: &str = "elicitation";
 
 /// Names that carry credentials or personal data when they appear in a URL.
 const FORBIDDEN: &[&str] = &[
-    "token", "accesstoken", "refreshtoken", "idtoken", "code", "authcode", "password", "passwd",
-    "pwd", "pass", "key", "apikey", "secret", "clientsecret", "email", "mail", "phone", "ssn",
-    "session", "sessionid", "sid", "auth", "authorization", "bearer", "jwt", "otp", "pin",
-    "signature", "sig", "credential", "credentials", "user", "username", "login",
+    "token",
+    "accesstoken",
+    "refreshtoken",
+    "idtoken",
+    "code",
+    "authcode",
+    "password",
+    "passwd",
+    "pwd",
+    "pass",
+    "key",
+    "apikey",
+    "secret",
+    "clientsecret",
+    "email",
+    "mail",
+    "phone",
+    "ssn",
+    "session",
+    "sessionid",
+    "sid",
+    "auth",
+    "authorization",
+    "bearer",
+    "jwt",
+    "otp",
+    "pin",
+    "signature",
+    "sig",
+    "credential",
+    "credentials",
+    "user",
+    "username",
+    "login",
 ];
 
 /// Checks `raw` and returns the URL template with exactly one `{handle}`.
@@ -26,8 +56,11 @@ pub fn check(raw: &str) -> Result<String, String> {
     }
     // A sentinel the parser keeps as is, so the rest of the URL can be checked normally.
     const SENTINEL: &str = "elicithandle0sentinel";
-    let parsed = Url::parse(&raw.replace(PLACEHOLDER, SENTINEL))
-        .map_err(|e| format!("not an absolute URL ({e}): write the full `https://…` address of your connect page"))?;
+    let parsed = Url::parse(&raw.replace(PLACEHOLDER, SENTINEL)).map_err(|e| {
+        format!(
+            "not an absolute URL ({e}): write the full `https://…` address of your connect page"
+        )
+    })?;
     match parsed.scheme() {
         "https" => {}
         "http" if is_loopback(&parsed) => {}
@@ -41,16 +74,24 @@ pub fn check(raw: &str) -> Result<String, String> {
         return Err("the URL must not carry user info (`user:password@`): a URL-mode link must never be pre-authenticated".into());
     }
     for segment in parsed.path_segments().into_iter().flatten() {
-        if segment != SENTINEL && let Some(word) = forbidden(segment) {
-            return Err(format!("the URL path segment `{segment}` looks like it carries {word}; URLs must not contain credentials or personal data"));
+        if segment != SENTINEL
+            && let Some(word) = forbidden(segment)
+        {
+            return Err(format!(
+                "the URL path segment `{segment}` looks like it carries {word}; URLs must not contain credentials or personal data"
+            ));
         }
     }
     for (name, value) in parsed.query_pairs() {
         if let Some(word) = forbidden(&name) {
-            return Err(format!("the query parameter `{name}` looks like it carries {word}; URLs must not contain credentials or personal data: bind them to the sealed handle instead"));
+            return Err(format!(
+                "the query parameter `{name}` looks like it carries {word}; URLs must not contain credentials or personal data: bind them to the sealed handle instead"
+            ));
         }
         if value.contains('@') {
-            return Err(format!("the query parameter `{name}` looks like it carries an email address; URLs must not contain personal data"));
+            return Err(format!(
+                "the query parameter `{name}` looks like it carries an email address; URLs must not contain personal data"
+            ));
         }
     }
     if raw.contains('@') && placeholders == 0 && parsed.username().is_empty() {
@@ -60,7 +101,9 @@ pub fn check(raw: &str) -> Result<String, String> {
         return Ok(raw.to_owned());
     }
     if parsed.fragment().is_some() {
-        return Err("a URL with a `#fragment` must say where the handle goes: put `{handle}` in it".into());
+        return Err(
+            "a URL with a `#fragment` must say where the handle goes: put `{handle}` in it".into(),
+        );
     }
     let separator = if parsed.query().is_some() { '&' } else { '?' };
     Ok(format!("{raw}{separator}{HANDLE_PARAM}={PLACEHOLDER}"))
@@ -81,7 +124,10 @@ fn forbidden(name: &str) -> Option<&'static str> {
     let joined = words.concat();
     let hit = |w: &str| FORBIDDEN.contains(&w);
     if hit(&joined) || words.iter().any(|w| hit(w)) {
-        let what = if ["email", "mail", "phone", "ssn", "user", "username", "login"].iter().any(|p| words.iter().any(|w| w == p)) {
+        let what = if ["email", "mail", "phone", "ssn", "user", "username", "login"]
+            .iter()
+            .any(|p| words.iter().any(|w| w == p))
+        {
             "personal data"
         } else {
             "a credential"
@@ -97,9 +143,18 @@ mod tests {
 
     #[test]
     fn accepts_and_places_the_handle() {
-        assert_eq!(check("https://mcp.example.com/connect").unwrap(), "https://mcp.example.com/connect?elicitation={handle}");
-        assert_eq!(check("https://mcp.example.com/connect?provider=github").unwrap(), "https://mcp.example.com/connect?provider=github&elicitation={handle}");
-        assert_eq!(check("https://mcp.example.com/c/{handle}").unwrap(), "https://mcp.example.com/c/{handle}");
+        assert_eq!(
+            check("https://mcp.example.com/connect").unwrap(),
+            "https://mcp.example.com/connect?elicitation={handle}"
+        );
+        assert_eq!(
+            check("https://mcp.example.com/connect?provider=github").unwrap(),
+            "https://mcp.example.com/connect?provider=github&elicitation={handle}"
+        );
+        assert_eq!(
+            check("https://mcp.example.com/c/{handle}").unwrap(),
+            "https://mcp.example.com/c/{handle}"
+        );
         assert!(check("http://localhost:8080/connect").is_ok());
         assert!(check("http://127.0.0.1/connect").is_ok());
         assert!(check("http://[::1]:3000/connect").is_ok());

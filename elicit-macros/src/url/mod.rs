@@ -32,9 +32,11 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut item: ItemStruct = match syn::parse2(item.clone()) {
         Ok(item) => item,
         Err(_) => {
-            let mut out = Error::custom("`#[elicit_url]` goes on a struct whose fields are the state bound to the request")
-                .with_span(&Span::call_site())
-                .write_errors();
+            let mut out = Error::custom(
+                "`#[elicit_url]` goes on a struct whose fields are the state bound to the request",
+            )
+            .with_span(&Span::call_site())
+            .write_errors();
             out.extend(item);
             return out;
         }
@@ -61,7 +63,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     if !item.generics.params.is_empty() {
-        errors.push(Error::custom("`#[elicit_url]` cannot be used on a generic struct").with_span(&item.generics));
+        errors.push(
+            Error::custom("`#[elicit_url]` cannot be used on a generic struct")
+                .with_span(&item.generics),
+        );
     }
     let form = args.and_then(|args| {
         if args.message.value.trim().is_empty() {
@@ -92,7 +97,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Removes `#[elicit(not_secret = "…")]` from a field (the attribute is ours, not the
 /// compiler's) and returns its reason.
-fn take_not_secret(attrs: &mut Vec<syn::Attribute>, errors: &mut darling::error::Accumulator) -> Option<String> {
+fn take_not_secret(
+    attrs: &mut Vec<syn::Attribute>,
+    errors: &mut darling::error::Accumulator,
+) -> Option<String> {
     #[derive(FromMeta)]
     struct FieldArgs {
         not_secret: Text,
@@ -104,7 +112,8 @@ fn take_not_secret(attrs: &mut Vec<syn::Attribute>, errors: &mut darling::error:
         }
         match FieldArgs::from_meta(&attr.meta) {
             Ok(args) if args.not_secret.value.trim().is_empty() => errors.push(
-                Error::custom("`not_secret` needs the reason this field is not a secret").with_span(&args.not_secret.span),
+                Error::custom("`not_secret` needs the reason this field is not a secret")
+                    .with_span(&args.not_secret.span),
             ),
             Ok(args) => reason = Some(args.not_secret.value),
             Err(e) => errors.push(e),

@@ -21,7 +21,7 @@ pub const TOKEN_PREFIX: &str = "es1.";
 
 /// Longest token [`StateSealer::open`] looks at (64 KiB); longer input is refused before any
 /// decoding, and [`StateSealer::seal`] refuses to produce longer tokens.
-pub const MAX_TOKEN_LEN: usize = 64 * 1024;
+pub const MAX_TOKEN_LEN: usize = 256 * 1024;
 
 /// Default lifetime of a sealed state: 10 minutes.
 pub const DEFAULT_TTL: Duration = Duration::from_mins(10);
@@ -678,7 +678,14 @@ impl StateSealer {
         now: SystemTime,
     ) -> Result<String, SealError> {
         let iat = unix_secs(now);
-        let exp = iat.saturating_add(ttl_secs(self.ttl));
+        // `iat` is rounded down to whole seconds; rounding the expiry up instead keeps every
+        // token alive for at least the full TTL (and less than a second longer).
+        let fraction = now
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let exp = iat
+            .saturating_add(ttl_secs(self.ttl))
+            .saturating_add(u64::from(fraction > 0));
         let jti = <[u8; 16]>::try_generate().map_err(|e| SealError::Randomness(e.to_string()))?;
 
         let mut env = String::with_capacity(256);
@@ -777,7 +784,9 @@ impl StateSealer {
             return Err(StateError::NotYetValid);
         }
         // The sealed expiry, capped by the current TTL so that lowering it applies at once.
-        let exp = env.exp.min(env.iat.saturating_add(ttl_secs(self.ttl)));
+        let exp = env
+            .exp
+            .min(env.iat.saturating_add(ttl_secs(self.ttl)).saturating_add(1));
         if now_secs >= exp {
             return Err(StateError::Expired);
         }
@@ -1218,9 +1227,10 @@ mod tests {
             short.open(&long_lived, &b, t0() + secs(61)),
             &StateError::Expired,
         );
+        // (within the second a token sealed at a fractional time may need).
         assert_eq!(
             short.open(&long_lived, &b, t0()).unwrap().expires_at,
-            t0() + secs(60)
+            t0() + secs(61)
         );
         // Zero rounds up to one second.
         assert_eq!(sealer().with_ttl(Duration::ZERO).ttl(), secs(1));

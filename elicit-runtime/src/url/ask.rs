@@ -38,23 +38,47 @@ impl ElicitContext {
     /// On 2025-11-25 the link goes out with an `elicitationId`; after an accept the handler
     /// waits for the page (until the handle expires) and then sends
     /// `notifications/elicitation/complete`.
-    pub async fn ask_url<T: UrlElicitation>(&mut self, state: T) -> Result<UrlOutcome<T>, Interrupt> {
+    pub async fn ask_url<T: UrlElicitation>(
+        &mut self,
+        state: T,
+    ) -> Result<UrlOutcome<T>, Interrupt> {
+        let result = self.ask_url_inner(state).await;
+        self.note_error(result)
+    }
+
+    async fn ask_url_inner<T: UrlElicitation>(
+        &mut self,
+        state: T,
+    ) -> Result<UrlOutcome<T>, Interrupt> {
         if !self.supports(ElicitMode::Url) {
-            return Err(Interrupt::error(JsonRpcError::missing_elicitation_capability(ElicitMode::Url)));
+            return Err(Interrupt::error(
+                JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
+            ));
         }
         let store = self.server.completion_store().cloned().ok_or_else(|| {
             internal("URL-mode elicitation needs a completion store: `Elicitation::with_completion_store`")
         })?;
-        let bound = serde_json::to_value(&state).map_err(|e| internal(format!("cannot bind state: {e}")))?;
-        let digest = question_digest_raw(T::KEY, T::MESSAGE, &json!({"url": T::URL_TEMPLATE, "state": bound}));
+        let bound = serde_json::to_value(&state)
+            .map_err(|e| internal(format!("cannot bind state: {e}")))?;
+        let digest = question_digest_raw(
+            T::KEY,
+            T::MESSAGE,
+            &json!({"url": T::URL_TEMPLATE, "state": bound}),
+        );
         match self.era {
-            ProtocolEra::Mrtr2026 => self.ask_url_mrtr(state, bound, &digest, store.as_ref()).await,
+            ProtocolEra::Mrtr2026 => {
+                self.ask_url_mrtr(state, bound, &digest, store.as_ref())
+                    .await
+            }
             ProtocolEra::Legacy2025 => self.ask_url_legacy(state, bound, store.as_ref()).await,
         }
     }
 
     /// [`ElicitContext::ask_url`] only if the client can open URLs; `Ok(None)` otherwise.
-    pub async fn ask_url_if_supported<T: UrlElicitation>(&mut self, state: T) -> Result<Option<UrlOutcome<T>>, Interrupt> {
+    pub async fn ask_url_if_supported<T: UrlElicitation>(
+        &mut self,
+        state: T,
+    ) -> Result<Option<UrlOutcome<T>>, Interrupt> {
         if !self.supports(ElicitMode::Url) {
             return Ok(None);
         }
@@ -66,16 +90,37 @@ impl ElicitContext {
     /// arguments), in which case the outcome is returned. The client retries the call after
     /// the user finished. On 2026-07-28 -32042 does not exist: this is
     /// [`ElicitContext::ask_url`].
-    pub async fn require_url<T: UrlElicitation>(&mut self, state: T) -> Result<UrlOutcome<T>, Interrupt> {
+    pub async fn require_url<T: UrlElicitation>(
+        &mut self,
+        state: T,
+    ) -> Result<UrlOutcome<T>, Interrupt> {
         if self.era == ProtocolEra::Mrtr2026 {
             return self.ask_url(state).await;
         }
+        let result = self.require_url_legacy(state).await;
+        self.note_error(result)
+    }
+
+    async fn require_url_legacy<T: UrlElicitation>(
+        &mut self,
+        state: T,
+    ) -> Result<UrlOutcome<T>, Interrupt> {
         if !self.supports(ElicitMode::Url) {
-            return Err(Interrupt::error(JsonRpcError::missing_elicitation_capability(ElicitMode::Url)));
+            return Err(Interrupt::error(
+                JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
+            ));
         }
-        let store = self.server.completion_store().cloned().ok_or_else(|| internal("URL-mode elicitation needs a completion store"))?;
-        let bound = serde_json::to_value(&state).map_err(|e| internal(format!("cannot bind state: {e}")))?;
-        let principal = self.principal.clone().ok_or_else(|| internal("URL-mode elicitation needs an authenticated principal"))?;
+        let store = self
+            .server
+            .completion_store()
+            .cloned()
+            .ok_or_else(|| internal("URL-mode elicitation needs a completion store"))?;
+        let bound = serde_json::to_value(&state)
+            .map_err(|e| internal(format!("cannot bind state: {e}")))?;
+        let principal = self
+            .principal
+            .clone()
+            .ok_or_else(|| internal("URL-mode elicitation needs an authenticated principal"))?;
         // The retry is a new request with no state of its own: the id is derived from who
         // asked what, so the retry finds the completion. Recording one still needs the sealed
         // handle and the matching browser user.
@@ -96,21 +141,50 @@ impl ElicitContext {
             }
             URL_SAFE_NO_PAD.encode(&h.finalize()[..16])
         };
-        if let Some(outcome) = self.completed(&id, &bound, store.as_ref(), SystemTime::now() + self.server.sealer().ttl()).await? {
+        if let Some(outcome) = self
+            .completed(
+                &id,
+                &bound,
+                store.as_ref(),
+                SystemTime::now() + self.server.sealer().ttl(),
+            )
+            .await?
+        {
             return outcome_for(outcome, state);
         }
         let (claims, token) = self.mint::<T>(&principal, bound, Some(id))?;
         let params = UrlParams::for_2025(T::MESSAGE, link::<T>(&token), claims.id);
-        Err(Interrupt::error(JsonRpcError::url_elicitation_required(vec![params])))
+        Err(Interrupt::error(JsonRpcError::url_elicitation_required(
+            vec![params],
+        )))
     }
 
-    fn mint<T: UrlElicitation>(&self, principal: &str, bound: Value, id: Option<String>) -> Result<(Claims, String), Interrupt> {
-        handle::mint(self.server.sealer(), &self.binding(), principal, T::KEY, bound, SystemTime::now(), id)
-            .map_err(|e| internal(format!("cannot seal the URL handle: {e}")))
+    fn mint<T: UrlElicitation>(
+        &self,
+        principal: &str,
+        bound: Value,
+        id: Option<String>,
+    ) -> Result<(Claims, String), Interrupt> {
+        handle::mint(
+            self.server.sealer(),
+            &self.binding(),
+            principal,
+            T::KEY,
+            bound,
+            SystemTime::now(),
+            id,
+        )
+        .map_err(|e| internal(format!("cannot seal the URL handle: {e}")))
     }
 
     /// The recorded outcome of flow `id`, redeeming it in single-use mode.
-    async fn completed(&self, id: &str, _bound: &Value, store: &dyn CompletionStore, expires_at: SystemTime) -> Result<Option<Completion>, Interrupt> {
+    async fn completed(
+        &self,
+        id: &str,
+        _bound: &Value,
+        store: &dyn CompletionStore,
+        expires_at: SystemTime,
+    ) -> Result<Option<Completion>, Interrupt> {
         let store_error = |e: super::StoreError| internal(e.to_string());
         let found = if self.server.single_use_completions() {
             store.redeem(id, expires_at).await.map_err(store_error)?
@@ -126,24 +200,49 @@ impl ElicitContext {
         }
     }
 
-    async fn ask_url_mrtr<T: UrlElicitation>(&mut self, state: T, bound: Value, digest: &str, store: &dyn CompletionStore) -> Result<UrlOutcome<T>, Interrupt> {
-        let principal = self.principal.clone().ok_or_else(|| internal("URL-mode elicitation needs an authenticated principal"))?;
+    async fn ask_url_mrtr<T: UrlElicitation>(
+        &mut self,
+        state: T,
+        bound: Value,
+        digest: &str,
+        store: &dyn CompletionStore,
+    ) -> Result<UrlOutcome<T>, Interrupt> {
+        let principal = self
+            .principal
+            .clone()
+            .ok_or_else(|| internal("URL-mode elicitation needs an authenticated principal"))?;
         let note_key = format!("url:{}", T::KEY);
-        let handle = self.notes.get(&note_key).and_then(|n| Some((n.get("id")?.as_str()?.to_owned(), n.get("exp")?.as_u64()?)));
+        let handle = self
+            .notes
+            .get(&note_key)
+            .and_then(|n| Some((n.get("id")?.as_str()?.to_owned(), n.get("exp")?.as_u64()?)));
         let answer = match (&handle, self.lookup(T::KEY, digest)?) {
             (Some(_), Some(answer)) => answer,
             // First round, or an answer we cannot tie to a handle: send (a new) link.
             _ => {
                 let (claims, token) = self.mint::<T>(&principal, bound, None)?;
-                self.notes.insert(note_key, json!({"id": claims.id, "exp": claims.exp}));
-                let request = InputRequest::from(ElicitParams::Url(UrlParams::for_2026(T::MESSAGE, link::<T>(&token))));
-                self.pending.insert(T::KEY.to_owned(), (digest.to_owned(), request));
+                self.notes
+                    .insert(note_key, json!({"id": claims.id, "exp": claims.exp}));
+                let request = InputRequest::from(ElicitParams::Url(UrlParams::for_2026(
+                    T::MESSAGE,
+                    link::<T>(&token),
+                )));
+                self.pending
+                    .insert(T::KEY.to_owned(), (digest.to_owned(), request));
                 return Err(Interrupt::input_required());
             }
         };
-        let Some((id, exp)) = handle else { return Err(internal("unreachable: handle without note")) };
+        let Some((id, exp)) = handle else {
+            return Err(internal("unreachable: handle without note"));
+        };
         let result: ElicitResult = serde_json::from_value(answer).map_err(|e| {
-            Interrupt::error(JsonRpcError::invalid_params(format!("the answer to `{}` is not an elicitation result: {e}", T::KEY), Some(json!({"key": T::KEY}))))
+            Interrupt::error(JsonRpcError::invalid_params(
+                format!(
+                    "the answer to `{}` is not an elicitation result: {e}",
+                    T::KEY
+                ),
+                Some(json!({"key": T::KEY})),
+            ))
         })?;
         match result.action {
             ElicitAction::Decline => return Ok(UrlOutcome::Declined),
@@ -160,15 +259,36 @@ impl ElicitContext {
         }
     }
 
-    async fn ask_url_legacy<T: UrlElicitation>(&mut self, state: T, bound: Value, store: &dyn CompletionStore) -> Result<UrlOutcome<T>, Interrupt> {
-        let principal = self.principal.clone().ok_or_else(|| internal("URL-mode elicitation needs an authenticated principal"))?;
-        let peer = self.peer.clone().ok_or_else(|| internal("no back channel: give the context a legacy peer"))?;
+    async fn ask_url_legacy<T: UrlElicitation>(
+        &mut self,
+        state: T,
+        bound: Value,
+        store: &dyn CompletionStore,
+    ) -> Result<UrlOutcome<T>, Interrupt> {
+        let principal = self
+            .principal
+            .clone()
+            .ok_or_else(|| internal("URL-mode elicitation needs an authenticated principal"))?;
+        let peer = self
+            .peer
+            .clone()
+            .ok_or_else(|| internal("no back channel: give the context a legacy peer"))?;
         let (claims, token) = self.mint::<T>(&principal, bound, None)?;
-        let params = ElicitParams::Url(UrlParams::for_2025(T::MESSAGE, link::<T>(&token), claims.id.clone()));
+        let params = ElicitParams::Url(UrlParams::for_2025(
+            T::MESSAGE,
+            link::<T>(&token),
+            claims.id.clone(),
+        ));
         let params = serde_json::to_value(params).map_err(|e| internal(e.to_string()))?;
-        let reply = peer.request(crate::wire::METHOD_ELICITATION_CREATE, params).await.map_err(Interrupt::error)?;
+        let reply = peer
+            .request(crate::wire::METHOD_ELICITATION_CREATE, params)
+            .await
+            .map_err(Interrupt::error)?;
         let result: ElicitResult = serde_json::from_value(reply).map_err(|e| {
-            Interrupt::error(JsonRpcError::invalid_params(format!("the client's elicitation result is invalid: {e}"), None))
+            Interrupt::error(JsonRpcError::invalid_params(
+                format!("the client's elicitation result is invalid: {e}"),
+                None,
+            ))
         })?;
         match result.action {
             ElicitAction::Decline => return Ok(UrlOutcome::Declined),
@@ -177,11 +297,16 @@ impl ElicitContext {
         }
         let expires_at = claims.expires_at();
         loop {
-            if let Some(done) = self.completed(&claims.id, &Value::Null, store, expires_at).await? {
+            if let Some(done) = self
+                .completed(&claims.id, &Value::Null, store, expires_at)
+                .await?
+            {
                 let note = ElicitationCompleteNotification::new(claims.id.clone());
                 let params = serde_json::to_value(&note).map_err(|e| internal(e.to_string()))?;
                 // Best effort: the client may retry on its own if the notification is lost.
-                let _ = peer.notify(ElicitationCompleteNotification::METHOD, params).await;
+                let _ = peer
+                    .notify(ElicitationCompleteNotification::METHOD, params)
+                    .await;
                 return outcome_for(done, state);
             }
             if SystemTime::now() >= expires_at {

@@ -40,7 +40,9 @@ impl Claims {
     /// Whether `subject` is the principal who started the elicitation.
     pub fn is_for(&self, sealer: &StateSealer, subject: &str) -> bool {
         let expected = principal_hash(sealer.audience(), subject);
-        URL_SAFE_NO_PAD.decode(&self.p).is_ok_and(|p| ct_eq(&p, &expected))
+        URL_SAFE_NO_PAD
+            .decode(&self.p)
+            .is_ok_and(|p| ct_eq(&p, &expected))
     }
 }
 
@@ -78,7 +80,8 @@ pub(crate) fn mint(
         k: key.to_owned(),
         s: state,
     };
-    let plaintext = serde_json::to_vec(&claims).map_err(|e| SealError::Randomness(e.to_string()))?;
+    let plaintext =
+        serde_json::to_vec(&claims).map_err(|e| SealError::Randomness(e.to_string()))?;
     let token = seal_frame(sealer.key_ring(), HANDLE_PREFIX, &plaintext)?;
     Ok((claims, token))
 }

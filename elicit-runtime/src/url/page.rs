@@ -59,7 +59,10 @@ pub struct OpenedHandle<T> {
 
 impl<T> fmt::Debug for OpenedHandle<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OpenedHandle").field("id", &self.claims.id).field("key", &self.claims.k).finish_non_exhaustive()
+        f.debug_struct("OpenedHandle")
+            .field("id", &self.claims.id)
+            .field("key", &self.claims.k)
+            .finish_non_exhaustive()
     }
 }
 
@@ -96,22 +99,36 @@ pub struct LandingPage {
 impl LandingPage {
     /// The landing page of `server` (same keys and completion store).
     pub fn new(server: &Elicitation) -> Self {
-        LandingPage { server: server.clone() }
+        LandingPage {
+            server: server.clone(),
+        }
     }
 
     /// Opens `handle` (from the link's query) for `subject`, the browser's authenticated user.
-    pub async fn open<T: UrlElicitation>(&self, handle: &str, subject: &str) -> Result<OpenedHandle<T>, PageError> {
+    pub async fn open<T: UrlElicitation>(
+        &self,
+        handle: &str,
+        subject: &str,
+    ) -> Result<OpenedHandle<T>, PageError> {
         let (OpenedHandleKey(claims), state) = self.open_raw(handle, subject).await?;
         if claims.k != T::KEY {
             return Err(PageError::WrongKind);
         }
         let state = serde_json::from_value(state).map_err(|_| PageError::WrongKind)?;
-        Ok(OpenedHandle { claims, state, _kind: PhantomData })
+        Ok(OpenedHandle {
+            claims,
+            state,
+            _kind: PhantomData,
+        })
     }
 
     /// Opens `handle` without knowing its kind: the key it was asked under and the bound
     /// state as JSON. Use it to route one connect endpoint to several kinds.
-    pub async fn open_raw(&self, handle: &str, subject: &str) -> Result<(OpenedHandleKey, Value), PageError> {
+    pub async fn open_raw(
+        &self,
+        handle: &str,
+        subject: &str,
+    ) -> Result<(OpenedHandleKey, Value), PageError> {
         let sealer = self.server.sealer();
         let claims = handle::open(sealer, handle).map_err(PageError::Invalid)?;
         if SystemTime::now() >= claims.expires_at() {
@@ -121,7 +138,12 @@ impl LandingPage {
             return Err(PageError::WrongSubject);
         }
         let store = self.server.completion_store().ok_or(PageError::NoStore)?;
-        if store.lookup(&claims.id).await.map_err(PageError::Store)?.is_some() {
+        if store
+            .lookup(&claims.id)
+            .await
+            .map_err(PageError::Store)?
+            .is_some()
+        {
             return Err(PageError::AlreadyRecorded);
         }
         let state = claims.s.clone();
@@ -129,28 +151,62 @@ impl LandingPage {
     }
 
     /// Records that the flow completed, with an optional server-side result.
-    pub async fn complete<T>(&self, opened: &OpenedHandle<T>, result: Option<Value>) -> Result<(), PageError> {
-        self.record(&opened.claims, Completion::Completed { result }).await
+    pub async fn complete<T>(
+        &self,
+        opened: &OpenedHandle<T>,
+        result: Option<Value>,
+    ) -> Result<(), PageError> {
+        self.record(&opened.claims, Completion::Completed { result })
+            .await
     }
 
     /// Records that the flow failed.
-    pub async fn fail<T>(&self, opened: &OpenedHandle<T>, reason: impl Into<String>) -> Result<(), PageError> {
-        self.record(&opened.claims, Completion::Failed { reason: reason.into() }).await
+    pub async fn fail<T>(
+        &self,
+        opened: &OpenedHandle<T>,
+        reason: impl Into<String>,
+    ) -> Result<(), PageError> {
+        self.record(
+            &opened.claims,
+            Completion::Failed {
+                reason: reason.into(),
+            },
+        )
+        .await
     }
 
     /// [`LandingPage::complete`] for a handle opened with [`LandingPage::open_raw`].
-    pub async fn complete_raw(&self, opened: &OpenedHandleKey, result: Option<Value>) -> Result<(), PageError> {
-        self.record(&opened.0, Completion::Completed { result }).await
+    pub async fn complete_raw(
+        &self,
+        opened: &OpenedHandleKey,
+        result: Option<Value>,
+    ) -> Result<(), PageError> {
+        self.record(&opened.0, Completion::Completed { result })
+            .await
     }
 
     /// [`LandingPage::fail`] for a handle opened with [`LandingPage::open_raw`].
-    pub async fn fail_raw(&self, opened: &OpenedHandleKey, reason: impl Into<String>) -> Result<(), PageError> {
-        self.record(&opened.0, Completion::Failed { reason: reason.into() }).await
+    pub async fn fail_raw(
+        &self,
+        opened: &OpenedHandleKey,
+        reason: impl Into<String>,
+    ) -> Result<(), PageError> {
+        self.record(
+            &opened.0,
+            Completion::Failed {
+                reason: reason.into(),
+            },
+        )
+        .await
     }
 
     async fn record(&self, claims: &Claims, completion: Completion) -> Result<(), PageError> {
         let store = self.server.completion_store().ok_or(PageError::NoStore)?;
-        if store.record(&claims.id, completion, claims.expires_at()).await.map_err(PageError::Store)? {
+        if store
+            .record(&claims.id, completion, claims.expires_at())
+            .await
+            .map_err(PageError::Store)?
+        {
             Ok(())
         } else {
             Err(PageError::AlreadyRecorded)
@@ -164,7 +220,10 @@ pub struct OpenedHandleKey(Claims);
 
 impl fmt::Debug for OpenedHandleKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OpenedHandleKey").field("id", &self.0.id).field("key", &self.0.k).finish()
+        f.debug_struct("OpenedHandleKey")
+            .field("id", &self.0.id)
+            .field("key", &self.0.k)
+            .finish()
     }
 }
 

@@ -11,7 +11,10 @@ use crate::legacy::BoxFuture;
 use crate::state::{ReplayGuard, StateError};
 
 fn millis(at: SystemTime) -> u64 {
-    at.duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0).max(1)
+    at.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+        .max(1)
 }
 
 fn store_error(e: redis::RedisError) -> StoreError {
@@ -41,7 +44,9 @@ pub struct RedisCompletionStore {
 
 impl std::fmt::Debug for RedisCompletionStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RedisCompletionStore").field("prefix", &self.prefix).finish_non_exhaustive()
+        f.debug_struct("RedisCompletionStore")
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
     }
 }
 
@@ -49,8 +54,14 @@ impl RedisCompletionStore {
     /// Connects to `url`; keys are `"{namespace}:elicit:completion:{id}"`.
     pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
         let client = redis::Client::open(url).map_err(store_error)?;
-        let connection = client.get_multiplexed_async_connection().await.map_err(store_error)?;
-        Ok(RedisCompletionStore { connection, prefix: format!("{namespace}:elicit:completion:") })
+        let connection = client
+            .get_multiplexed_async_connection()
+            .await
+            .map_err(store_error)?;
+        Ok(RedisCompletionStore {
+            connection,
+            prefix: format!("{namespace}:elicit:completion:"),
+        })
     }
 
     fn key(&self, id: &str) -> String {
@@ -59,11 +70,19 @@ impl RedisCompletionStore {
 }
 
 fn decode(raw: Option<String>) -> Result<Option<Completion>, StoreError> {
-    raw.map(|json| serde_json::from_str(&json).map_err(|e| StoreError(format!("corrupt entry: {e}")))).transpose()
+    raw.map(|json| {
+        serde_json::from_str(&json).map_err(|e| StoreError(format!("corrupt entry: {e}")))
+    })
+    .transpose()
 }
 
 impl CompletionStore for RedisCompletionStore {
-    fn record<'a>(&'a self, id: &'a str, completion: Completion, expires_at: SystemTime) -> BoxFuture<'a, Result<bool, StoreError>> {
+    fn record<'a>(
+        &'a self,
+        id: &'a str,
+        completion: Completion,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
             let json = serde_json::to_string(&completion).map_err(|e| StoreError(e.to_string()))?;
             let mut connection = self.connection.clone();
@@ -88,9 +107,14 @@ impl CompletionStore for RedisCompletionStore {
         })
     }
 
-    fn redeem<'a>(&'a self, id: &'a str, expires_at: SystemTime) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+    fn redeem<'a>(
+        &'a self,
+        id: &'a str,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
         Box::pin(async move {
-            let tombstone = serde_json::to_string(&Completion::Redeemed).map_err(|e| StoreError(e.to_string()))?;
+            let tombstone = serde_json::to_string(&Completion::Redeemed)
+                .map_err(|e| StoreError(e.to_string()))?;
             let mut connection = self.connection.clone();
             let before: Option<String> = redis::cmd("SET")
                 .arg(self.key(id))
@@ -117,7 +141,9 @@ pub struct RedisReplayGuard {
 
 impl std::fmt::Debug for RedisReplayGuard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RedisReplayGuard").field("prefix", &self.prefix).finish_non_exhaustive()
+        f.debug_struct("RedisReplayGuard")
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
     }
 }
 
@@ -133,7 +159,12 @@ impl RedisReplayGuard {
 }
 
 impl ReplayGuard for RedisReplayGuard {
-    fn redeem(&self, id: [u8; 16], expires_at: SystemTime, _now: SystemTime) -> Result<(), StateError> {
+    fn redeem(
+        &self,
+        id: [u8; 16],
+        expires_at: SystemTime,
+        _now: SystemTime,
+    ) -> Result<(), StateError> {
         let unavailable = |e: redis::RedisError| StateError::ReplayGuardUnavailable(e.to_string());
         let mut slot = self.connection.lock().unwrap_or_else(|p| p.into_inner());
         if slot.is_none() {

@@ -45,12 +45,21 @@ impl std::error::Error for StoreError {}
 /// their handle.
 pub trait CompletionStore: Send + Sync {
     /// Records how flow `id` ended. The first record wins; later ones are ignored.
-    fn record<'a>(&'a self, id: &'a str, completion: Completion, expires_at: SystemTime) -> BoxFuture<'a, Result<bool, StoreError>>;
+    fn record<'a>(
+        &'a self,
+        id: &'a str,
+        completion: Completion,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// How flow `id` ended, if recorded and not expired.
     fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>>;
     /// Atomically reads flow `id` and marks it [`Completion::Redeemed`] (single use). Returns
     /// what was there before.
-    fn redeem<'a>(&'a self, id: &'a str, expires_at: SystemTime) -> BoxFuture<'a, Result<Option<Completion>, StoreError>>;
+    fn redeem<'a>(
+        &'a self,
+        id: &'a str,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>>;
 }
 
 /// An in-process [`CompletionStore`]: for one server replica, tests and demos.
@@ -85,7 +94,12 @@ impl MemoryCompletionStore {
 }
 
 impl CompletionStore for MemoryCompletionStore {
-    fn record<'a>(&'a self, id: &'a str, completion: Completion, expires_at: SystemTime) -> BoxFuture<'a, Result<bool, StoreError>> {
+    fn record<'a>(
+        &'a self,
+        id: &'a str,
+        completion: Completion,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         let recorded = self.with(|entries| {
             if entries.contains_key(id) {
                 return false;
@@ -101,7 +115,11 @@ impl CompletionStore for MemoryCompletionStore {
         Box::pin(async move { Ok(found) })
     }
 
-    fn redeem<'a>(&'a self, id: &'a str, expires_at: SystemTime) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+    fn redeem<'a>(
+        &'a self,
+        id: &'a str,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
         let before = self.with(|entries| {
             let before = entries.get(id).map(|(c, _)| c.clone());
             if before.is_some() {
