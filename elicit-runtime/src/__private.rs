@@ -34,11 +34,27 @@ pub fn decode_field<T: ElicitField>(
     index: usize,
     errors: &mut ContentError,
 ) -> Option<T> {
+    let value = schema
+        .properties
+        .get(index)
+        .and_then(|(name, _)| content.get(name.as_str()));
+    decode_slot(value, schema, index, errors)
+}
+
+/// Decodes field `index` of `schema` from its value in the answer (`None` when absent),
+/// recording any problem in `errors`. The derive finds every field's value in one pass over
+/// the answer, then calls this per field.
+pub fn decode_slot<T: ElicitField>(
+    value: Option<&Value>,
+    schema: &RequestedSchema,
+    index: usize,
+    errors: &mut ContentError,
+) -> Option<T> {
     let Some((name, property)) = schema.properties.get(index) else {
         errors.push("", "the form's schema is incomplete");
         return None;
     };
-    let decoded = match content.get(name.as_str()) {
+    let decoded = match value {
         None | Some(Value::Null) => match property.default_value() {
             Some(default) => property.check(&default).and_then(|()| T::decode(&default)),
             None => match T::absent() {

@@ -25,9 +25,15 @@ pub fn expand(form: &Form) -> TokenStream {
         quote!(let __elicit_schema = #p::push_field::<#ty>(__elicit_schema, #wire, &#spec);)
     });
     let names: Vec<_> = form.fields.iter().map(|f| f.ident).collect();
+    // One pass over the answer finds every field's value; unknown keys fall through.
+    let count = form.fields.len();
+    let slot_arms = form.fields.iter().enumerate().map(|(i, f)| {
+        let wire = &f.wire;
+        quote!(#wire => __elicit_slots[#i] = #p::Option::Some(__elicit_field_value),)
+    });
     let decodes = form.fields.iter().enumerate().map(|(i, f)| {
         let (ty, name) = (f.ty, f.ident);
-        quote!(let #name = #p::decode_field::<#ty>(__elicit_content, __elicit_schema, #i, &mut __elicit_errors);)
+        quote!(let #name = #p::decode_slot::<#ty>(__elicit_slots[#i], __elicit_schema, #i, &mut __elicit_errors);)
     });
     let encodes = form.fields.iter().map(|f| {
         let (ty, name, wire) = (f.ty, f.ident, &f.wire);
@@ -81,6 +87,13 @@ pub fn expand(form: &Form) -> TokenStream {
                         return #p::Result::Err(#p::not_an_object());
                     };
                     let mut __elicit_errors = #p::ContentError::new();
+                    let mut __elicit_slots: [#p::Option<&#p::serde_json::Value>; #count] = [#p::Option::None; #count];
+                    for (__elicit_key, __elicit_field_value) in __elicit_content {
+                        match __elicit_key.as_str() {
+                            #(#slot_arms)*
+                            _ => {}
+                        }
+                    }
                     #(#decodes)*
                     match (#(#names,)*) {
                         (#(#p::Option::Some(#names),)*) if __elicit_errors.is_empty() => {
