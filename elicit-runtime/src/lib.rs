@@ -2,6 +2,8 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "rmcp")]
+pub mod adapters;
 mod answer;
 mod choice;
 mod context;

@@ -1,7 +1,7 @@
 //! Checks for the four string `format`s a form may ask for.
 //!
-//! All of them work on bytes or `char`s, never slice a `str`, and accept any input without
-//! panicking.
+//! All of them work on bytes or `char`s, never slice a `str` unchecked, and accept any input
+//! without panicking.
 
 /// Whether `s` looks like a deliverable email address (`format: "email"`).
 ///
@@ -23,48 +23,72 @@
 /// assert!(!is_valid_email("with space@example.com"));
 /// ```
 pub fn is_valid_email(s: &str) -> bool {
-    if s.len() > 254 {
+    let bytes = s.as_bytes();
+    if bytes.len() > 254 {
         return false;
     }
-    let mut parts = s.split('@');
-    let (Some(local), Some(domain), None) = (parts.next(), parts.next(), parts.next()) else {
-        return false;
+    // One pass over the bytes; only non-ASCII characters are decoded. A run is an atom of the
+    // local part or a label of the domain, `bytes[run_start..i]` once its end is reached.
+    let run_ok = |start: usize, end: usize, in_domain: bool| {
+        end > start
+            && (!in_domain
+                || (end - start <= 63
+                    && bytes.get(start) != Some(&b'-')
+                    && bytes.get(end - 1) != Some(&b'-')))
     };
-    if local.len() > 64 {
-        return false;
-    }
-    let local_ok = local.split('.').all(|atom| {
-        !atom.is_empty()
-            && atom.chars().all(|c| {
-                if c.is_ascii() {
-                    c.is_ascii_graphic()
+    let mut in_domain = false;
+    let mut run_start = 0;
+    let mut labels = 0usize;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let mut width = 1;
+        match b {
+            b'@' if !in_domain => {
+                // `i` is the length of the local part.
+                if i > 64 || !run_ok(run_start, i, false) {
+                    return false;
+                }
+                in_domain = true;
+                run_start = i + 1;
+            }
+            b'.' => {
+                if !run_ok(run_start, i, in_domain) {
+                    return false;
+                }
+                labels += usize::from(in_domain);
+                run_start = i + 1;
+            }
+            // A second `@` lands here, in the domain, and is refused.
+            _ if b.is_ascii() => {
+                let ok = if in_domain {
+                    b.is_ascii_alphanumeric() || b == b'-'
+                } else {
+                    b.is_ascii_graphic()
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            _ => {
+                // `i` is always on a character boundary: it only advances by whole characters.
+                let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) else {
+                    return false;
+                };
+                let ok = if in_domain {
+                    c.is_alphanumeric()
                 } else {
                     !c.is_whitespace() && !c.is_control()
+                };
+                if !ok {
+                    return false;
                 }
-            })
-    });
-    if !local_ok {
-        return false;
-    }
-    let mut labels = 0usize;
-    for label in domain.split('.') {
-        labels += 1;
-        let label_ok = !label.is_empty()
-            && label.len() <= 63
-            && !label.starts_with('-')
-            && !label.ends_with('-')
-            && label.chars().all(|c| {
-                if c.is_ascii() {
-                    c.is_ascii_alphanumeric() || c == '-'
-                } else {
-                    c.is_alphanumeric()
-                }
-            });
-        if !label_ok {
-            return false;
+                width = c.len_utf8();
+            }
         }
+        i += width;
     }
-    labels >= 2
+    // The last label ends the domain, which needs at least two.
+    in_domain && run_ok(run_start, bytes.len(), true) && labels >= 1
 }
 
 /// Whether `s` is an absolute URI in the sense of RFC 3986 (`format: "uri"`).
@@ -233,6 +257,148 @@ fn two_digits(a: u8, b: u8) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The earlier `split`-based [`is_valid_email`], kept to check the one-pass version against.
+    fn is_valid_email_reference(s: &str) -> bool {
+        if s.len() > 254 {
+            return false;
+        }
+        let mut parts = s.split('@');
+        let (Some(local), Some(domain), None) = (parts.next(), parts.next(), parts.next()) else {
+            return false;
+        };
+        if local.len() > 64 {
+            return false;
+        }
+        let local_ok = local.split('.').all(|atom| {
+            !atom.is_empty()
+                && atom.chars().all(|c| {
+                    if c.is_ascii() {
+                        c.is_ascii_graphic()
+                    } else {
+                        !c.is_whitespace() && !c.is_control()
+                    }
+                })
+        });
+        if !local_ok {
+            return false;
+        }
+        let mut labels = 0usize;
+        for label in domain.split('.') {
+            labels += 1;
+            let label_ok = !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| {
+                    if c.is_ascii() {
+                        c.is_ascii_alphanumeric() || c == '-'
+                    } else {
+                        c.is_alphanumeric()
+                    }
+                });
+            if !label_ok {
+                return false;
+            }
+        }
+        labels >= 2
+    }
+
+    /// Characters that exercise every branch: separators, ASCII accepted in one part only,
+    /// refused ASCII, non-ASCII letters and digits, non-ASCII symbols, spaces and controls.
+    const EMAIL_ALPHABET: [char; 14] = [
+        'a', '-', '.', '@', '_', ' ', '\u{0}', 'é', '٣', '😀', '\u{a0}', '\u{85}', '\u{200b}', '\u{7f}',
+    ];
+
+    #[track_caller]
+    fn same_as_reference(s: &str) {
+        assert_eq!(
+            is_valid_email(s),
+            is_valid_email_reference(s),
+            "{s:?} ({} bytes)",
+            s.len()
+        );
+    }
+
+    #[test]
+    fn email_matches_reference_on_every_short_string() {
+        // Every string of up to 5 characters over the alphabet (about 580 000 strings).
+        let mut current = vec![0usize; 0];
+        let mut text = String::new();
+        loop {
+            text.clear();
+            text.extend(current.iter().map(|&k| EMAIL_ALPHABET[k]));
+            same_as_reference(&text);
+            // Next string in shortlex order.
+            let mut pos = current.len();
+            loop {
+                if pos == 0 {
+                    current.insert(0, 0);
+                    break;
+                }
+                pos -= 1;
+                current[pos] += 1;
+                if current[pos] < EMAIL_ALPHABET.len() {
+                    break;
+                }
+                current[pos] = 0;
+            }
+            if current.len() > 5 {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn email_matches_reference_at_the_length_limits() {
+        // Runs of one-, two- and four-byte characters around 64 (local part), 63 (label) and
+        // 254 (total) bytes, alone and with a leading or trailing dash or dot.
+        let fills = ["a", "é", "用", "😀", "a-", "-a", "a.", "é.a"];
+        let mut cases = Vec::new();
+        for fill in fills {
+            for n in 0..=70 {
+                let run = fill.repeat(n);
+                for (local, domain) in [
+                    (run.as_str(), "example.com"),
+                    ("a", run.as_str()),
+                    ("a", &format!("{run}.com")),
+                    ("a", &format!("b.{run}")),
+                    (run.as_str(), &format!("{run}.{run}")),
+                ] {
+                    cases.push(format!("{local}@{domain}"));
+                }
+            }
+            for total in 240..=260 {
+                let mut s = String::from("a@b.");
+                while s.len() < total {
+                    s.push_str(fill);
+                }
+                cases.push(s);
+            }
+        }
+        for s in &cases {
+            same_as_reference(s);
+            for cut in 0..=s.len() {
+                if let Some(prefix) = s.get(..cut) {
+                    same_as_reference(prefix);
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        #[test]
+        fn email_matches_reference_on_random_strings(
+            chars in proptest::collection::vec(proptest::sample::select(&EMAIL_ALPHABET[..]), 0..300),
+            any_text in "\\PC{0,80}",
+        ) {
+            let s: String = chars.into_iter().collect();
+            same_as_reference(&s);
+            same_as_reference(&any_text);
+            same_as_reference(&format!("{any_text}@{any_text}.com"));
+        }
+    }
 
     #[test]
     fn email() {

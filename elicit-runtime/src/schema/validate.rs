@@ -114,12 +114,35 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
         return Err("must be text".to_owned());
     };
     if s.min_length.is_some() || s.max_length.is_some() {
-        let len = text.chars().count() as u64;
-        if let Some(min) = s.min_length.filter(|&min| len < min) {
-            return Err(format!("must be at least {} long", characters(min)));
+        // A UTF-8 character takes one to four bytes, so the character count lies in
+        // [ceil(bytes / 4), bytes]; it is only counted when a bound falls inside that range.
+        let bytes = text.len() as u64;
+        let fewest = bytes.div_ceil(4);
+        let mut counted = None;
+        let mut chars = || *counted.get_or_insert_with(|| text.chars().count() as u64);
+        if let Some(min) = s.min_length {
+            let short = if bytes < min {
+                true
+            } else if fewest >= min {
+                false
+            } else {
+                chars() < min
+            };
+            if short {
+                return Err(format!("must be at least {} long", characters(min)));
+            }
         }
-        if let Some(max) = s.max_length.filter(|&max| len > max) {
-            return Err(format!("must be at most {} long", characters(max)));
+        if let Some(max) = s.max_length {
+            let long = if bytes <= max {
+                false
+            } else if fewest > max {
+                true
+            } else {
+                chars() > max
+            };
+            if long {
+                return Err(format!("must be at most {} long", characters(max)));
+            }
         }
     }
     let (valid, what) = match s.format {
@@ -275,6 +298,28 @@ pub(super) fn is_whole(n: &Number) -> bool {
 
 /// The numeric order of two JSON numbers, exact whenever one side is an integer.
 pub(super) fn compare(a: &Number, b: &Number) -> Ordering {
+    // Fast paths for the common cases, with the same results as the general one below.
+    if let (Some(a), Some(b)) = (a.as_i64(), b.as_i64()) {
+        return a.cmp(&b);
+    }
+    if let (Some(a), Some(b)) = (a.as_u64(), b.as_u64()) {
+        return a.cmp(&b);
+    }
+    // A float against an integer that is exactly an `f64`: comparing the two floats is exact.
+    // (`partial_cmp` is `None` only for a NaN, which the general path orders.)
+    let as_floats = match (a.is_f64(), b.is_f64()) {
+        (true, false) => a.as_f64().zip(exact_f64(b)),
+        (false, true) => exact_f64(a).zip(b.as_f64()),
+        _ => None,
+    };
+    if let Some(order) = as_floats.and_then(|(a, b)| a.partial_cmp(&b)) {
+        return order;
+    }
+    compare_general(a, b)
+}
+
+/// [`compare`] for every pair of numbers, through `i128` and the float's floor.
+fn compare_general(a: &Number, b: &Number) -> Ordering {
     match (exact(a), exact(b)) {
         (Exact::Int(a), Exact::Int(b)) => a.cmp(&b),
         (Exact::Int(a), Exact::Float(b)) => int_vs_float(a, b),
@@ -298,6 +343,21 @@ fn exact(n: &Number) -> Exact {
     }
 }
 
+/// Largest magnitude up to which every integer is exactly an `f64` (2^53).
+const F64_EXACT_INT: u64 = 1 << 53;
+
+/// An integer `n` as the `f64` of the same value, when that exists (|n| <= 2^53).
+fn exact_f64(n: &Number) -> Option<f64> {
+    #[allow(clippy::cast_precision_loss)] // exact: |i| <= 2^53
+    if let Some(i) = n.as_i64() {
+        (i.unsigned_abs() <= F64_EXACT_INT).then_some(i as f64)
+    } else if let Some(u) = n.as_u64() {
+        (u <= F64_EXACT_INT).then_some(u as f64)
+    } else {
+        None
+    }
+}
+
 /// Compares an integer (within the u64/i64 range) with a float without rounding the integer.
 fn int_vs_float(i: i128, f: f64) -> Ordering {
     if f.is_nan() {
@@ -313,3 +373,110 @@ fn int_vs_float(i: i128, f: f64) -> Ordering {
 
 #[cfg(test)]
 mod tests;
+
+/// The fast paths above against the general computations they shortcut.
+#[cfg(test)]
+mod fast_path_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn numbers() -> Vec<Number> {
+        let two_53: u64 = 1 << 53;
+        let mut values = vec![
+            json!(0),
+            json!(-0.0),
+            json!(0.0),
+            json!(0.5),
+            json!(-0.5),
+            json!(1e308),
+            json!(-1e308),
+            json!(f64::MAX),
+            json!(f64::MIN),
+            json!(f64::MIN_POSITIVE),
+            json!(i64::MAX),
+            json!(i64::MIN),
+            json!(i64::MIN + 1),
+            json!(u64::MAX),
+            json!(u64::MAX - 1),
+            json!(9_223_372_036_854_775_808u64),
+            json!(9_223_372_036_854_775_808.0),
+            json!(-9_223_372_036_854_775_808.0),
+            json!(18_446_744_073_709_551_616.0),
+            json!(1499.5),
+            json!(1_000_000),
+            json!(1_000_000.0),
+        ];
+        for base in [1u64, 2, 18, 120, 1 << 31, 1 << 32, two_53 - 1, two_53, two_53 + 1] {
+            for delta in [-2i64, -1, 0, 1, 2] {
+                let u = base.saturating_add_signed(delta);
+                let i = i64::try_from(u).expect("small");
+                values.push(json!(u));
+                values.push(json!(-i));
+                #[allow(clippy::cast_precision_loss)]
+                let f = u as f64;
+                values.push(json!(f));
+                values.push(json!(-f));
+                values.push(json!(f + 0.5));
+                values.push(json!(-f - 0.5));
+            }
+        }
+        values
+            .into_iter()
+            .map(|v| match v {
+                Value::Number(n) => n,
+                other => panic!("{other} is not a number"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn compare_agrees_with_the_general_path() {
+        let numbers = numbers();
+        for a in &numbers {
+            for b in &numbers {
+                assert_eq!(compare(a, b), compare_general(a, b), "{a} vs {b}");
+            }
+        }
+    }
+
+    /// The earlier length check: count every character, then compare.
+    fn length_reference(s: &StringSchema, text: &str) -> Result<(), String> {
+        let len = text.chars().count() as u64;
+        if let Some(min) = s.min_length.filter(|&min| len < min) {
+            return Err(format!("must be at least {} long", characters(min)));
+        }
+        if let Some(max) = s.max_length.filter(|&max| len > max) {
+            return Err(format!("must be at most {} long", characters(max)));
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn string_lengths_agree_with_counting() {
+        let mut texts = vec![String::new()];
+        for fill in ["a", "é", "用", "😀", "aé用😀", "😀a", "é😀"] {
+            for n in 1..=6 {
+                texts.push(fill.repeat(n));
+            }
+        }
+        let bounds = (0..=26).map(Some).chain([None, Some(u64::MAX)]);
+        let bounds: Vec<Option<u64>> = bounds.collect();
+        for text in &texts {
+            for &min_length in &bounds {
+                for &max_length in &bounds {
+                    let schema = StringSchema {
+                        min_length,
+                        max_length,
+                        ..StringSchema::default()
+                    };
+                    assert_eq!(
+                        check_string(&schema, &Value::String(text.clone())),
+                        length_reference(&schema, text),
+                        "{text:?} in [{min_length:?}, {max_length:?}]"
+                    );
+                }
+            }
+        }
+    }
+}

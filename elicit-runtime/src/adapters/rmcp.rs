@@ -1,0 +1,230 @@
+//! The official Rust SDK (`rmcp`): an rmcp tool or prompt handler asks with one call, and the
+//! answer, the input-required round or the error goes back as rmcp types.
+//!
+//! ```no_run
+//! use elicit_runtime::adapters::rmcp::{ElicitService, call_tool};
+//! use elicit_runtime::{Answer, ElicitForm, Elicitation};
+//! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, Content};
+//! use rmcp::service::RequestContext;
+//! use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+//!
+//! /// How many guests?
+//! #[derive(ElicitForm)]
+//! struct Guests { #[elicit(minimum = 1, maximum = 12)] count: u8 }
+//!
+//! #[derive(Clone)]
+//! struct Server { elicit: Elicitation }
+//!
+//! impl ServerHandler for Server {
+//!     async fn call_tool(
+//!         &self,
+//!         request: CallToolRequestParams,
+//!         context: RequestContext<RoleServer>,
+//!     ) -> Result<CallToolResponse, McpError> {
+//!         call_tool(&self.elicit, request, context, None, async |cx| {
+//!             let text = match Guests::ask(cx).await? {
+//!                 Answer::Accepted(g) => format!("accept: {} guests", g.count),
+//!                 Answer::Declined => "decline".to_owned(),
+//!                 Answer::Cancelled => "cancel".to_owned(),
+//!             };
+//!             Ok(CallToolResult::success(vec![Content::text(text)]))
+//!         })
+//!         .await
+//!     }
+//! }
+//! // Serve `ElicitService::new(server)` instead of `server` itself (see `ElicitService`).
+//! ```
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientRequest, CustomResult,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, ProtocolVersion,
+    ServerNotification, ServerRequest, ServerResult,
+};
+use rmcp::service::{NotificationContext, RequestContext, Service, ServiceError};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::answer::Interrupt;
+use crate::context::{ElicitContext, Elicitation, Outcome};
+use crate::legacy::{BoxFuture, LegacyPeer};
+use crate::wire::{ClientCapabilities, INTERNAL_ERROR, InputRequiredResult, JsonRpcError};
+
+/// Our JSON-RPC error as rmcp's.
+pub fn to_mcp_error(error: JsonRpcError) -> McpError {
+    McpError::new(ErrorCode(i32::try_from(error.code).unwrap_or(-32603)), error.message, error.data)
+}
+
+fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> Result<U, McpError> {
+    serde_json::to_value(value)
+        .and_then(serde_json::from_value)
+        .map_err(|e| McpError::internal_error(format!("cannot convert to rmcp type: {e}"), None))
+}
+
+/// rmcp's server peer as the 2025-11-25 back channel.
+#[derive(Clone)]
+pub struct RmcpPeer(rmcp::Peer<RoleServer>);
+
+impl RmcpPeer {
+    /// Wraps the peer of the request being handled.
+    pub fn new(peer: rmcp::Peer<RoleServer>) -> Self {
+        RmcpPeer(peer)
+    }
+}
+
+fn service_error(error: ServiceError) -> JsonRpcError {
+    match error {
+        ServiceError::McpError(e) => JsonRpcError::new(i64::from(e.code.0), e.message.to_string(), e.data),
+        other => JsonRpcError::new(INTERNAL_ERROR, format!("request to the client failed: {other}"), None),
+    }
+}
+
+impl LegacyPeer for RmcpPeer {
+    fn request<'a>(&'a self, method: &'a str, params: Value) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
+        Box::pin(async move {
+            let request: ServerRequest = serde_json::from_value(json!({"method": method, "params": params}))
+                .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, format!("rmcp cannot send `{method}`: {e}"), None))?;
+            let result = self.0.send_request(request).await.map_err(service_error)?;
+            serde_json::to_value(result).map_err(|e| JsonRpcError::new(INTERNAL_ERROR, e.to_string(), None))
+        })
+    }
+
+    fn notify<'a>(&'a self, method: &'a str, params: Value) -> BoxFuture<'a, Result<(), JsonRpcError>> {
+        Box::pin(async move {
+            let notification: ServerNotification = serde_json::from_value(json!({"method": method, "params": params}))
+                .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, format!("rmcp cannot send `{method}`: {e}"), None))?;
+            self.0.send_notification(notification).await.map_err(service_error)
+        })
+    }
+}
+
+/// Builds the elicitation context of one rmcp request: `method`, its params (as rmcp parsed
+/// them) and the request context (per-request `_meta` on 2026-07-28; the `initialize`
+/// capabilities and the peer on 2025-11-25).
+pub fn context<P: Serialize>(
+    server: &Elicitation,
+    method: &str,
+    params: &P,
+    request: &RequestContext<RoleServer>,
+    principal: Option<&str>,
+) -> Result<ElicitContext, McpError> {
+    let mut raw = serde_json::to_value(params).map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    let meta = serde_json::to_value(&request.meta).unwrap_or(Value::Null);
+    if let (Value::Object(map), Value::Object(meta)) = (&mut raw, meta)
+        && !meta.is_empty()
+    {
+        map.insert("_meta".to_owned(), Value::Object(meta));
+    }
+    let legacy = request.peer.peer_info().map(|info| {
+        let caps: ClientCapabilities = convert(&info.capabilities).unwrap_or_default();
+        let peer: Arc<dyn LegacyPeer> = Arc::new(RmcpPeer::new(request.peer.clone()));
+        (caps, Some(peer))
+    });
+    let mut builder = server.context(method, &raw).principal(principal);
+    if let Some((caps, peer)) = legacy {
+        builder = builder.legacy(caps, peer);
+    }
+    builder.build().map_err(|e| {
+        to_mcp_error(e.error)
+    })
+}
+
+/// Our input-required result as rmcp's (see [`ElicitService`] for the URL-mode bridge).
+pub fn input_required(result: &InputRequiredResult) -> Result<rmcp::model::InputRequiredResult, McpError> {
+    convert(result)
+}
+
+/// Runs a tool handler for one `tools/call`: builds the context, runs `handler`, and returns
+/// its result, the input-required round, or the JSON-RPC error.
+pub async fn call_tool(
+    server: &Elicitation,
+    request: CallToolRequestParams,
+    context_in: RequestContext<RoleServer>,
+    principal: Option<&str>,
+    handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<CallToolResult, Interrupt>,
+) -> Result<CallToolResponse, McpError> {
+    let mut cx = context(server, "tools/call", &request, &context_in, principal)?;
+    let result = handler(&mut cx).await;
+    match cx.finish(result).map_err(to_mcp_error)? {
+        Outcome::Complete(result) => Ok(CallToolResponse::Complete(result)),
+        Outcome::InputRequired(ask) => Ok(CallToolResponse::InputRequired(input_required(&ask)?)),
+    }
+}
+
+/// [`call_tool`] for `prompts/get`.
+pub async fn get_prompt(
+    server: &Elicitation,
+    request: GetPromptRequestParams,
+    context_in: RequestContext<RoleServer>,
+    principal: Option<&str>,
+    handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<GetPromptResult, Interrupt>,
+) -> Result<GetPromptResponse, McpError> {
+    let mut cx = context(server, "prompts/get", &request, &context_in, principal)?;
+    let result = handler(&mut cx).await;
+    match cx.finish(result).map_err(to_mcp_error)? {
+        Outcome::Complete(result) => Ok(GetPromptResponse::Complete(result)),
+        Outcome::InputRequired(ask) => Ok(GetPromptResponse::InputRequired(input_required(&ask)?)),
+    }
+}
+
+/// Serves an rmcp handler with the one wire fix elicitations need.
+///
+/// rmcp 3.11 models URL-mode elicitation params with a required `elicitationId` (the
+/// 2025-11-25 shape) and writes `"elicitationId": ""` when there is none. On 2026-07-28 a URL
+/// request has no `elicitationId` at all, so this wrapper removes the empty member from
+/// `inputRequests` of input-required results before they go out. Everything else passes
+/// through untouched.
+#[derive(Debug, Clone)]
+pub struct ElicitService<H>(pub H);
+
+impl<H> ElicitService<H> {
+    /// Wraps `handler`.
+    pub fn new(handler: H) -> Self {
+        ElicitService(handler)
+    }
+}
+
+/// Removes `"elicitationId": ""` from URL requests in an input-required result.
+fn bridge_url_requests(result: ServerResult) -> ServerResult {
+    let ServerResult::InputRequiredResult(ask) = &result else { return result };
+    let Ok(mut value) = serde_json::to_value(ask) else { return result };
+    let mut changed = false;
+    if let Some(requests) = value.get_mut("inputRequests").and_then(Value::as_object_mut) {
+        for request in requests.values_mut() {
+            if let Some(params) = request.get_mut("params").and_then(Value::as_object_mut)
+                && params.get("mode").and_then(Value::as_str) == Some("url")
+                && params.get("elicitationId").and_then(Value::as_str) == Some("")
+            {
+                params.remove("elicitationId");
+                changed = true;
+            }
+        }
+    }
+    if changed { ServerResult::CustomResult(CustomResult::new(value)) } else { result }
+}
+
+impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
+    async fn handle_request(&self, request: ClientRequest, context: RequestContext<RoleServer>) -> Result<ServerResult, McpError> {
+        Service::handle_request(&self.0, request, context).await.map(bridge_url_requests)
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: rmcp::model::ClientNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        Service::handle_notification(&self.0, notification, context).await
+    }
+
+    fn get_info(&self) -> <RoleServer as rmcp::service::ServiceRole>::Info {
+        Service::get_info(&self.0)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Service::supported_protocol_versions(&self.0)
+    }
+}
