@@ -31,6 +31,12 @@
 //! requested_schema_cached` for two values of N: the block totals do not grow with N.
 //!
 //! Run: `cargo bench -p elicit-runtime --bench form_decode -- --warm-up-time 1 --measurement-time 3`
+//!
+//! Instruction counts per call (independent of machine load): see `support/mod.rs`
+//! (`ELICIT_BENCH_COUNT=<routine>:<n>` under `valgrind --tool=callgrind`; every routine above
+//! except `serde_from_value_only`, which needs criterion's batching).
+
+mod support;
 
 use std::hint::black_box;
 
@@ -200,51 +206,51 @@ fn form_decode(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("form_decode_10_fields");
 
-    group.bench_function("elicit_from_content", |b| {
-        b.iter(|| Signup::from_content(black_box(&value)));
+    support::bench(&mut group, "elicit_from_content", || {
+        Signup::from_content(black_box(&value))
     });
 
-    group.bench_function("serde_from_value_only", |b| {
-        b.iter_batched(
-            || value.clone(),
-            |owned| {
-                drop(black_box(serde_json::from_value::<SignupSerde>(black_box(
-                    owned,
-                ))));
-            },
-            BatchSize::SmallInput,
-        );
-    });
-
-    group.bench_function("serde_from_value_with_clone", |b| {
-        b.iter(|| serde_json::from_value::<SignupSerde>(black_box(&value).clone()));
-    });
-
-    group.bench_function("serde_from_value_ref", |b| {
-        b.iter(|| SignupSerde::deserialize(black_box(&value)));
-    });
-
-    group.bench_function("serde_plus_jsonschema", |b| {
-        b.iter(|| {
-            let value = black_box(&value);
-            validator
-                .validate(value)
-                .map_err(|e| e.to_string())
-                .and_then(|()| SignupSerde::deserialize(value).map_err(|e| e.to_string()))
+    if support::timing() {
+        group.bench_function("serde_from_value_only", |b| {
+            b.iter_batched(
+                || value.clone(),
+                |owned| {
+                    drop(black_box(serde_json::from_value::<SignupSerde>(black_box(
+                        owned,
+                    ))));
+                },
+                BatchSize::SmallInput,
+            );
         });
+    }
+
+    support::bench(&mut group, "serde_from_value_with_clone", || {
+        serde_json::from_value::<SignupSerde>(black_box(&value).clone())
     });
 
-    group.bench_function("jsonschema_is_valid_only", |b| {
-        b.iter(|| validator.is_valid(black_box(&value)));
+    support::bench(&mut group, "serde_from_value_ref", || {
+        SignupSerde::deserialize(black_box(&value))
     });
 
-    group.bench_function("elicit_schema_validate_only", |b| {
-        let schema = Signup::requested_schema();
-        b.iter(|| schema.validate(black_box(&value)));
+    support::bench(&mut group, "serde_plus_jsonschema", || {
+        let value = black_box(&value);
+        validator
+            .validate(value)
+            .map_err(|e| e.to_string())
+            .and_then(|()| SignupSerde::deserialize(value).map_err(|e| e.to_string()))
     });
 
-    group.bench_function("requested_schema_cached", |b| {
-        b.iter(|| black_box(Signup::requested_schema()));
+    support::bench(&mut group, "jsonschema_is_valid_only", || {
+        validator.is_valid(black_box(&value))
+    });
+
+    let schema = Signup::requested_schema();
+    support::bench(&mut group, "elicit_schema_validate_only", || {
+        schema.validate(black_box(&value))
+    });
+
+    support::bench(&mut group, "requested_schema_cached", || {
+        black_box(Signup::requested_schema())
     });
 
     group.finish();
@@ -265,26 +271,22 @@ fn form_decode_parts(c: &mut Criterion) {
     let mut group = c.benchmark_group("form_decode_10_fields_parts");
 
     // The 10 `content.get(name)` lookups (a `BTreeMap<String, Value>` without `preserve_order`).
-    group.bench_function("content_get_x10", |b| {
-        b.iter(|| {
-            for (name, _) in &black_box(schema).properties {
-                black_box(black_box(content).get(name.as_str()));
-            }
-        });
+    support::bench(&mut group, "content_get_x10", || {
+        for (name, _) in &black_box(schema).properties {
+            black_box(black_box(content).get(name.as_str()));
+        }
     });
 
     // The 10 `PropertySchema::check` calls, values already looked up.
-    group.bench_function("property_check_x10", |b| {
-        b.iter(|| {
-            for (property, value) in black_box(&answered) {
-                let _ = black_box(property.check(value));
-            }
-        });
+    support::bench(&mut group, "property_check_x10", || {
+        for (property, value) in black_box(&answered) {
+            let _ = black_box(property.check(value));
+        }
     });
 
     // The one `format: "email"` check inside the above.
-    group.bench_function("is_valid_email", |b| {
-        b.iter(|| is_valid_email(black_box(email)));
+    support::bench(&mut group, "is_valid_email", || {
+        is_valid_email(black_box(email))
     });
 
     group.finish();

@@ -43,6 +43,7 @@ struct Inner {
     server_info: Option<Value>,
     completions: Option<Arc<dyn CompletionStore>>,
     single_use: bool,
+    url_origin: Option<String>,
 }
 
 impl fmt::Debug for Elicitation {
@@ -65,6 +66,7 @@ impl Elicitation {
                 server_info: None,
                 completions: None,
                 single_use: false,
+                url_origin: None,
             }),
         }
     }
@@ -93,6 +95,49 @@ impl Elicitation {
     /// later ones are refused.
     pub fn with_single_use_completions(self) -> Self {
         self.with(|inner| inner.single_use = true)
+    }
+
+    /// Serves URL-mode pages from `origin` (`scheme://host[:port]`) instead of the origin
+    /// written in `#[elicit_url]`, e.g. a landing page on an ephemeral loopback port in
+    /// development. The path and query of each URL stay as declared. The origin must be
+    /// `https`, or `http` on `localhost`, `127.0.0.1` or `[::1]`.
+    pub fn with_url_origin(self, origin: &str) -> Result<Self, String> {
+        let origin = origin.trim_end_matches('/').to_owned();
+        let (scheme, authority) = origin
+            .split_once("://")
+            .ok_or("an origin is `scheme://host[:port]`")?;
+        if authority.is_empty() || authority.contains(['/', '?', '#', '@']) {
+            return Err(
+                "an origin is `scheme://host[:port]`, without path, query or user info".into(),
+            );
+        }
+        let host = authority
+            .rsplit_once(':')
+            .filter(|(h, p)| !h.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(authority, |(h, _)| h);
+        let loopback = matches!(host, "localhost" | "127.0.0.1" | "[::1]");
+        match scheme {
+            "https" => {}
+            "http" if loopback => {}
+            _ => {
+                return Err(
+                    "the origin must be https (http only on localhost, 127.0.0.1 or [::1])".into(),
+                );
+            }
+        }
+        Ok(self.with(|inner| inner.url_origin = Some(origin)))
+    }
+
+    /// The link for a URL template with the handle filled in.
+    pub(crate) fn link(&self, template: &str, handle: &str) -> String {
+        let url = template.replace("{handle}", handle);
+        match (&self.inner.url_origin, url.split_once("://")) {
+            (Some(origin), Some((_, rest))) => {
+                let path_at = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+                format!("{origin}{}", &rest[path_at..])
+            }
+            _ => url,
+        }
     }
 
     /// The completion store of URL mode, if configured.
@@ -241,15 +286,15 @@ impl<'a> ContextBuilder<'a> {
 pub struct ContextError {
     /// The JSON-RPC error for the client.
     pub error: JsonRpcError,
-    /// What exactly went wrong, for logs.
-    pub reason: String,
+    /// What exactly went wrong, for logs (boxed: the error type stays small).
+    pub reason: Box<str>,
 }
 
 impl ContextError {
     fn new(error: JsonRpcError, reason: impl Into<String>) -> Self {
         ContextError {
             error,
-            reason: reason.into(),
+            reason: reason.into().into_boxed_str(),
         }
     }
 

@@ -196,7 +196,7 @@ fn first_round_without_server_info_has_no_meta() {
     let value = serde_json::to_value(&ask).unwrap();
     assert_eq!(
         value.as_object().unwrap().keys().collect::<Vec<_>>(),
-        ["inputRequests", "requestState", "resultType"]
+        ["resultType", "inputRequests", "requestState"]
     );
     assert_eq!(ask.meta(), None);
 }

@@ -121,7 +121,7 @@ fn refused(outcome: Result<Answer<Guests>, ContextError>, expected: &StateError)
         "reason {:?} does not name {expected:?}",
         error.reason
     );
-    error.reason
+    error.reason.into()
 }
 
 /// Changes one character in the middle of the token's body.
@@ -621,7 +621,7 @@ fn a_sealed_payload_that_is_not_the_contexts_is_refused() {
             "{payload}"
         );
         assert_eq!(
-            error.reason, "requestState payload is not ours",
+            &*error.reason, "requestState payload is not ours",
             "{payload}"
         );
     }

@@ -1,1 +1,4 @@
-//! Runnable examples of `elicit`: see the `examples/` and `src/bin/` folders.
+//! Runnable examples of `elicit`: the demo server (`demo-server`), its bundled client
+//! (`demo`) and the conformance fixture server (`conformance-server`).
+
+pub mod demo;

@@ -4,7 +4,7 @@
 //! ```no_run
 //! use elicit_runtime::adapters::rmcp::{ElicitService, call_tool};
 //! use elicit_runtime::{Answer, ElicitForm, Elicitation};
-//! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, Content};
+//! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
 //! use rmcp::service::RequestContext;
 //! use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 //!
@@ -27,7 +27,7 @@
 //!                 Answer::Declined => "decline".to_owned(),
 //!                 Answer::Cancelled => "cancel".to_owned(),
 //!             };
-//!             Ok(CallToolResult::success(vec![Content::text(text)]))
+//!             Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
 //!         })
 //!         .await
 //!     }
@@ -56,7 +56,11 @@ use crate::wire::{ClientCapabilities, INTERNAL_ERROR, InputRequiredResult, JsonR
 
 /// Our JSON-RPC error as rmcp's.
 pub fn to_mcp_error(error: JsonRpcError) -> McpError {
-    McpError::new(ErrorCode(i32::try_from(error.code).unwrap_or(-32603)), error.message, error.data)
+    McpError::new(
+        ErrorCode(i32::try_from(error.code).unwrap_or(-32603)),
+        error.message,
+        error.data,
+    )
 }
 
 fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> Result<U, McpError> {
@@ -78,26 +82,60 @@ impl RmcpPeer {
 
 fn service_error(error: ServiceError) -> JsonRpcError {
     match error {
-        ServiceError::McpError(e) => JsonRpcError::new(i64::from(e.code.0), e.message.to_string(), e.data),
-        other => JsonRpcError::new(INTERNAL_ERROR, format!("request to the client failed: {other}"), None),
+        ServiceError::McpError(e) => {
+            JsonRpcError::new(i64::from(e.code.0), e.message.to_string(), e.data)
+        }
+        other => JsonRpcError::new(
+            INTERNAL_ERROR,
+            format!("request to the client failed: {other}"),
+            None,
+        ),
     }
 }
 
 impl LegacyPeer for RmcpPeer {
-    fn request<'a>(&'a self, method: &'a str, params: Value) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
+    fn request<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+    ) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
         Box::pin(async move {
-            let request: ServerRequest = serde_json::from_value(json!({"method": method, "params": params}))
-                .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, format!("rmcp cannot send `{method}`: {e}"), None))?;
+            let request: ServerRequest = serde_json::from_value(
+                json!({"method": method, "params": params}),
+            )
+            .map_err(|e| {
+                JsonRpcError::new(
+                    INTERNAL_ERROR,
+                    format!("rmcp cannot send `{method}`: {e}"),
+                    None,
+                )
+            })?;
             let result = self.0.send_request(request).await.map_err(service_error)?;
-            serde_json::to_value(result).map_err(|e| JsonRpcError::new(INTERNAL_ERROR, e.to_string(), None))
+            serde_json::to_value(result)
+                .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, e.to_string(), None))
         })
     }
 
-    fn notify<'a>(&'a self, method: &'a str, params: Value) -> BoxFuture<'a, Result<(), JsonRpcError>> {
+    fn notify<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+    ) -> BoxFuture<'a, Result<(), JsonRpcError>> {
         Box::pin(async move {
-            let notification: ServerNotification = serde_json::from_value(json!({"method": method, "params": params}))
-                .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, format!("rmcp cannot send `{method}`: {e}"), None))?;
-            self.0.send_notification(notification).await.map_err(service_error)
+            let notification: ServerNotification = serde_json::from_value(
+                json!({"method": method, "params": params}),
+            )
+            .map_err(|e| {
+                JsonRpcError::new(
+                    INTERNAL_ERROR,
+                    format!("rmcp cannot send `{method}`: {e}"),
+                    None,
+                )
+            })?;
+            self.0
+                .send_notification(notification)
+                .await
+                .map_err(service_error)
         })
     }
 }
@@ -112,7 +150,8 @@ pub fn context<P: Serialize>(
     request: &RequestContext<RoleServer>,
     principal: Option<&str>,
 ) -> Result<ElicitContext, McpError> {
-    let mut raw = serde_json::to_value(params).map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    let mut raw =
+        serde_json::to_value(params).map_err(|e| McpError::internal_error(e.to_string(), None))?;
     let meta = serde_json::to_value(&request.meta).unwrap_or(Value::Null);
     if let (Value::Object(map), Value::Object(meta)) = (&mut raw, meta)
         && !meta.is_empty()
@@ -128,13 +167,13 @@ pub fn context<P: Serialize>(
     if let Some((caps, peer)) = legacy {
         builder = builder.legacy(caps, peer);
     }
-    builder.build().map_err(|e| {
-        to_mcp_error(e.error)
-    })
+    builder.build().map_err(|e| to_mcp_error(e.error))
 }
 
 /// Our input-required result as rmcp's (see [`ElicitService`] for the URL-mode bridge).
-pub fn input_required(result: &InputRequiredResult) -> Result<rmcp::model::InputRequiredResult, McpError> {
+pub fn input_required(
+    result: &InputRequiredResult,
+) -> Result<rmcp::model::InputRequiredResult, McpError> {
     convert(result)
 }
 
@@ -188,12 +227,18 @@ impl<H> ElicitService<H> {
     }
 }
 
-/// Removes `"elicitationId": ""` from URL requests in an input-required result.
-fn bridge_url_requests(result: ServerResult) -> ServerResult {
-    let ServerResult::InputRequiredResult(ask) = &result else { return result };
-    let Ok(mut value) = serde_json::to_value(ask) else { return result };
+/// Removes `"elicitationId": ""` from the URL requests of an input-required result (as JSON);
+/// returns whether anything changed. For transports that serialize rmcp results themselves
+/// (e.g. a streamable HTTP layer), apply it to each response's `result`.
+pub fn strip_empty_elicitation_ids(result: &mut Value) -> bool {
+    if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+        return false;
+    }
     let mut changed = false;
-    if let Some(requests) = value.get_mut("inputRequests").and_then(Value::as_object_mut) {
+    if let Some(requests) = result
+        .get_mut("inputRequests")
+        .and_then(Value::as_object_mut)
+    {
         for request in requests.values_mut() {
             if let Some(params) = request.get_mut("params").and_then(Value::as_object_mut)
                 && params.get("mode").and_then(Value::as_str) == Some("url")
@@ -204,12 +249,32 @@ fn bridge_url_requests(result: ServerResult) -> ServerResult {
             }
         }
     }
-    if changed { ServerResult::CustomResult(CustomResult::new(value)) } else { result }
+    changed
+}
+
+fn bridge_url_requests(result: ServerResult) -> ServerResult {
+    let ServerResult::InputRequiredResult(ask) = &result else {
+        return result;
+    };
+    let Ok(mut value) = serde_json::to_value(ask) else {
+        return result;
+    };
+    if strip_empty_elicitation_ids(&mut value) {
+        ServerResult::CustomResult(CustomResult::new(value))
+    } else {
+        result
+    }
 }
 
 impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
-    async fn handle_request(&self, request: ClientRequest, context: RequestContext<RoleServer>) -> Result<ServerResult, McpError> {
-        Service::handle_request(&self.0, request, context).await.map(bridge_url_requests)
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
+        Service::handle_request(&self.0, request, context)
+            .await
+            .map(bridge_url_requests)
     }
 
     async fn handle_notification(

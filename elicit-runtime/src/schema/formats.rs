@@ -27,68 +27,69 @@ pub fn is_valid_email(s: &str) -> bool {
     if bytes.len() > 254 {
         return false;
     }
-    // One pass over the bytes; only non-ASCII characters are decoded. A run is an atom of the
-    // local part or a label of the domain, `bytes[run_start..i]` once its end is reached.
-    let run_ok = |start: usize, end: usize, in_domain: bool| {
-        end > start
-            && (!in_domain
-                || (end - start <= 63
-                    && bytes.get(start) != Some(&b'-')
-                    && bytes.get(end - 1) != Some(&b'-')))
-    };
-    let mut in_domain = false;
-    let mut run_start = 0;
-    let mut labels = 0usize;
+    // One pass over the bytes, decoding only non-ASCII characters. `i` only ever advances by
+    // whole characters, so it is always on a character boundary.
+    let next_char = |i: usize| s.get(i..).and_then(|rest| rest.chars().next());
+
+    // The local part, up to the `@`: atoms separated by single dots.
     let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let mut width = 1;
-        match b {
-            b'@' if !in_domain => {
-                // `i` is the length of the local part.
-                if i > 64 || !run_ok(run_start, i, false) {
-                    return false;
+    let mut atom_start = 0;
+    let at = loop {
+        match bytes.get(i) {
+            None => return false, // no `@`
+            Some(b'@') => break i,
+            Some(b'.') => {
+                if i == atom_start {
+                    return false; // empty atom
                 }
-                in_domain = true;
-                run_start = i + 1;
+                atom_start = i + 1;
+                i += 1;
             }
-            b'.' => {
-                if !run_ok(run_start, i, in_domain) {
-                    return false;
-                }
-                labels += usize::from(in_domain);
-                run_start = i + 1;
-            }
-            // A second `@` lands here, in the domain, and is refused.
-            _ if b.is_ascii() => {
-                let ok = if in_domain {
-                    b.is_ascii_alphanumeric() || b == b'-'
-                } else {
-                    b.is_ascii_graphic()
-                };
-                if !ok {
-                    return false;
-                }
-            }
-            _ => {
-                // `i` is always on a character boundary: it only advances by whole characters.
-                let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) else {
-                    return false;
-                };
-                let ok = if in_domain {
-                    c.is_alphanumeric()
-                } else {
-                    !c.is_whitespace() && !c.is_control()
-                };
-                if !ok {
-                    return false;
-                }
-                width = c.len_utf8();
-            }
+            // Printable ASCII other than space (`.` and `@` are taken above).
+            Some(0x21..=0x7e) => i += 1,
+            Some(0x80..) => match next_char(i) {
+                Some(c) if !c.is_whitespace() && !c.is_control() => i += c.len_utf8(),
+                _ => return false,
+            },
+            Some(_) => return false, // ASCII space or control
         }
-        i += width;
+    };
+    if at == atom_start || at > 64 {
+        return false; // empty local part or last atom, or a local part over 64 bytes
     }
-    // The last label ends the domain, which needs at least two.
-    in_domain && run_ok(run_start, bytes.len(), true) && labels >= 1
+
+    // The domain: at least two labels separated by single dots. A second `@` is refused here.
+    let mut i = at + 1;
+    let mut label_start = i;
+    let mut labels = 0usize;
+    loop {
+        let b = bytes.get(i).copied();
+        match b {
+            None | Some(b'.') => {
+                let label_ok = bytes.get(label_start..i).is_some_and(|label| {
+                    !label.is_empty()
+                        && label.len() <= 63
+                        && label.first() != Some(&b'-')
+                        && label.last() != Some(&b'-')
+                });
+                if !label_ok {
+                    return false;
+                }
+                labels += 1;
+                if b.is_none() {
+                    return labels >= 2;
+                }
+                i += 1;
+                label_start = i;
+            }
+            Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-') => i += 1,
+            Some(0x80..) => match next_char(i) {
+                Some(c) if c.is_alphanumeric() => i += c.len_utf8(),
+                _ => return false,
+            },
+            Some(_) => return false,
+        }
+    }
 }
 
 /// Whether `s` is an absolute URI in the sense of RFC 3986 (`format: "uri"`).
@@ -307,7 +308,8 @@ mod tests {
     /// Characters that exercise every branch: separators, ASCII accepted in one part only,
     /// refused ASCII, non-ASCII letters and digits, non-ASCII symbols, spaces and controls.
     const EMAIL_ALPHABET: [char; 14] = [
-        'a', '-', '.', '@', '_', ' ', '\u{0}', 'é', '٣', '😀', '\u{a0}', '\u{85}', '\u{200b}', '\u{7f}',
+        'a', '-', '.', '@', '_', ' ', '\u{0}', 'é', '٣', '😀', '\u{a0}', '\u{85}', '\u{200b}',
+        '\u{7f}',
     ];
 
     #[track_caller]

@@ -407,7 +407,17 @@ mod fast_path_tests {
             json!(1_000_000),
             json!(1_000_000.0),
         ];
-        for base in [1u64, 2, 18, 120, 1 << 31, 1 << 32, two_53 - 1, two_53, two_53 + 1] {
+        for base in [
+            1u64,
+            2,
+            18,
+            120,
+            1 << 31,
+            1 << 32,
+            two_53 - 1,
+            two_53,
+            two_53 + 1,
+        ] {
             for delta in [-2i64, -1, 0, 1, 2] {
                 let u = base.saturating_add_signed(delta);
                 let i = i64::try_from(u).expect("small");

@@ -23,11 +23,6 @@ fn internal(message: impl Into<String>) -> Interrupt {
     Interrupt::error(JsonRpcError::new(INTERNAL_ERROR, message, None))
 }
 
-/// The link for a handle.
-fn link<T: UrlElicitation>(token: &str) -> String {
-    T::URL_TEMPLATE.replace("{handle}", token)
-}
-
 impl ElicitContext {
     /// Asks the user to open a URL-mode page bound to `state` (generated as `state.ask(cx)`
     /// by `#[elicit_url]`).
@@ -153,7 +148,11 @@ impl ElicitContext {
             return outcome_for(outcome, state);
         }
         let (claims, token) = self.mint::<T>(&principal, bound, Some(id))?;
-        let params = UrlParams::for_2025(T::MESSAGE, link::<T>(&token), claims.id);
+        let params = UrlParams::for_2025(
+            T::MESSAGE,
+            self.server.link(T::URL_TEMPLATE, &token),
+            claims.id,
+        );
         Err(Interrupt::error(JsonRpcError::url_elicitation_required(
             vec![params],
         )))
@@ -225,7 +224,7 @@ impl ElicitContext {
                     .insert(note_key, json!({"id": claims.id, "exp": claims.exp}));
                 let request = InputRequest::from(ElicitParams::Url(UrlParams::for_2026(
                     T::MESSAGE,
-                    link::<T>(&token),
+                    self.server.link(T::URL_TEMPLATE, &token),
                 )));
                 self.pending
                     .insert(T::KEY.to_owned(), (digest.to_owned(), request));
@@ -276,7 +275,7 @@ impl ElicitContext {
         let (claims, token) = self.mint::<T>(&principal, bound, None)?;
         let params = ElicitParams::Url(UrlParams::for_2025(
             T::MESSAGE,
-            link::<T>(&token),
+            self.server.link(T::URL_TEMPLATE, &token),
             claims.id.clone(),
         ));
         let params = serde_json::to_value(params).map_err(|e| internal(e.to_string()))?;

@@ -1,0 +1,64 @@
+//! The server the MCP conformance suite (`@modelcontextprotocol/conformance`) tests: its
+//! elicitation fixtures (2025-11-25, over an `initialize` session) and its input-required
+//! fixtures (2026-07-28, stateless), served as streamable HTTP at
+//! `http://127.0.0.1:PORT/mcp`. `scripts/conformance` builds it and runs the suite against it.
+//!
+//! ```text
+//! conformance-server --port 8123
+//! ```
+
+use std::net::{Ipv4Addr, SocketAddr};
+
+use elicit_runtime::Elicitation;
+use elicit_runtime::state::{KeyRing, StateSealer};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+#[path = "../conformance/fixtures.rs"]
+mod fixtures;
+#[path = "../conformance/forms.rs"]
+mod forms;
+
+use fixtures::Fixtures;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let port: u16 = match args.as_slice() {
+        [flag, port] if flag == "--port" => port.parse()?,
+        _ => {
+            eprintln!("usage: conformance-server --port PORT");
+            std::process::exit(2);
+        }
+    };
+
+    let sealer = StateSealer::new(KeyRing::generate(), "elicit-conformance-server");
+    let elicit = Elicitation::new(sealer)
+        .with_server_info("elicit-conformance-server", env!("CARGO_PKG_VERSION"));
+    let fixtures = Fixtures::new(elicit);
+
+    // Sessions for clients that send `initialize` (2025-11-25: questions go to the client as
+    // `elicitation/create` on the request's SSE stream). Requests carrying the 2026-07-28
+    // `_meta` envelope are served statelessly whatever this says, and get a plain JSON body
+    // (`json_response` only affects stateless requests). The default `Host` allow-list is the
+    // loopback names, which is what the suite sends.
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(true)
+        .with_json_response(true);
+    // `ElicitService` cannot be used here: rmcp's HTTP service wants a `ServerHandler`, and
+    // `ElicitService` only implements `Service<RoleServer>`. Its one fix (URL-mode
+    // `elicitationId`) does not concern these fixtures, which are all form mode.
+    let service: StreamableHttpService<Fixtures, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(fixtures.clone()), Default::default(), config);
+    let router = axum::Router::new().nest_service("/mcp", service);
+
+    let listener =
+        tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await?;
+    eprintln!("conformance-server: http://{}/mcp", listener.local_addr()?);
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}

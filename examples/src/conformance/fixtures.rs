@@ -1,0 +1,385 @@
+//! The conformance fixtures: the tools and the prompt the suite calls, each one handler.
+//!
+//! The same handlers serve both protocol eras: on 2025-11-25 every `ask` sends
+//! `elicitation/create` to the client and waits; on 2026-07-28 it ends the round with an
+//! `InputRequiredResult` and reads the answer from the retry.
+
+use elicit_runtime::adapters::rmcp::{call_tool, get_prompt};
+use elicit_runtime::wire::JsonRpcError;
+use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
+    PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::{Map, Value, json};
+
+use crate::forms::{Choices, Confirm, FavoriteColor, Name, Profile, PromptContext, UserInfo};
+
+/// The tools, with their descriptions and input schemas.
+const TOOLS: &[(&str, &str)] = &[
+    (
+        "test_elicitation",
+        "Asks the user for a username and an email (form elicitation)",
+    ),
+    (
+        "test_elicitation_sep1034_defaults",
+        "Asks a form whose every field has a default (SEP-1034)",
+    ),
+    (
+        "test_elicitation_sep1330_enums",
+        "Asks a form with all five enum shapes (SEP-1330)",
+    ),
+    (
+        "test_input_required_result_elicitation",
+        "Asks the user's name, then greets them",
+    ),
+    (
+        "test_input_required_result_request_state",
+        "Asks for a confirmation carried in requestState",
+    ),
+    (
+        "test_input_required_result_multi_round",
+        "Asks a name, then a favorite color, in two rounds",
+    ),
+    (
+        "test_input_required_result_multiple_inputs",
+        "Asks a form, a completion and the roots in one round",
+    ),
+    (
+        "test_input_required_result_sampling",
+        "Asks the client's model a question",
+    ),
+    (
+        "test_input_required_result_list_roots",
+        "Asks the client for its roots",
+    ),
+    (
+        "test_input_required_result_tampered_state",
+        "Asks for a confirmation under sealed requestState",
+    ),
+    (
+        "test_input_required_result_capabilities",
+        "Asks only for what the client declared it can do",
+    ),
+];
+
+const PROMPT: &str = "test_input_required_result_prompt";
+
+/// The fixture server: the elicitation settings shared by every request.
+#[derive(Clone)]
+pub struct Fixtures {
+    elicit: Elicitation,
+}
+
+impl Fixtures {
+    pub fn new(elicit: Elicitation) -> Self {
+        Fixtures { elicit }
+    }
+}
+
+impl ServerHandler for Fixtures {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "elicit-conformance-server",
+            env!("CARGO_PKG_VERSION"),
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let tools = TOOLS
+            .iter()
+            .map(|(name, description)| Tool::new(*name, *description, input_schema(name)))
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let name = request.name.to_string();
+        if !TOOLS.iter().any(|(tool, _)| *tool == name) {
+            return Err(McpError::invalid_params(
+                format!("unknown tool `{name}`"),
+                None,
+            ));
+        }
+        let message = request
+            .arguments
+            .as_ref()
+            .and_then(|args| args.get("message"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        call_tool(&self.elicit, request, context, None, async |cx| {
+            let text = match name.as_str() {
+                "test_elicitation" => user_info(cx, message).await?,
+                "test_elicitation_sep1034_defaults" => defaults(cx).await?,
+                "test_elicitation_sep1330_enums" => enums(cx).await?,
+                "test_input_required_result_elicitation" => greet(cx).await?,
+                "test_input_required_result_request_state"
+                | "test_input_required_result_tampered_state" => confirm(cx).await?,
+                "test_input_required_result_multi_round" => multi_round(cx).await?,
+                "test_input_required_result_multiple_inputs" => multiple_inputs(cx).await?,
+                "test_input_required_result_sampling" => capital(cx).await?,
+                "test_input_required_result_list_roots" => roots(cx).await?,
+                _ => capabilities(cx).await?,
+            };
+            Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+        })
+        .await
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let prompt = Prompt::new(
+            PROMPT,
+            Some("A prompt that first asks which context to use"),
+            None,
+        );
+        Ok(ListPromptsResult::with_all_items(vec![prompt]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        if request.name != PROMPT {
+            return Err(McpError::invalid_params(
+                format!("unknown prompt `{}`", request.name),
+                None,
+            ));
+        }
+        get_prompt(&self.elicit, request, context, None, async |cx| {
+            let text = match PromptContext::ask(cx).await? {
+                Answer::Accepted(form) => {
+                    format!(
+                        "Answer the next question using this context: {}",
+                        form.context
+                    )
+                }
+                Answer::Declined | Answer::Cancelled => {
+                    "Answer the next question without any particular context.".to_owned()
+                }
+            };
+            Ok(
+                GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+                    .with_description("A prompt built from the context the user gave"),
+            )
+        })
+        .await
+    }
+}
+
+/// The input schema of each tool: only `test_elicitation` takes an argument.
+fn input_schema(tool: &str) -> Map<String, Value> {
+    let schema = if tool == "test_elicitation" {
+        json!({
+            "type": "object",
+            "properties": {"message": {"type": "string", "description": "The message to show the user"}},
+            "required": ["message"]
+        })
+    } else {
+        json!({"type": "object", "properties": {}})
+    };
+    match schema {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// `<action: accept, content: {...}>`, or just the action for a decline or cancel.
+fn describe<T: ElicitForm>(answer: &Answer<T>) -> String {
+    let action = serde_json::to_value(answer.action()).unwrap_or(Value::Null);
+    let action = action.as_str().unwrap_or("?");
+    match answer {
+        Answer::Accepted(form) => {
+            format!(
+                "action: {action}, content: {}",
+                Value::Object(form.to_content())
+            )
+        }
+        Answer::Declined | Answer::Cancelled => format!("action: {action}"),
+    }
+}
+
+/// `test_elicitation`: the form from the suite's description, under the caller's message.
+async fn user_info(cx: &mut ElicitContext, message: Option<String>) -> Result<String, Interrupt> {
+    let message = message.ok_or_else(|| {
+        JsonRpcError::invalid_params("the argument `message` (a string) is required", None)
+    })?;
+    let answer = UserInfo::question().message(message).ask(cx).await?;
+    Ok(format!("User response: <{}>", describe(&answer)))
+}
+
+/// `test_elicitation_sep1034_defaults`: every primitive type with a default.
+async fn defaults(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    let answer = Profile::ask(cx).await?;
+    Ok(format!("Elicitation completed: {}", describe(&answer)))
+}
+
+/// `test_elicitation_sep1330_enums`: the five enum shapes.
+async fn enums(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    let answer = Choices::ask(cx).await?;
+    Ok(format!("Elicitation completed: {}", describe(&answer)))
+}
+
+/// `test_input_required_result_elicitation`: one question, then a greeting.
+async fn greet(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    Ok(match Name::ask(cx).await? {
+        Answer::Accepted(form) => format!("Hello, {}!", form.name),
+        Answer::Declined | Answer::Cancelled => "Hello, stranger!".to_owned(),
+    })
+}
+
+/// `test_input_required_result_request_state` and `…_tampered_state`: the answer is only
+/// taken together with the sealed `requestState` of the round that asked.
+async fn confirm(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    Ok(match Confirm::ask(cx).await? {
+        Answer::Accepted(form) => format!("state-ok: confirmed={}", form.ok),
+        Answer::Declined | Answer::Cancelled => "state-ok: not confirmed".to_owned(),
+    })
+}
+
+/// `test_input_required_result_multi_round`: the second question is asked only once the
+/// first is answered; the first answer travels in `requestState`.
+async fn multi_round(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    let step1 = Name::question()
+        .key("step1")
+        .message("Step 1: What is your name?")
+        .ask(cx)
+        .await?;
+    let Answer::Accepted(name) = step1 else {
+        return Ok("No name given, so no second question.".to_owned());
+    };
+    Ok(match FavoriteColor::ask(cx).await? {
+        Answer::Accepted(color) => {
+            format!(
+                "Hello, {}! Your favorite color is {}.",
+                name.name, color.color
+            )
+        }
+        Answer::Declined | Answer::Cancelled => format!("Hello, {}!", name.name),
+    })
+}
+
+/// A `sampling/createMessage` request for one user message.
+fn sampling_params(text: &str, max_tokens: u32) -> Value {
+    json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+        "maxTokens": max_tokens
+    })
+}
+
+/// The text of a `CreateMessageResult` (single content block or the first of several).
+fn sampled_text(result: &Value) -> Result<String, Interrupt> {
+    let content = result.get("content");
+    let block = match content {
+        Some(Value::Array(blocks)) => blocks.first(),
+        other => other,
+    };
+    block
+        .and_then(|b| b.get("text"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            Interrupt::from(JsonRpcError::invalid_params(
+                "the sampling result has no text content",
+                None,
+            ))
+        })
+}
+
+/// The root URIs of a `ListRootsResult` (`{"roots": [{"uri", "name"?}]}`).
+///
+/// Read by hand: rmcp marks its roots types deprecated (SEP-2577).
+fn root_uris(result: &Value) -> Result<String, Interrupt> {
+    let uris = result
+        .get("roots")
+        .and_then(Value::as_array)
+        .and_then(|roots| {
+            roots
+                .iter()
+                .map(|root| root.get("uri").and_then(Value::as_str))
+                .collect::<Option<Vec<_>>>()
+        });
+    uris.map(|uris| uris.join(", ")).ok_or_else(|| {
+        Interrupt::from(JsonRpcError::invalid_params(
+            "the roots answer is not a ListRootsResult",
+            None,
+        ))
+    })
+}
+
+/// `test_input_required_result_multiple_inputs`: a form, a completion and the roots, asked
+/// together (nothing is `?`-ed before all three are in the round).
+async fn multiple_inputs(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    let name = Name::ask(cx).await;
+    let greeting = cx
+        .sample("greeting", sampling_params("Generate a greeting", 50))
+        .await;
+    let roots = cx.list_roots("client_roots").await;
+    let name = match name? {
+        Answer::Accepted(form) => form.name,
+        Answer::Declined | Answer::Cancelled => "stranger".to_owned(),
+    };
+    let greeting = sampled_text(&greeting?)?;
+    let roots = root_uris(&roots?)?;
+    Ok(format!("{greeting} {name}, your roots are: {roots}"))
+}
+
+/// `test_input_required_result_sampling`: one question to the client's model.
+async fn capital(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    let reply = cx
+        .sample(
+            "capital_question",
+            sampling_params("What is the capital of France?", 100),
+        )
+        .await?;
+    Ok(format!("The model answered: {}", sampled_text(&reply)?))
+}
+
+/// `test_input_required_result_list_roots`: the client's roots.
+async fn roots(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    let roots = cx.list_roots("client_roots").await?;
+    Ok(format!("Client roots: {}", root_uris(&roots)?))
+}
+
+/// `test_input_required_result_capabilities`: the name is a nice-to-have, asked only if the
+/// client can show forms; the completion is asked only if it can sample.
+async fn capabilities(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    let name = Name::ask_if_supported(cx).await;
+    let greeting = if cx.capabilities().supports_sampling() {
+        Some(
+            cx.sample("greeting", sampling_params("Generate a greeting", 50))
+                .await,
+        )
+    } else {
+        None
+    };
+    let name = match name? {
+        Some(Answer::Accepted(form)) => form.name,
+        Some(Answer::Declined | Answer::Cancelled) | None => "stranger".to_owned(),
+    };
+    Ok(match greeting.transpose()? {
+        Some(reply) => format!("{} {name}", sampled_text(&reply)?),
+        None => format!("Hello, {name}!"),
+    })
+}
