@@ -1,1 +1,474 @@
-fn main() {}
+//! The one-command demo: starts the demo MCP server (rmcp, stdio) and drives it like a client
+//! would, printing every round trip. Scripted answers by default; `--interactive` asks you.
+//!
+//! ```text
+//! cargo run -p elicit-examples --bin demo                  # 2026-07-28 (MRTR), scripted
+//! cargo run -p elicit-examples --bin demo -- --legacy      # 2025-11-25 (server-to-client requests)
+//! cargo run -p elicit-examples --bin demo -- --interactive # you answer in the terminal
+//! ```
+
+use std::io::{BufRead, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::Stdio;
+
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+struct Options {
+    interactive: bool,
+    legacy: bool,
+}
+
+/// A scripted or interactive user.
+struct User {
+    interactive: bool,
+    script: Vec<(&'static str, Value)>,
+}
+
+impl User {
+    /// The answer to one form or URL request: the bare `ElicitResult`.
+    fn answer(&mut self, key: &str, params: &Value) -> Value {
+        if self.interactive {
+            return interactive_answer(params);
+        }
+        let position = self.script.iter().position(|(k, _)| *k == key);
+        let answer = match position {
+            Some(i) => self.script.remove(i).1,
+            None => json!({"action": "cancel"}),
+        };
+        if params["mode"] == "url" && answer["action"] == "accept" {
+            open_in_browser(params["url"].as_str().unwrap_or_default());
+        }
+        answer
+    }
+}
+
+fn prompt(question: &str) -> String {
+    print!("    {question} ");
+    let _ = std::io::stdout().flush();
+    let mut line = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut line);
+    line.trim().to_owned()
+}
+
+fn interactive_answer(params: &Value) -> Value {
+    if params["mode"] == "url" {
+        println!(
+            "    the server asks you to open: {}",
+            params["url"].as_str().unwrap_or_default()
+        );
+        return match prompt("open it? [y]es / [n]o (decline) / [c]ancel:").as_str() {
+            "y" | "yes" => {
+                open_in_browser(params["url"].as_str().unwrap_or_default());
+                json!({"action": "accept"})
+            }
+            "n" | "no" => json!({"action": "decline"}),
+            _ => json!({"action": "cancel"}),
+        };
+    }
+    match prompt("answer this form? [y]es / [n]o (decline) / [c]ancel:").as_str() {
+        "y" | "yes" => {}
+        "n" | "no" => return json!({"action": "decline"}),
+        _ => return json!({"action": "cancel"}),
+    }
+    let schema = &params["requestedSchema"];
+    let mut content = Map::new();
+    for (name, property) in schema["properties"].as_object().into_iter().flatten() {
+        let label = property["title"].as_str().unwrap_or(name);
+        let mut hint = property["type"].as_str().unwrap_or("").to_owned();
+        if let Some(options) = options(property) {
+            hint = format!("one of {}", options.join(", "));
+            if property["type"] == "array" {
+                hint = format!("comma-separated, from {}", options.join(", "));
+            }
+        }
+        if let Some(default) = property.get("default") {
+            hint.push_str(&format!(", default {default}"));
+        }
+        let line = prompt(&format!("{label} ({hint}):"));
+        if line.is_empty() {
+            continue;
+        }
+        let value = match property["type"].as_str() {
+            Some("integer") => line
+                .parse::<i64>()
+                .map(Value::from)
+                .unwrap_or(Value::String(line)),
+            Some("number") => line
+                .parse::<f64>()
+                .map(Value::from)
+                .unwrap_or(Value::String(line)),
+            Some("boolean") => Value::Bool(matches!(line.as_str(), "y" | "yes" | "true")),
+            Some("array") => Value::from(
+                line.split(',')
+                    .map(|s| s.trim().to_owned())
+                    .collect::<Vec<_>>(),
+            ),
+            _ => Value::String(line),
+        };
+        content.insert(name.clone(), value);
+    }
+    json!({"action": "accept", "content": content})
+}
+
+/// The option values of a select property.
+fn options(property: &Value) -> Option<Vec<String>> {
+    let list = property
+        .get("enum")
+        .or_else(|| property.get("oneOf"))
+        .or_else(|| property.pointer("/items/enum"))
+        .or_else(|| property.pointer("/items/anyOf"))?;
+    Some(
+        list.as_array()?
+            .iter()
+            .filter_map(|o| {
+                o.as_str()
+                    .or_else(|| o["const"].as_str())
+                    .map(str::to_owned)
+            })
+            .collect(),
+    )
+}
+
+/// Stands in for the user's browser: a plain HTTP GET of the (loopback) link.
+fn open_in_browser(url: &str) {
+    let Some(rest) = url.strip_prefix("http://") else {
+        println!("    (not opening {url}: the demo only opens its own loopback page)");
+        return;
+    };
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let status = TcpStream::connect(authority).and_then(|mut stream| {
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
+        )?;
+        let mut response = String::new();
+        stream.read_to_string(&mut response)?;
+        Ok(response.lines().next().unwrap_or_default().to_owned())
+    });
+    match status {
+        Ok(status) => println!("    🌐 opened the link in the \"browser\": {status}"),
+        Err(e) => println!("    🌐 could not open the link: {e}"),
+    }
+}
+
+struct Connection {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Lines<BufReader<ChildStdout>>,
+    next_id: i64,
+    legacy: bool,
+}
+
+impl Connection {
+    async fn start(server: PathBuf, args: &[&str], legacy: bool) -> Result<Self, Error> {
+        let mut child = Command::new(server)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let lines = BufReader::new(child.stdout.take().ok_or("no stdout")?).lines();
+        Ok(Connection {
+            child,
+            stdin,
+            lines,
+            next_id: 0,
+            legacy,
+        })
+    }
+
+    async fn send(&mut self, message: &Value) -> Result<(), Error> {
+        let mut line = serde_json::to_string(message)?;
+        line.push('\n');
+        self.stdin.write_all(line.as_bytes()).await?;
+        Ok(())
+    }
+
+    fn meta() -> Value {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "elicit-demo-client", "version": env!("CARGO_PKG_VERSION")},
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}, "url": {}}}
+        })
+    }
+
+    /// Sends a request and waits for its response, answering server requests meanwhile.
+    async fn request(
+        &mut self,
+        method: &str,
+        mut params: Value,
+        user: &mut User,
+    ) -> Result<Value, Error> {
+        if !self.legacy {
+            params["_meta"] = Self::meta();
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await?;
+        loop {
+            let line = self
+                .lines
+                .next_line()
+                .await?
+                .ok_or("the server closed its output")?;
+            let message: Value = serde_json::from_str(&line)?;
+            if message.get("method").is_some() && message.get("id").is_some() {
+                // A server-to-client request (2025-11-25 only).
+                let params = &message["params"];
+                println!(
+                    "  ← {} ({})",
+                    message["method"].as_str().unwrap_or_default(),
+                    describe_request(params)
+                );
+                let key = params["requestedSchema"]["properties"]
+                    .as_object()
+                    .and_then(|p| p.keys().next().cloned())
+                    .map(|first| script_key_for(&first))
+                    .unwrap_or_else(|| {
+                        if params["mode"] == "url" {
+                            "connect".into()
+                        } else {
+                            String::new()
+                        }
+                    });
+                let answer = user.answer(&key, params);
+                println!("  → reply {}", answer);
+                self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}))
+                    .await?;
+            } else if let Some(method) = message.get("method") {
+                println!("  ← notification {method} {}", message["params"]);
+            } else if message["id"] == json!(id) {
+                return Ok(message);
+            }
+        }
+    }
+}
+
+/// The script key of a legacy form, told apart by its first field.
+fn script_key_for(first_field: &str) -> String {
+    match first_field {
+        "date" => "booking",
+        "confirm" => "confirm",
+        "start" => "dates",
+        "adults" => "travelers",
+        other => other,
+    }
+    .to_owned()
+}
+
+fn describe_request(params: &Value) -> String {
+    if params["mode"] == "url" {
+        let id = params
+            .get("elicitationId")
+            .map(|id| format!(", elicitationId {id}"))
+            .unwrap_or_default();
+        return format!(
+            "url: \"{}\" → {}{id}",
+            params["message"].as_str().unwrap_or_default(),
+            shorten(params["url"].as_str().unwrap_or_default())
+        );
+    }
+    let fields: Vec<String> = params["requestedSchema"]["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, p)| {
+            let required = params["requestedSchema"]["required"]
+                .as_array()
+                .is_some_and(|r| r.contains(&json!(name)));
+            format!("{name}{}", if required { "*" } else { "" }).to_owned()
+                + &p.get("default")
+                    .map(|d| format!("={d}"))
+                    .unwrap_or_default()
+        })
+        .collect();
+    format!(
+        "form: \"{}\" [{}]",
+        params["message"].as_str().unwrap_or_default(),
+        fields.join(", ")
+    )
+}
+
+fn shorten(url: &str) -> String {
+    if url.len() > 72 {
+        format!("{}…", &url[..72])
+    } else {
+        url.to_owned()
+    }
+}
+
+/// Calls one tool to completion, printing each round.
+async fn call(
+    conn: &mut Connection,
+    user: &mut User,
+    tool: &str,
+    arguments: Value,
+) -> Result<(), Error> {
+    println!("\n── {tool} {arguments}");
+    let first = json!({"name": tool, "arguments": arguments});
+    let mut params = first.clone();
+    for round in 1..=10 {
+        println!(
+            "  → tools/call {tool}{}",
+            if round > 1 { " (retry)" } else { "" }
+        );
+        let response = conn.request("tools/call", params.clone(), user).await?;
+        if let Some(error) = response.get("error") {
+            println!(
+                "  ← error {}: {}",
+                error["code"],
+                error["message"].as_str().unwrap_or_default()
+            );
+            return Ok(());
+        }
+        let result = &response["result"];
+        if result["resultType"] != "input_required" {
+            let text = result["content"][0]["text"].as_str().unwrap_or_default();
+            println!("  ← result: {text}");
+            return Ok(());
+        }
+        let state = result["requestState"].as_str().unwrap_or_default();
+        let mut responses = Map::new();
+        let requests = result["inputRequests"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        println!(
+            "  ← input_required: {} question(s), requestState {} bytes (sealed)",
+            requests.len(),
+            state.len()
+        );
+        for (key, request) in &requests {
+            println!("    [{key}] {}", describe_request(&request["params"]));
+            let answer = user.answer(key, &request["params"]);
+            println!("    answer [{key}]: {answer}");
+            responses.insert(key.clone(), answer);
+        }
+        params = first.clone();
+        if !responses.is_empty() {
+            params["inputResponses"] = Value::Object(responses);
+        }
+        if !state.is_empty() {
+            params["requestState"] = Value::from(state);
+        }
+    }
+    println!("  (gave up after 10 rounds)");
+    Ok(())
+}
+
+fn script() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "booking",
+            json!({"action": "accept", "content": {"date": "2026-12-24", "time": "20:00", "guests": 4, "seating": "terrace", "extras": ["birthday_cake"], "email": "ada@example.com"}}),
+        ),
+        (
+            "confirm",
+            json!({"action": "accept", "content": {"confirm": true}}),
+        ),
+        ("connect", json!({"action": "accept"})),
+        (
+            "dates",
+            json!({"action": "accept", "content": {"start": "2027-03-01", "nights": 5}}),
+        ),
+        (
+            "travelers",
+            json!({"action": "accept", "content": {"adults": 2, "children": 1}}),
+        ),
+        ("booking", json!({"action": "decline"})),
+    ]
+}
+
+fn server_command() -> Result<(PathBuf, Vec<&'static str>), Error> {
+    let me = std::env::current_exe()?;
+    let sibling = me.with_file_name(format!("demo-server{}", std::env::consts::EXE_SUFFIX));
+    if sibling.exists() {
+        Ok((sibling, vec![]))
+    } else {
+        // Not built yet: this binary carries the same server.
+        Ok((me, vec!["--serve"]))
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Error> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--serve") {
+        return elicit_examples::demo::run::serve_stdio().await;
+    }
+    let options = Options {
+        interactive: args.iter().any(|a| a == "--interactive"),
+        legacy: args.iter().any(|a| a == "--legacy"),
+    };
+    let (server, server_args) = server_command()?;
+    let mut conn = Connection::start(server, &server_args, options.legacy).await?;
+    let mut user = User {
+        interactive: options.interactive,
+        script: script(),
+    };
+    if options.legacy {
+        println!(
+            "protocol 2025-11-25: initialize, then the server sends elicitation/create requests"
+        );
+        let init = conn
+            .request(
+                "initialize",
+                json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}, "url": {}}}, "clientInfo": {"name": "elicit-demo-client", "version": env!("CARGO_PKG_VERSION")}}),
+                &mut user,
+            )
+            .await?;
+        println!("  ← initialized: {}", init["result"]["serverInfo"]);
+        conn.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await?;
+    } else {
+        println!(
+            "protocol 2026-07-28: stateless requests, input-required rounds (MRTR), sealed requestState"
+        );
+    }
+    call(
+        &mut conn,
+        &mut user,
+        "book_table",
+        json!({"restaurant": "Chez Rust"}),
+    )
+    .await?;
+    call(
+        &mut conn,
+        &mut user,
+        "cancel_reservation",
+        json!({"reservation_id": "R-1042"}),
+    )
+    .await?;
+    call(
+        &mut conn,
+        &mut user,
+        "connect_account",
+        json!({"service": "github"}),
+    )
+    .await?;
+    call(
+        &mut conn,
+        &mut user,
+        "plan_trip",
+        json!({"destination": "Lisbon"}),
+    )
+    .await?;
+    call(
+        &mut conn,
+        &mut user,
+        "book_table",
+        json!({"restaurant": "Le Borrow Checker"}),
+    )
+    .await?;
+    drop(conn.stdin);
+    let _ = conn.child.wait().await;
+    Ok(())
+}
