@@ -177,7 +177,7 @@ impl std::error::Error for StateError {}
 ///
 /// let sealer = StateSealer::new(KeyRing::generate(), "example-server");
 /// let binding = Binding::tool_call("get_weather", &json!({}));
-/// let huge = json!("x".repeat(100 * 1024));
+/// let huge = json!("x".repeat(300 * 1024));
 /// assert!(matches!(
 ///     sealer.seal_now(&binding, &huge),
 ///     Err(SealError::PayloadTooLarge { .. })

@@ -19,7 +19,7 @@ use super::{KeyRing, ReplayGuard, SealError, StateError};
 /// version 1.
 pub const TOKEN_PREFIX: &str = "es1.";
 
-/// Longest token [`StateSealer::open`] looks at (64 KiB); longer input is refused before any
+/// Longest token [`StateSealer::open`] looks at (256 KiB); longer input is refused before any
 /// decoding, and [`StateSealer::seal`] refuses to produce longer tokens.
 pub const MAX_TOKEN_LEN: usize = 256 * 1024;
 
