@@ -32,7 +32,9 @@
 //!         .await
 //!     }
 //! }
-//! // Serve `ElicitService::new(server)` instead of `server` itself (see `ElicitService`).
+//! // Over stdio (`ServiceExt::serve`), serve `ElicitService::new(server)` instead of `server`.
+//! // Over streamable HTTP, serve `server` and pass JSON responses through
+//! // `strip_empty_elicitation_ids` (see `ElicitService` for why).
 //! ```
 
 use std::borrow::Cow;
@@ -217,6 +219,10 @@ pub async fn get_prompt(
 /// request has no `elicitationId` at all, so this wrapper removes the empty member from
 /// `inputRequests` of input-required results before they go out. Everything else passes
 /// through untouched.
+///
+/// rmcp's `StreamableHttpService` takes a `ServerHandler`, not a `Service`, so over
+/// streamable HTTP serve the handler itself (with `json_response` on) and apply
+/// [`strip_empty_elicitation_ids`] to each response's `result`, as the demo's HTTP mode does.
 #[derive(Debug, Clone)]
 pub struct ElicitService<H>(pub H);
 
