@@ -333,44 +333,31 @@ fn encode_many<'a, E: ElicitEnum + 'a>(items: impl Iterator<Item = &'a E>) -> Op
     ))
 }
 
-impl<E: ElicitEnum> ElicitField for Vec<E> {
-    const KIND: FieldKind = FieldKind::MultiSelect(E::VALUES);
-    fn property(spec: &FieldSpec) -> PropertySchema {
-        multi_select::<E>(spec)
-    }
-    fn decode(value: &Value) -> Result<Self, String> {
-        decode_many::<E, _>(value)
-    }
-    fn encode(&self) -> Option<Value> {
-        encode_many(self.iter())
-    }
+/// Multi-select collections: every item an option of `E`. A `Vec` keeps the user's order;
+/// sets are encoded in declaration order (their own order may be arbitrary).
+macro_rules! multi_select_field {
+    ($(impl<$($param:ident),*> for $ty:ty where [$($bounds:tt)*], sorted: $sorted:expr;)*) => {$(
+        impl<$($param),*> ElicitField for $ty where $($bounds)* {
+            const KIND: FieldKind = FieldKind::MultiSelect(E::VALUES);
+            fn property(spec: &FieldSpec) -> PropertySchema {
+                multi_select::<E>(spec)
+            }
+            fn decode(value: &Value) -> Result<Self, String> {
+                decode_many::<E, _>(value)
+            }
+            fn encode(&self) -> Option<Value> {
+                let mut items: Vec<&E> = self.iter().collect();
+                if $sorted {
+                    items.sort_by_key(|e| E::VALUES.iter().position(|v| *v == e.value()));
+                }
+                encode_many(items.into_iter())
+            }
+        }
+    )*};
 }
 
-impl<E: ElicitEnum + Ord> ElicitField for BTreeSet<E> {
-    const KIND: FieldKind = FieldKind::MultiSelect(E::VALUES);
-    fn property(spec: &FieldSpec) -> PropertySchema {
-        multi_select::<E>(spec)
-    }
-    fn decode(value: &Value) -> Result<Self, String> {
-        decode_many::<E, _>(value)
-    }
-    fn encode(&self) -> Option<Value> {
-        encode_many(self.iter())
-    }
-}
-
-impl<E: ElicitEnum + Eq + Hash, S: std::hash::BuildHasher + Default> ElicitField for HashSet<E, S> {
-    const KIND: FieldKind = FieldKind::MultiSelect(E::VALUES);
-    fn property(spec: &FieldSpec) -> PropertySchema {
-        multi_select::<E>(spec)
-    }
-    fn decode(value: &Value) -> Result<Self, String> {
-        decode_many::<E, _>(value)
-    }
-    fn encode(&self) -> Option<Value> {
-        // Declaration order, so the same set always encodes the same way.
-        let mut items: Vec<&E> = self.iter().collect();
-        items.sort_by_key(|e| E::VALUES.iter().position(|v| *v == e.value()));
-        encode_many(items.into_iter())
-    }
+multi_select_field! {
+    impl<E> for Vec<E> where [E: ElicitEnum], sorted: false;
+    impl<E> for BTreeSet<E> where [E: ElicitEnum + Ord], sorted: true;
+    impl<E, S> for HashSet<E, S> where [E: ElicitEnum + Eq + Hash, S: std::hash::BuildHasher + Default], sorted: true;
 }

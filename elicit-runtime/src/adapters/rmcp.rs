@@ -179,6 +179,27 @@ pub fn input_required(
     convert(result)
 }
 
+/// Builds the context, runs `handler`, and turns its result or round into rmcp's response.
+async fn run<P: Serialize, R, Response>(
+    server: &Elicitation,
+    method: &str,
+    request: &P,
+    context_in: &RequestContext<RoleServer>,
+    principal: Option<&str>,
+    handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R, Interrupt>,
+    (complete, input): (
+        fn(R) -> Response,
+        fn(rmcp::model::InputRequiredResult) -> Response,
+    ),
+) -> Result<Response, McpError> {
+    let mut cx = context(server, method, request, context_in, principal)?;
+    let result = handler(&mut cx).await;
+    match cx.finish(result).map_err(to_mcp_error)? {
+        Outcome::Complete(result) => Ok(complete(result)),
+        Outcome::InputRequired(ask) => Ok(input(input_required(&ask)?)),
+    }
+}
+
 /// Runs a tool handler for one `tools/call`: builds the context, runs `handler`, and returns
 /// its result, the input-required round, or the JSON-RPC error.
 pub async fn call_tool(
@@ -188,12 +209,20 @@ pub async fn call_tool(
     principal: Option<&str>,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<CallToolResult, Interrupt>,
 ) -> Result<CallToolResponse, McpError> {
-    let mut cx = context(server, "tools/call", &request, &context_in, principal)?;
-    let result = handler(&mut cx).await;
-    match cx.finish(result).map_err(to_mcp_error)? {
-        Outcome::Complete(result) => Ok(CallToolResponse::Complete(result)),
-        Outcome::InputRequired(ask) => Ok(CallToolResponse::InputRequired(input_required(&ask)?)),
-    }
+    let responses = (
+        CallToolResponse::Complete as fn(_) -> _,
+        CallToolResponse::InputRequired as fn(_) -> _,
+    );
+    run(
+        server,
+        "tools/call",
+        &request,
+        &context_in,
+        principal,
+        handler,
+        responses,
+    )
+    .await
 }
 
 /// [`call_tool`] for `prompts/get`.
@@ -204,12 +233,20 @@ pub async fn get_prompt(
     principal: Option<&str>,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<GetPromptResult, Interrupt>,
 ) -> Result<GetPromptResponse, McpError> {
-    let mut cx = context(server, "prompts/get", &request, &context_in, principal)?;
-    let result = handler(&mut cx).await;
-    match cx.finish(result).map_err(to_mcp_error)? {
-        Outcome::Complete(result) => Ok(GetPromptResponse::Complete(result)),
-        Outcome::InputRequired(ask) => Ok(GetPromptResponse::InputRequired(input_required(&ask)?)),
-    }
+    let responses = (
+        GetPromptResponse::Complete as fn(_) -> _,
+        GetPromptResponse::InputRequired as fn(_) -> _,
+    );
+    run(
+        server,
+        "prompts/get",
+        &request,
+        &context_in,
+        principal,
+        handler,
+        responses,
+    )
+    .await
 }
 
 /// Serves an rmcp handler with the one wire fix elicitations need.
