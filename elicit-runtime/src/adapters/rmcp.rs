@@ -179,6 +179,12 @@ pub fn input_required(
     convert(result)
 }
 
+/// How a finished handler or an input-required round becomes one rmcp response type.
+type Responses<R, Response> = (
+    fn(R) -> Response,
+    fn(rmcp::model::InputRequiredResult) -> Response,
+);
+
 /// Builds the context, runs `handler`, and turns its result or round into rmcp's response.
 async fn run<P: Serialize, R, Response>(
     server: &Elicitation,
