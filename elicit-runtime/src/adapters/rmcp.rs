@@ -193,10 +193,7 @@ async fn run<P: Serialize, R, Response>(
     context_in: &RequestContext<RoleServer>,
     principal: Option<&str>,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R, Interrupt>,
-    (complete, input): (
-        fn(R) -> Response,
-        fn(rmcp::model::InputRequiredResult) -> Response,
-    ),
+    (complete, input): Responses<R, Response>,
 ) -> Result<Response, McpError> {
     let mut cx = context(server, method, request, context_in, principal)?;
     let result = handler(&mut cx).await;
