@@ -24,6 +24,12 @@
 //!
 //! Run: `cargo bench -p elicit-runtime --bench mrtr_round -- --warm-up-time 1 --measurement-time 3`
 //!
+//! On a loaded machine the wall-clock ratio of the two codecs drifts from run to run; with
+//! `ELICIT_BENCH_PAIRED=<rounds>` the binary instead alternates short batches of each elicit
+//! routine and its rmcp counterpart (`seal_open` / `encode_decode`, `seal` / `encode`, `open` /
+//! `decode`) and prints their medians and the median of the per-round ratios, which load
+//! affects far less (see `support/mod.rs`).
+//!
 //! Instruction counts per call (independent of machine load): see `support/mod.rs`
 //! (`ELICIT_BENCH_COUNT=<routine>:<n>` under `valgrind --tool=callgrind`; every routine except
 //! the two `iter_batched` parts).
@@ -134,41 +140,56 @@ fn state_seal_open(c: &mut Criterion) {
         rmcp_token.len()
     );
 
-    let mut group = c.benchmark_group("mrtr_state_3_answers");
-
-    support::bench(&mut group, "elicit_seal", || {
-        sealer.seal(black_box(&binding), black_box(&payload), SystemTime::now())
-    });
-    support::bench(&mut group, "elicit_open", || {
-        sealer.open(black_box(&token), black_box(&binding), SystemTime::now())
-    });
-    support::bench(&mut group, "elicit_seal_open", || {
+    let mut elicit_seal =
+        || sealer.seal(black_box(&binding), black_box(&payload), SystemTime::now());
+    let mut elicit_open = || sealer.open(black_box(&token), black_box(&binding), SystemTime::now());
+    let mut elicit_seal_open = || {
         let token = sealer
             .seal(black_box(&binding), black_box(&payload), SystemTime::now())
             .expect("seals");
         sealer.open(black_box(&token), black_box(&binding), SystemTime::now())
-    });
-
-    support::bench(&mut group, "rmcp_encode", || {
-        codec.seal_json_with(black_box(&payload), black_box(&options))
-    });
-    support::bench(&mut group, "rmcp_decode", || {
-        codec.open_json_with::<Value>(black_box(&rmcp_token), black_box(&ad))
-    });
-    support::bench(&mut group, "rmcp_encode_decode", || {
+    };
+    let mut rmcp_encode = || codec.seal_json_with(black_box(&payload), black_box(&options));
+    let mut rmcp_decode = || codec.open_json_with::<Value>(black_box(&rmcp_token), black_box(&ad));
+    let mut rmcp_encode_decode = || {
         let token = codec
             .seal_json_with(black_box(&payload), black_box(&options))
             .expect("seals");
         codec.open_json_with::<Value>(black_box(&token), black_box(&ad))
-    });
+    };
 
+    if let Some(rounds) = support::paired_rounds() {
+        support::paired(
+            ("elicit_seal_open", &mut elicit_seal_open),
+            ("rmcp_encode_decode", &mut rmcp_encode_decode),
+            rounds,
+        );
+        support::paired(
+            ("elicit_seal", &mut elicit_seal),
+            ("rmcp_encode", &mut rmcp_encode),
+            rounds,
+        );
+        support::paired(
+            ("elicit_open", &mut elicit_open),
+            ("rmcp_decode", &mut rmcp_decode),
+            rounds,
+        );
+        return;
+    }
+
+    let mut group = c.benchmark_group("mrtr_state_3_answers");
+    support::bench(&mut group, "elicit_seal", elicit_seal);
+    support::bench(&mut group, "elicit_open", elicit_open);
+    support::bench(&mut group, "elicit_seal_open", elicit_seal_open);
+    support::bench(&mut group, "rmcp_encode", rmcp_encode);
+    support::bench(&mut group, "rmcp_decode", rmcp_decode);
+    support::bench(&mut group, "rmcp_encode_decode", rmcp_encode_decode);
     support::bench(&mut group, "rmcp_encode_bytes", || {
         codec.seal_with(black_box(&payload_bytes), black_box(&options))
     });
     support::bench(&mut group, "rmcp_decode_bytes", || {
         codec.open_with(black_box(&rmcp_bytes_token), black_box(&ad))
     });
-
     group.finish();
 }
 
@@ -263,6 +284,9 @@ fn expect_input_required(
 }
 
 fn retry(c: &mut Criterion) {
+    if support::paired_rounds().is_some() {
+        return;
+    }
     let server = Elicitation::new(
         StateSealer::new(KeyRing::new(1, KEY), "booking-server")
             .with_ttl(Duration::from_secs(3600)),

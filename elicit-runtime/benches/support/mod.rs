@@ -1,4 +1,5 @@
-//! Shared by the bench targets: a counting mode for instruction counts under callgrind.
+//! Shared by the bench targets: a counting mode for instruction counts under callgrind, and a
+//! paired timing mode.
 //!
 //! With `ELICIT_BENCH_COUNT=<name>:<n>` in the environment, a bench binary runs the routine
 //! registered as `<name>` exactly `n` times, once its setup is done, and nothing else (no
@@ -21,8 +22,20 @@
 //!
 //! (`tail -1`: criterion starts a short-lived child process to look for gnuplot, which
 //! callgrind reports first.)
+//!
+//! Caveat: valgrind does not report the SHA extensions to the program, so `sha2` (which picks
+//! its SHA-NI backend at run time) falls back to its portable code under callgrind. Counts of
+//! SHA-heavy routines (HMAC-SHA256, SHA-256 digests) are therefore far above what runs natively
+//! on a CPU with SHA-NI; AES-NI and PCLMULQDQ are reported, so AES-GCM counts are native.
+//!
+//! With `ELICIT_BENCH_PAIRED=<rounds>`, a bench binary that supports it times pairs of routines
+//! in alternating short batches instead (see [`paired`]).
+
+// Each bench target includes this module and uses only part of it.
+#![allow(dead_code)]
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::BenchmarkGroup;
 use criterion::measurement::WallTime;
@@ -41,6 +54,9 @@ pub fn bench<O>(
     name: &str,
     mut routine: impl FnMut() -> O,
 ) {
+    if paired_rounds().is_some() {
+        return;
+    }
     match count_mode() {
         Some((only, n)) => {
             if only == name {
@@ -55,7 +71,67 @@ pub fn bench<O>(
     }
 }
 
-/// Whether criterion should run the benchmarks it is given (false in counting mode).
+/// Whether criterion should run the benchmarks it is given (false in counting and paired mode).
 pub fn timing() -> bool {
-    count_mode().is_none()
+    count_mode().is_none() && paired_rounds().is_none()
+}
+
+/// The number of rounds asked for by `ELICIT_BENCH_PAIRED`, if any.
+pub fn paired_rounds() -> Option<usize> {
+    std::env::var("ELICIT_BENCH_PAIRED").ok()?.parse().ok()
+}
+
+/// Nanoseconds per call of `routine` over `n` calls.
+fn batch_ns<O>(routine: &mut impl FnMut() -> O, n: u32) -> f64 {
+    let start = Instant::now();
+    for _ in 0..n {
+        black_box(routine());
+    }
+    start.elapsed().as_secs_f64() * 1e9 / f64::from(n)
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Times `a` and `b` in alternating batches of about 200 µs each (`rounds` of each, the one
+/// that goes first swapping every round), so that both see the same machine load, and prints
+/// per-call medians and minima and the median of the per-round ratios `a / b`.
+pub fn paired<A, B>(
+    (name_a, a): (&str, &mut impl FnMut() -> A),
+    (name_b, b): (&str, &mut impl FnMut() -> B),
+    rounds: usize,
+) {
+    let batch = |routine_ns: f64| {
+        let calls = Duration::from_micros(200).as_secs_f64() * 1e9 / routine_ns.max(1.0);
+        // Saturating float-to-int conversion; at least one call.
+        (calls as u32).max(1)
+    };
+    let (batch_a, batch_b) = (batch(batch_ns(a, 50)), batch(batch_ns(b, 50)));
+    let (mut times_a, mut times_b, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds.max(1) {
+        let (ta, tb) = if round % 2 == 0 {
+            let ta = batch_ns(a, batch_a);
+            (ta, batch_ns(b, batch_b))
+        } else {
+            let tb = batch_ns(b, batch_b);
+            (batch_ns(a, batch_a), tb)
+        };
+        times_a.push(ta);
+        times_b.push(tb);
+        ratios.push(ta / tb);
+    }
+    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let (min_a, min_b) = (min(&times_a), min(&times_b));
+    let (med_a, med_b) = (median(&mut times_a), median(&mut times_b));
+    println!(
+        "{name_a}: median {med_a:.0} ns, min {min_a:.0} ns | {name_b}: median {med_b:.0} ns, \
+         min {min_b:.0} ns | ratio of medians {:.2}, median ratio {:.2}, ratio of minima {:.2} \
+         ({} rounds)",
+        med_a / med_b,
+        median(&mut ratios),
+        min_a / min_b,
+        rounds.max(1)
+    );
 }

@@ -6,7 +6,7 @@ use elicit_runtime::{ElicitEnum, ElicitForm, elicit_url};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ElicitEnum)]
 #[elicit(rename_all = "lowercase")]
 pub enum Seating {
-    /// Inside
+    #[elicit(title = "Inside")]
     Indoor,
     #[elicit(title = "On the terrace")]
     Terrace,

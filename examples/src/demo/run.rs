@@ -85,9 +85,16 @@ pub async fn serve_stdio() -> Result<(), Box<dyn std::error::Error + Send + Sync
     let app = landing_routes(&server);
     tokio::spawn(async move { axum::serve(listener, app).await });
     eprintln!("elicit demo: landing page at {origin}/connect; MCP on stdio");
-    let running = ElicitService::new(server)
+    // A client may close its pipe before any session starts (e.g. a probe that only sent
+    // `server/discover`): that is a normal end, not an error.
+    let running = match ElicitService::new(server)
         .serve(rmcp::transport::stdio())
-        .await?;
+        .await
+    {
+        Ok(running) => running,
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
     running.waiting().await?;
     Ok(())
 }

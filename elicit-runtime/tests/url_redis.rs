@@ -1,0 +1,405 @@
+//! URL mode across server replicas (feature `redis`): two independent `Elicitation`s sharing
+//! one key ring and one Redis, so the landing page, the client's retry and a replayed
+//! `requestState` may each reach a different replica.
+//!
+//! Uses the Redis at `ELICIT_REDIS_URL` (e.g. `ELICIT_REDIS_URL=$(scripts/redis-server)`);
+//! without it each test starts its own `redis-server` on a free loopback port and kills it at
+//! the end. Every test works in a namespace of its own.
+
+mod common_url;
+
+use std::io::{Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use common_url::*;
+use elicit_runtime::Elicitation;
+use elicit_runtime::state::{KeyRing, ReplayGuard, StateError, StateSealer};
+use elicit_runtime::url::{
+    Completion, CompletionStore, LandingPage, PageError, RedisCompletionStore, RedisReplayGuard,
+};
+use serde_json::json;
+
+/// A Redis for one test: the one in `ELICIT_REDIS_URL`, or a `redis-server` of its own.
+struct Redis {
+    url: String,
+    child: Option<Child>,
+}
+
+impl Redis {
+    fn start() -> Redis {
+        if let Ok(url) = std::env::var("ELICIT_REDIS_URL")
+            && !url.trim().is_empty()
+        {
+            return Redis {
+                url: url.trim().to_owned(),
+                child: None,
+            };
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "ELICIT_REDIS_URL is not set and `redis-server` cannot be started ({e}). \
+                     Install it (`scripts/redis-server` does) or run \
+                     `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-runtime \
+                     --features redis --test url_redis`"
+                )
+            });
+        let redis = Redis {
+            url: format!("redis://127.0.0.1:{port}"),
+            child: Some(child),
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !ping(port) {
+            assert!(
+                Instant::now() < deadline,
+                "redis-server on port {port} did not answer PING"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        redis
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Whether a Redis on `port` answers `PING`.
+fn ping(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    let mut reply = [0u8; 7];
+    stream.write_all(b"PING\r\n").is_ok()
+        && stream.read_exact(&mut reply).is_ok()
+        && &reply == b"+PONG\r\n"
+}
+
+/// A namespace no other test (or earlier run) uses.
+fn namespace(test: &str) -> String {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "elicit-test:{test}:{}:{nanos}:{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// How a replica is configured.
+#[derive(Clone, Copy, Default)]
+struct Options {
+    single_use: bool,
+    replay_guard: bool,
+}
+
+/// One replica: its own sealer (the shared key ring, built again), its own Redis connections.
+async fn replica(redis: &Redis, ns: &str, options: Options) -> Elicitation {
+    let store = RedisCompletionStore::connect(&redis.url, ns)
+        .await
+        .expect("connect to Redis");
+    let mut sealer = StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server");
+    if options.replay_guard {
+        let guard = RedisReplayGuard::new(&redis.url, ns).expect("a replay guard");
+        sealer = sealer.with_replay_guard(Arc::new(guard));
+    }
+    let mut server = Elicitation::new(sealer).with_completion_store(Arc::new(store));
+    if options.single_use {
+        server = server.with_single_use_completions();
+    }
+    server
+}
+
+/// Round 1 on `server` as alice: the handle and the state to retry with.
+async fn start(caller: &Caller) -> (String, String) {
+    let ask = input_required(caller.call(&caller.first(), connect).await);
+    (handle_of(&url_request(&ask)), state_of(&ask))
+}
+
+fn completed(result: Option<serde_json::Value>) -> elicit_runtime::UrlOutcome<ConnectGithub> {
+    elicit_runtime::UrlOutcome::Completed {
+        state: bound(),
+        result,
+    }
+}
+
+#[tokio::test]
+async fn the_page_on_one_replica_completes_the_retry_on_the_other() {
+    let redis = Redis::start();
+    let ns = namespace("cross");
+    let a = replica(&redis, &ns, Options::default()).await;
+    let b = replica(&redis, &ns, Options::default()).await;
+    let on_a = Caller::new(&a, Some(ALICE));
+    let on_b = Caller::new(&b, Some(ALICE));
+
+    let (handle, state) = start(&on_a).await;
+    // Accepted, page not finished yet: a state-only round, on either replica.
+    let params = on_a.retry(&state, Some(answer("accept")));
+    let pending = input_required(on_a.call(&params, connect).await);
+    assert_state_only(&pending);
+
+    let page_b = LandingPage::new(&b);
+    let opened = page_b.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+    assert_eq!(opened.state, bound());
+    let account = json!({"account": "octocat"});
+    page_b
+        .complete(&opened, Some(account.clone()))
+        .await
+        .unwrap();
+
+    let params = on_a.retry(&state_of(&pending), None);
+    assert_eq!(
+        complete(on_a.call(&params, connect).await),
+        completed(Some(account.clone()))
+    );
+    // Without single use, the other replica reads the same completion.
+    assert_eq!(
+        complete(on_b.call(&params, connect).await),
+        completed(Some(account))
+    );
+}
+
+#[tokio::test]
+async fn a_single_use_completion_is_redeemed_once_across_replicas() {
+    let redis = Redis::start();
+    let ns = namespace("single-use");
+    let options = Options {
+        single_use: true,
+        ..Options::default()
+    };
+    let a = replica(&redis, &ns, options).await;
+    let b = replica(&redis, &ns, options).await;
+    let on_a = Caller::new(&a, Some(ALICE));
+    let on_b = Caller::new(&b, Some(ALICE));
+
+    let (handle, state) = start(&on_a).await;
+    let page_b = LandingPage::new(&b);
+    let opened = page_b.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+    page_b.complete(&opened, None).await.unwrap();
+
+    let params = on_a.retry(&state, Some(answer("accept")));
+    assert_eq!(complete(on_a.call(&params, connect).await), completed(None));
+    // The same retry reaching replica B: refused.
+    let replay = error(on_b.call(&params, connect).await);
+    assert_already_redeemed(&replay);
+    // And on A again.
+    assert_already_redeemed(&error(on_a.call(&params, connect).await));
+    assert_eq!(
+        page_b
+            .open::<ConnectGithub>(&handle, ALICE)
+            .await
+            .unwrap_err(),
+        PageError::AlreadyRecorded
+    );
+
+    // A fresh call (started on B, finished by A's page) still works.
+    let (handle, state) = start(&on_b).await;
+    let page_a = LandingPage::new(&a);
+    let opened = page_a.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+    page_a.complete(&opened, Some(json!(2))).await.unwrap();
+    let params = on_b.retry(&state, Some(answer("accept")));
+    assert_eq!(
+        complete(on_b.call(&params, connect).await),
+        completed(Some(json!(2)))
+    );
+}
+
+#[tokio::test]
+async fn a_request_state_used_on_one_replica_is_refused_on_the_other() {
+    let redis = Redis::start();
+    let ns = namespace("replay");
+    let options = Options {
+        replay_guard: true,
+        ..Options::default()
+    };
+    let a = replica(&redis, &ns, options).await;
+    let b = replica(&redis, &ns, options).await;
+    let on_a = Caller::new(&a, Some(ALICE));
+    let on_b = Caller::new(&b, Some(ALICE));
+
+    let (handle, state) = start(&on_a).await;
+    let params = on_a.retry(&state, Some(answer("accept")));
+    let pending = input_required(on_a.call(&params, connect).await);
+    assert_state_only(&pending);
+    // The same requestState again, on the other replica: the uniform refusal.
+    assert_invalid_state(&error(on_b.call(&params, connect).await));
+
+    let page_b = LandingPage::new(&b);
+    let opened = page_b.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+    page_b.complete(&opened, None).await.unwrap();
+    // The fresh state from the last round is good once, wherever it lands.
+    let params = on_b.retry(&state_of(&pending), None);
+    assert_eq!(complete(on_b.call(&params, connect).await), completed(None));
+    assert_invalid_state(&error(on_a.call(&params, connect).await));
+}
+
+#[tokio::test]
+async fn entries_expire_in_redis() {
+    let redis = Redis::start();
+    let ns = namespace("expiry");
+    let store = RedisCompletionStore::connect(&redis.url, &ns)
+        .await
+        .unwrap();
+    let guard = RedisReplayGuard::new(&redis.url, &ns).unwrap();
+    let now = SystemTime::now();
+    let soon = now + Duration::from_secs(1);
+    let done = Completion::Completed {
+        result: Some(json!({"account": "octocat"})),
+    };
+
+    assert!(store.record("flow-1", done.clone(), soon).await.unwrap());
+    // The first record wins.
+    let failed = Completion::Failed {
+        reason: "late".into(),
+    };
+    assert!(!store.record("flow-1", failed, soon).await.unwrap());
+    assert_eq!(store.lookup("flow-1").await.unwrap(), Some(done.clone()));
+    // Redeeming an unknown flow creates nothing.
+    assert_eq!(store.redeem("flow-2", soon).await.unwrap(), None);
+    assert_eq!(store.lookup("flow-2").await.unwrap(), None);
+    // The guard: once, then replayed.
+    assert_eq!(guard.redeem([9; 16], soon, now), Ok(()));
+    assert_eq!(guard.redeem([9; 16], soon, now), Err(StateError::Replayed));
+
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(store.lookup("flow-1").await.unwrap(), None);
+    assert_eq!(store.redeem("flow-1", soon).await.unwrap(), None);
+    assert!(
+        store
+            .record("flow-1", done, SystemTime::now() + Duration::from_secs(60))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        guard.redeem(
+            [9; 16],
+            SystemTime::now() + Duration::from_secs(1),
+            SystemTime::now()
+        ),
+        Ok(())
+    );
+}
+
+#[tokio::test]
+async fn the_other_replica_refuses_tampered_foreign_and_other_users_handles() {
+    let redis = Redis::start();
+    let ns = namespace("refusals");
+    let a = replica(&redis, &ns, Options::default()).await;
+    let b = replica(&redis, &ns, Options::default()).await;
+    let on_a = Caller::new(&a, Some(ALICE));
+    let (handle, state) = start(&on_a).await;
+    let page_b = LandingPage::new(&b);
+
+    assert!(matches!(
+        page_b.open::<ConnectGithub>(&tamper(&handle), ALICE).await,
+        Err(PageError::Invalid(_))
+    ));
+    assert_eq!(
+        page_b
+            .open::<ConnectGithub>(&handle, MALLORY)
+            .await
+            .unwrap_err(),
+        PageError::WrongSubject
+    );
+    // A server with other keys on the same Redis and namespace.
+    let store = RedisCompletionStore::connect(&redis.url, &ns)
+        .await
+        .unwrap();
+    let foreign = Elicitation::new(StateSealer::new(KeyRing::new(1, [8; 32]), "issues-server"))
+        .with_completion_store(Arc::new(store));
+    assert!(matches!(
+        LandingPage::new(&foreign)
+            .open::<ConnectGithub>(&handle, ALICE)
+            .await,
+        Err(PageError::Invalid(_))
+    ));
+
+    // Two tabs on two replicas: the first record wins, the second is refused.
+    let opened_b = page_b.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+    let page_a = LandingPage::new(&a);
+    let opened_a = page_a.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+    page_a
+        .complete(&opened_a, Some(json!("from a")))
+        .await
+        .unwrap();
+    assert_eq!(
+        page_b.fail(&opened_b, "from b").await.unwrap_err(),
+        PageError::AlreadyRecorded
+    );
+    assert_eq!(
+        page_b
+            .open::<ConnectGithub>(&handle, ALICE)
+            .await
+            .unwrap_err(),
+        PageError::AlreadyRecorded
+    );
+    let on_b = Caller::new(&b, Some(ALICE));
+    let params = on_b.retry(&state, Some(answer("accept")));
+    assert_eq!(
+        complete(on_b.call(&params, connect).await),
+        completed(Some(json!("from a")))
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_redis_is_a_clear_error_and_fails_closed() {
+    // Nothing listens on a port we just released.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let url = format!("redis://127.0.0.1:{port}");
+    let e = RedisCompletionStore::connect(&url, "down")
+        .await
+        .unwrap_err();
+    assert!(e.to_string().starts_with("completion store:"), "{e}");
+
+    // A replay guard that cannot reach Redis refuses every requestState (uniformly) rather
+    // than letting replays through.
+    let redis = Redis::start();
+    let ns = namespace("down");
+    let store = RedisCompletionStore::connect(&redis.url, &ns)
+        .await
+        .unwrap();
+    let guard = RedisReplayGuard::new(&url, &ns).unwrap();
+    assert!(matches!(
+        guard.redeem(
+            [1; 16],
+            SystemTime::now() + Duration::from_secs(5),
+            SystemTime::now()
+        ),
+        Err(StateError::ReplayGuardUnavailable(_))
+    ));
+    let server = Elicitation::new(
+        StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server")
+            .with_replay_guard(Arc::new(guard)),
+    )
+    .with_completion_store(Arc::new(store));
+    let caller = Caller::new(&server, Some(ALICE));
+    let (_, state) = start(&caller).await;
+    let params = caller.retry(&state, Some(answer("accept")));
+    assert_invalid_state(&error(caller.call(&params, connect).await));
+}
