@@ -119,7 +119,7 @@ impl ElicitContext {
         // The retry is a new request with no state of its own: the id is derived from who
         // asked what, so the retry finds the completion. Recording one still needs the sealed
         // handle and the matching browser user.
-        let id = {
+        let flow_id = |generation: u32| {
             let binding = self.binding();
             let mut h = Sha256::new();
             for part in [
@@ -130,22 +130,29 @@ impl ElicitContext {
                 &binding.args_digest,
                 T::KEY.as_bytes(),
                 canonical_json(&bound).as_bytes(),
+                &generation.to_be_bytes(),
             ] {
                 h.update((part.len() as u64).to_be_bytes());
                 h.update(part);
             }
             URL_SAFE_NO_PAD.encode(&h.finalize()[..16])
         };
-        if let Some(outcome) = self
-            .completed(
-                &id,
-                &bound,
-                store.as_ref(),
-                SystemTime::now() + self.server.sealer().ttl(),
-            )
-            .await?
-        {
-            return outcome_for(outcome, state);
+        // A single-use completion that was already redeemed ends that flow: the next
+        // identical call starts the next generation with a new link.
+        let expires_at = SystemTime::now() + self.server.sealer().ttl();
+        let mut id = flow_id(0);
+        for generation in 1..=MAX_GENERATIONS {
+            match self
+                .completed(&id, &bound, store.as_ref(), expires_at)
+                .await
+            {
+                Ok(Some(outcome)) => return outcome_for(outcome, state),
+                Ok(None) => break,
+                Err(e) if generation < MAX_GENERATIONS && is_redeemed(&e) => {
+                    id = flow_id(generation)
+                }
+                Err(e) => return Err(e),
+            }
         }
         let (claims, token) = self.mint::<T>(&principal, bound, Some(id))?;
         let params = UrlParams::for_2025(
@@ -248,9 +255,24 @@ impl ElicitContext {
             ElicitAction::Cancel => return Ok(UrlOutcome::Cancelled),
             ElicitAction::Accept => {}
         }
+        // Already read in an earlier round of this request: the completion travels in the
+        // sealed state, so a single-use completion is redeemed once, not once per round.
+        if let Some(done) = self.notes.get(&note_key).and_then(|n| n.get("done"))
+            && let Ok(done) = serde_json::from_value::<Completion>(done.clone())
+        {
+            return outcome_for(done, state);
+        }
         let expires_at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(exp);
         match self.completed(&id, &Value::Null, store, expires_at).await? {
-            Some(done) => outcome_for(done, state),
+            Some(done) => {
+                if let Some(note) = self.notes.get_mut(&note_key).and_then(Value::as_object_mut) {
+                    note.insert(
+                        "done".to_owned(),
+                        serde_json::to_value(&done).unwrap_or(Value::Null),
+                    );
+                }
+                outcome_for(done, state)
+            }
             None if SystemTime::now() >= expires_at => Ok(UrlOutcome::Expired),
             // The user agreed but the page has not finished: a state-only round lets the
             // client retry without opening the page again.
@@ -314,6 +336,16 @@ impl ElicitContext {
             tokio::time::sleep(POLL_INTERVAL).await;
         }
     }
+}
+
+/// How many redeemed flows of one identical call are skipped before giving up.
+const MAX_GENERATIONS: u32 = 64;
+
+fn is_redeemed(e: &Interrupt) -> bool {
+    e.as_error()
+        .and_then(|e| e.data.as_ref())
+        .and_then(|d| d.get("reason"))
+        == Some(&json!("already_redeemed"))
 }
 
 fn outcome_for<T>(completion: Completion, state: T) -> Result<UrlOutcome<T>, Interrupt> {
