@@ -35,6 +35,11 @@
 //! Instruction counts per call (independent of machine load): see `support/mod.rs`
 //! (`ELICIT_BENCH_COUNT=<routine>:<n>` under `valgrind --tool=callgrind`; every routine above
 //! except `serde_from_value_only`, which needs criterion's batching).
+//!
+//! Ratios on a loaded machine: `ELICIT_BENCH_PAIRED=<rounds>` times `elicit_from_content`
+//! against `serde_from_value_ref`, `serde_from_value_only` and `serde_from_value_with_clone`,
+//! `serde_plus_jsonschema` against `elicit_from_content`, and `jsonschema_is_valid_only`
+//! against `elicit_schema_validate_only`, in alternating batches (see `support/mod.rs`).
 
 mod support;
 
@@ -204,11 +209,71 @@ fn form_decode(c: &mut Criterion) {
 
     check_agreement(&value, &validator);
 
+    let elicit_from_content = || Signup::from_content(black_box(&value));
+    let serde_from_value_with_clone =
+        || serde_json::from_value::<SignupSerde>(black_box(&value).clone());
+    let serde_from_value_ref = || SignupSerde::deserialize(black_box(&value));
+    let serde_plus_jsonschema = || {
+        let value = black_box(&value);
+        validator
+            .validate(value)
+            .map_err(|e| e.to_string())
+            .and_then(|()| SignupSerde::deserialize(value).map_err(|e| e.to_string()))
+    };
+    let jsonschema_is_valid_only = || validator.is_valid(black_box(&value));
+    let schema = Signup::requested_schema();
+    let elicit_schema_validate_only = || schema.validate(black_box(&value));
+
+    if let Some(rounds) = support::paired_rounds() {
+        let owned = || {
+            support::timed_with_input(
+                || value.clone(),
+                |owned| serde_json::from_value::<SignupSerde>(black_box(owned)),
+            )
+        };
+        let pairs = [
+            (
+                ("elicit_from_content", support::timed(elicit_from_content)),
+                ("serde_from_value_ref", support::timed(serde_from_value_ref)),
+            ),
+            (
+                ("elicit_from_content", support::timed(elicit_from_content)),
+                ("serde_from_value_only", owned()),
+            ),
+            (
+                ("elicit_from_content", support::timed(elicit_from_content)),
+                (
+                    "serde_from_value_with_clone",
+                    support::timed(serde_from_value_with_clone),
+                ),
+            ),
+            (
+                (
+                    "serde_plus_jsonschema",
+                    support::timed(serde_plus_jsonschema),
+                ),
+                ("elicit_from_content", support::timed(elicit_from_content)),
+            ),
+            (
+                (
+                    "jsonschema_is_valid_only",
+                    support::timed(jsonschema_is_valid_only),
+                ),
+                (
+                    "elicit_schema_validate_only",
+                    support::timed(elicit_schema_validate_only),
+                ),
+            ),
+        ];
+        for (a, b) in pairs {
+            support::paired(a, b, rounds);
+        }
+        return;
+    }
+
     let mut group = c.benchmark_group("form_decode_10_fields");
 
-    support::bench(&mut group, "elicit_from_content", || {
-        Signup::from_content(black_box(&value))
-    });
+    support::bench(&mut group, "elicit_from_content", elicit_from_content);
 
     if support::timing() {
         group.bench_function("serde_from_value_only", |b| {
@@ -224,30 +289,23 @@ fn form_decode(c: &mut Criterion) {
         });
     }
 
-    support::bench(&mut group, "serde_from_value_with_clone", || {
-        serde_json::from_value::<SignupSerde>(black_box(&value).clone())
-    });
-
-    support::bench(&mut group, "serde_from_value_ref", || {
-        SignupSerde::deserialize(black_box(&value))
-    });
-
-    support::bench(&mut group, "serde_plus_jsonschema", || {
-        let value = black_box(&value);
-        validator
-            .validate(value)
-            .map_err(|e| e.to_string())
-            .and_then(|()| SignupSerde::deserialize(value).map_err(|e| e.to_string()))
-    });
-
-    support::bench(&mut group, "jsonschema_is_valid_only", || {
-        validator.is_valid(black_box(&value))
-    });
-
-    let schema = Signup::requested_schema();
-    support::bench(&mut group, "elicit_schema_validate_only", || {
-        schema.validate(black_box(&value))
-    });
+    support::bench(
+        &mut group,
+        "serde_from_value_with_clone",
+        serde_from_value_with_clone,
+    );
+    support::bench(&mut group, "serde_from_value_ref", serde_from_value_ref);
+    support::bench(&mut group, "serde_plus_jsonschema", serde_plus_jsonschema);
+    support::bench(
+        &mut group,
+        "jsonschema_is_valid_only",
+        jsonschema_is_valid_only,
+    );
+    support::bench(
+        &mut group,
+        "elicit_schema_validate_only",
+        elicit_schema_validate_only,
+    );
 
     support::bench(&mut group, "requested_schema_cached", || {
         black_box(Signup::requested_schema())
@@ -258,6 +316,9 @@ fn form_decode(c: &mut Criterion) {
 
 /// Where `elicit_from_content` spends its time: the pieces it is made of, over the same answer.
 fn form_decode_parts(c: &mut Criterion) {
+    if support::paired_rounds().is_some() {
+        return;
+    }
     let value = answer();
     let content = value.as_object().expect("the answer is an object");
     let schema = Signup::requested_schema();

@@ -159,21 +159,26 @@ fn state_seal_open(c: &mut Criterion) {
     };
 
     if let Some(rounds) = support::paired_rounds() {
-        support::paired(
-            ("elicit_seal_open", &mut elicit_seal_open),
-            ("rmcp_encode_decode", &mut rmcp_encode_decode),
-            rounds,
-        );
-        support::paired(
-            ("elicit_seal", &mut elicit_seal),
-            ("rmcp_encode", &mut rmcp_encode),
-            rounds,
-        );
-        support::paired(
-            ("elicit_open", &mut elicit_open),
-            ("rmcp_decode", &mut rmcp_decode),
-            rounds,
-        );
+        let pairs = [
+            (
+                ("elicit_seal_open", support::timed(&mut elicit_seal_open)),
+                (
+                    "rmcp_encode_decode",
+                    support::timed(&mut rmcp_encode_decode),
+                ),
+            ),
+            (
+                ("elicit_seal", support::timed(&mut elicit_seal)),
+                ("rmcp_encode", support::timed(&mut rmcp_encode)),
+            ),
+            (
+                ("elicit_open", support::timed(&mut elicit_open)),
+                ("rmcp_decode", support::timed(&mut rmcp_decode)),
+            ),
+        ];
+        for (a, b) in pairs {
+            support::paired(a, b, rounds);
+        }
         return;
     }
 

@@ -81,13 +81,38 @@ pub fn paired_rounds() -> Option<usize> {
     std::env::var("ELICIT_BENCH_PAIRED").ok()?.parse().ok()
 }
 
-/// Nanoseconds per call of `routine` over `n` calls.
-fn batch_ns<O>(routine: &mut impl FnMut() -> O, n: u32) -> f64 {
-    let start = Instant::now();
-    for _ in 0..n {
-        black_box(routine());
-    }
+/// Times a batch: given `n`, makes `n` calls and returns the nanoseconds per call.
+pub type Timer<'a> = Box<dyn FnMut(u32) -> f64 + 'a>;
+
+fn per_call(start: Instant, n: u32) -> f64 {
     start.elapsed().as_secs_f64() * 1e9 / f64::from(n)
+}
+
+/// A [`Timer`] calling `routine` (output dropped inside the timed region).
+pub fn timed<'a, O>(mut routine: impl FnMut() -> O + 'a) -> Timer<'a> {
+    Box::new(move |n| {
+        let start = Instant::now();
+        for _ in 0..n {
+            black_box(routine());
+        }
+        per_call(start, n)
+    })
+}
+
+/// A [`Timer`] calling `routine` on inputs made by `setup` before the batch starts (criterion's
+/// `iter_batched`): only `routine` and dropping its output are timed.
+pub fn timed_with_input<'a, I, O>(
+    mut setup: impl FnMut() -> I + 'a,
+    mut routine: impl FnMut(I) -> O + 'a,
+) -> Timer<'a> {
+    Box::new(move |n| {
+        let inputs: Vec<I> = (0..n).map(|_| setup()).collect();
+        let start = Instant::now();
+        for input in inputs {
+            black_box(routine(input));
+        }
+        per_call(start, n)
+    })
 }
 
 fn median(values: &mut [f64]) -> f64 {
@@ -98,9 +123,9 @@ fn median(values: &mut [f64]) -> f64 {
 /// Times `a` and `b` in alternating batches of about 200 µs each (`rounds` of each, the one
 /// that goes first swapping every round), so that both see the same machine load, and prints
 /// per-call medians and minima and the median of the per-round ratios `a / b`.
-pub fn paired<A, B>(
-    (name_a, a): (&str, &mut impl FnMut() -> A),
-    (name_b, b): (&str, &mut impl FnMut() -> B),
+pub fn paired(
+    (name_a, mut a): (&str, Timer<'_>),
+    (name_b, mut b): (&str, Timer<'_>),
     rounds: usize,
 ) {
     let batch = |routine_ns: f64| {
@@ -108,15 +133,15 @@ pub fn paired<A, B>(
         // Saturating float-to-int conversion; at least one call.
         (calls as u32).max(1)
     };
-    let (batch_a, batch_b) = (batch(batch_ns(a, 50)), batch(batch_ns(b, 50)));
+    let (batch_a, batch_b) = (batch(a(50)), batch(b(50)));
     let (mut times_a, mut times_b, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..rounds.max(1) {
         let (ta, tb) = if round % 2 == 0 {
-            let ta = batch_ns(a, batch_a);
-            (ta, batch_ns(b, batch_b))
+            let ta = a(batch_a);
+            (ta, b(batch_b))
         } else {
-            let tb = batch_ns(b, batch_b);
-            (batch_ns(a, batch_a), tb)
+            let tb = b(batch_b);
+            (a(batch_a), tb)
         };
         times_a.push(ta);
         times_b.push(tb);
@@ -126,8 +151,8 @@ pub fn paired<A, B>(
     let (min_a, min_b) = (min(&times_a), min(&times_b));
     let (med_a, med_b) = (median(&mut times_a), median(&mut times_b));
     println!(
-        "{name_a}: median {med_a:.0} ns, min {min_a:.0} ns | {name_b}: median {med_b:.0} ns, \
-         min {min_b:.0} ns | ratio of medians {:.2}, median ratio {:.2}, ratio of minima {:.2} \
+        "{name_a}: median {med_a:.1} ns, min {min_a:.1} ns | {name_b}: median {med_b:.1} ns, \
+         min {min_b:.1} ns | ratio of medians {:.2}, median ratio {:.2}, ratio of minima {:.2} \
          ({} rounds)",
         med_a / med_b,
         median(&mut ratios),
