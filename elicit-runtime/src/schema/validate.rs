@@ -347,8 +347,8 @@ fn exact(n: &Number) -> Exact {
 const F64_EXACT_INT: u64 = 1 << 53;
 
 /// An integer `n` as the `f64` of the same value, when that exists (|n| <= 2^53).
+#[allow(clippy::cast_precision_loss)] // exact: both casts happen only for |n| <= 2^53
 fn exact_f64(n: &Number) -> Option<f64> {
-    #[allow(clippy::cast_precision_loss)] // exact: |i| <= 2^53
     if let Some(i) = n.as_i64() {
         (i.unsigned_abs() <= F64_EXACT_INT).then_some(i as f64)
     } else if let Some(u) = n.as_u64() {

@@ -63,7 +63,10 @@ pub(crate) fn mint(
     now: SystemTime,
     id: Option<String>,
 ) -> Result<(Claims, String), SealError> {
-    let iat = now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
+    let since_epoch = now.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let iat = since_epoch.as_secs();
+    // Rounded up, as `requestState` expiries are: a handle lives at least the full TTL.
+    let round_up = u64::from(since_epoch.subsec_nanos() > 0);
     let claims = Claims {
         v: 1,
         id: match id {
@@ -71,7 +74,9 @@ pub(crate) fn mint(
             None => new_id()?,
         },
         iat,
-        exp: iat.saturating_add(sealer.ttl().as_secs()),
+        exp: iat
+            .saturating_add(sealer.ttl().as_secs())
+            .saturating_add(round_up),
         aud: sealer.audience().to_owned(),
         m: binding.method.to_owned(),
         t: binding.target.to_owned(),
