@@ -8,7 +8,7 @@ pub use crate::context::ElicitContext;
 pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
 pub use crate::form::ElicitForm;
-pub use crate::question::Question;
+pub use crate::question::{Question, question_digest};
 pub use crate::schema::{ContentError, PropertySchema, RequestedSchema, StringFormat};
 pub use crate::url::{UrlElicitation, UrlOutcome};
 pub use ::core::option::Option;

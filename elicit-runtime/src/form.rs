@@ -62,6 +62,10 @@ pub trait ElicitForm: Sized + 'static {
     /// The content the given call-site defaults pre-fill.
     fn defaults_content(defaults: &Self::Defaults) -> Map<String, Value>;
 
+    /// The digest of the question as declared (key, message, schema), computed once.
+    #[doc(hidden)]
+    fn __elicit_digest() -> &'static str;
+
     /// This form's question, to change its key, message or defaults before asking.
     fn question() -> Question<Self> {
         Question::new()

@@ -103,7 +103,14 @@ impl<T: ElicitForm> Question<T> {
                 )?);
             }
         }
-        let digest = question_digest(&self.key, message, &schema);
+        // The question as declared is the common case: its digest is computed once per type.
+        let declared =
+            self.message.is_none() && matches!(schema, Cow::Borrowed(_)) && self.key == T::key();
+        let digest = if declared {
+            T::__elicit_digest().to_owned()
+        } else {
+            question_digest(&self.key, message, &schema)
+        };
         Ok(Prepared {
             key: self.key.to_string(),
             message: message.to_owned(),
@@ -146,8 +153,8 @@ impl Prepared {
     }
 }
 
-/// A short digest of key, message and canonical schema.
-pub(crate) fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
+/// A short digest of key, message and canonical schema (binds answers to questions).
+pub fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
     let schema = serde_json::to_value(schema)
         .map(|v| canonical_json(&v))
         .unwrap_or_default();

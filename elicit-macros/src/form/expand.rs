@@ -70,6 +70,13 @@ pub fn expand(form: &Form) -> TokenStream {
                     #message
                 }
 
+                fn __elicit_digest() -> &'static str {
+                    static __ELICIT_DIGEST: #p::OnceLock<::std::string::String> = #p::OnceLock::new();
+                    __ELICIT_DIGEST.get_or_init(|| {
+                        #p::question_digest(#key, #message, <Self as #p::ElicitForm>::requested_schema())
+                    })
+                }
+
                 fn requested_schema() -> &'static #p::RequestedSchema {
                     static __ELICIT_SCHEMA: #p::OnceLock<#p::RequestedSchema> = #p::OnceLock::new();
                     __ELICIT_SCHEMA.get_or_init(|| {

@@ -37,6 +37,9 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
                 fn key() -> &'static str {
                     ::core::unreachable!()
                 }
+                fn __elicit_digest() -> &'static str {
+                    ::core::unreachable!()
+                }
                 fn message() -> &'static str {
                     ::core::unreachable!()
                 }
