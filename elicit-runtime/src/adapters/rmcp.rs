@@ -43,7 +43,8 @@ use std::sync::Arc;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientRequest, CustomResult,
     ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, ProtocolVersion,
-    ServerNotification, ServerRequest, ServerResult,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerNotification,
+    ServerRequest, ServerResult,
 };
 use rmcp::service::{NotificationContext, RequestContext, Service, ServiceError};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -243,6 +244,30 @@ pub async fn get_prompt(
     run(
         server,
         "prompts/get",
+        &request,
+        &context_in,
+        principal,
+        handler,
+        responses,
+    )
+    .await
+}
+
+/// [`call_tool`] for `resources/read`.
+pub async fn read_resource(
+    server: &Elicitation,
+    request: ReadResourceRequestParams,
+    context_in: RequestContext<RoleServer>,
+    principal: Option<&str>,
+    handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<ReadResourceResult, Interrupt>,
+) -> Result<ReadResourceResponse, McpError> {
+    let responses = (
+        ReadResourceResponse::Complete as fn(_) -> _,
+        ReadResourceResponse::InputRequired as fn(_) -> _,
+    );
+    run(
+        server,
+        "resources/read",
         &request,
         &context_in,
         principal,

@@ -1,1 +1,0 @@
-//! Workspace-level tests live in `tests/`.
