@@ -45,16 +45,7 @@ impl ElicitContext {
         &mut self,
         state: T,
     ) -> Result<UrlOutcome<T>, Interrupt> {
-        if !self.supports(ElicitMode::Url) {
-            return Err(Interrupt::error(
-                JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
-            ));
-        }
-        let store = self.server.completion_store().cloned().ok_or_else(|| {
-            internal("URL-mode elicitation needs a completion store: `Elicitation::with_completion_store`")
-        })?;
-        let bound = serde_json::to_value(&state)
-            .map_err(|e| internal(format!("cannot bind state: {e}")))?;
+        let (store, bound) = self.url_prerequisites(&state)?;
         let digest = question_digest_raw(
             T::KEY,
             T::MESSAGE,
@@ -100,18 +91,7 @@ impl ElicitContext {
         &mut self,
         state: T,
     ) -> Result<UrlOutcome<T>, Interrupt> {
-        if !self.supports(ElicitMode::Url) {
-            return Err(Interrupt::error(
-                JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
-            ));
-        }
-        let store = self
-            .server
-            .completion_store()
-            .cloned()
-            .ok_or_else(|| internal("URL-mode elicitation needs a completion store"))?;
-        let bound = serde_json::to_value(&state)
-            .map_err(|e| internal(format!("cannot bind state: {e}")))?;
+        let (store, bound) = self.url_prerequisites(&state)?;
         let principal = self
             .principal
             .clone()
@@ -163,6 +143,25 @@ impl ElicitContext {
         Err(Interrupt::error(JsonRpcError::url_elicitation_required(
             vec![params],
         )))
+    }
+
+    /// What every URL-mode ask needs: the client's URL capability, a completion store, and
+    /// the bound state as JSON.
+    fn url_prerequisites<T: UrlElicitation>(
+        &self,
+        state: &T,
+    ) -> Result<(std::sync::Arc<dyn CompletionStore>, Value), Interrupt> {
+        if !self.supports(ElicitMode::Url) {
+            return Err(Interrupt::error(
+                JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
+            ));
+        }
+        let store = self.server.completion_store().cloned().ok_or_else(|| {
+            internal("URL-mode elicitation needs a completion store: `Elicitation::with_completion_store`")
+        })?;
+        let bound =
+            serde_json::to_value(state).map_err(|e| internal(format!("cannot bind state: {e}")))?;
+        Ok((store, bound))
     }
 
     fn mint<T: UrlElicitation>(
