@@ -252,6 +252,7 @@ impl<'a> ContextBuilder<'a> {
             era,
             method: self.method.to_owned(),
             target,
+            args_digest: crate::state::args_digest(&arguments),
             arguments,
             principal: self.principal.map(str::to_owned),
             capabilities,
@@ -371,6 +372,8 @@ pub struct ElicitContext {
     method: String,
     target: String,
     arguments: Value,
+    /// Digest of the canonical arguments, computed once per request.
+    args_digest: [u8; 16],
     pub(crate) principal: Option<String>,
     capabilities: ClientCapabilities,
     responses: BTreeMap<String, InputResponse>,
@@ -636,8 +639,12 @@ impl ElicitContext {
     }
 
     pub(crate) fn binding(&self) -> Binding<'_> {
-        Binding::new(&self.method, &self.target, &self.arguments)
-            .with_principal(self.principal.as_deref())
+        Binding {
+            method: &self.method,
+            target: &self.target,
+            args_digest: self.args_digest,
+            principal: self.principal.as_deref(),
+        }
     }
 
     fn open_state(&mut self, token: &str) -> Result<(), ContextError> {
