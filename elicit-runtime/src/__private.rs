@@ -27,20 +27,6 @@ pub fn push_field<T: ElicitField>(
     schema.property(name, T::property(spec), required)
 }
 
-/// Decodes field `index` of `schema` from `content`, recording any problem in `errors`.
-pub fn decode_field<T: ElicitField>(
-    content: &Map<String, Value>,
-    schema: &RequestedSchema,
-    index: usize,
-    errors: &mut ContentError,
-) -> Option<T> {
-    let value = schema
-        .properties
-        .get(index)
-        .and_then(|(name, _)| content.get(name.as_str()));
-    decode_slot(value, schema, index, errors)
-}
-
 /// Decodes field `index` of `schema` from its value in the answer (`None` when absent),
 /// recording any problem in `errors`. The derive finds every field's value in one pass over
 /// the answer, then calls this per field.
@@ -127,11 +113,6 @@ pub const fn is_text(kind: FieldKind) -> bool {
     matches!(kind, FieldKind::Text)
 }
 
-/// Compile-time check: `kind` is a number or an integer.
-pub const fn is_numeric(kind: FieldKind) -> bool {
-    matches!(kind, FieldKind::Number { .. } | FieldKind::Integer { .. })
-}
-
 /// Compile-time check: `kind` is a boolean.
 pub const fn is_boolean(kind: FieldKind) -> bool {
     matches!(kind, FieldKind::Boolean)
@@ -140,14 +121,6 @@ pub const fn is_boolean(kind: FieldKind) -> bool {
 /// Compile-time check: `kind` is a multi-select.
 pub const fn is_multi(kind: FieldKind) -> bool {
     matches!(kind, FieldKind::MultiSelect(_))
-}
-
-/// Compile-time check: `kind` is an integer and `value` within its range.
-pub const fn integer_holds(kind: FieldKind, value: i128) -> bool {
-    match kind {
-        FieldKind::Integer { min, max } => min <= value && value <= max,
-        _ => false,
-    }
 }
 
 /// Compile-time check: `kind` is a single-select offering `value`.
@@ -164,11 +137,6 @@ pub const fn multi_offers(kind: FieldKind, chosen: &[&str]) -> bool {
         FieldKind::MultiSelect(values) => contains_all(values, chosen),
         _ => false,
     }
-}
-
-/// Compile-time check: `kind` is a floating-point number.
-pub const fn is_float(kind: FieldKind) -> bool {
-    matches!(kind, FieldKind::Number { .. })
 }
 
 /// Compile-time check: the whole number `value` fits a field of `kind` (a bound or default).

@@ -158,10 +158,16 @@ pub fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> St
     let schema = serde_json::to_value(schema)
         .map(|v| canonical_json(&v))
         .unwrap_or_default();
+    short_digest(&[key.as_bytes(), message.as_bytes(), schema.as_bytes()])
+}
+
+/// SHA-256 over length-prefixed `parts`, cut to 16 bytes, as unpadded base64url: the digest
+/// that binds answers to questions and URL flows to calls.
+pub(crate) fn short_digest(parts: &[&[u8]]) -> String {
     let mut hasher = Sha256::new();
-    for part in [key, message, &schema] {
+    for part in parts {
         hasher.update((part.len() as u64).to_be_bytes());
-        hasher.update(part.as_bytes());
+        hasher.update(part);
     }
     URL_SAFE_NO_PAD.encode(&hasher.finalize()[..16])
 }
@@ -205,10 +211,5 @@ fn set_default(property: &mut PropertySchema, value: &Value) {
 /// A digest for a non-form input request: key, method and canonical params.
 pub(crate) fn question_digest_raw(key: &str, method: &str, params: &Value) -> String {
     let params = canonical_json(params);
-    let mut hasher = Sha256::new();
-    for part in [key, method, &params] {
-        hasher.update((part.len() as u64).to_be_bytes());
-        hasher.update(part.as_bytes());
-    }
-    URL_SAFE_NO_PAD.encode(&hasher.finalize()[..16])
+    short_digest(&[key.as_bytes(), method.as_bytes(), params.as_bytes()])
 }

@@ -2,17 +2,14 @@
 
 use std::time::SystemTime;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 
 use super::handle::{self, Claims};
 use super::store::{Completion, CompletionStore, POLL_INTERVAL};
 use super::{UrlElicitation, UrlOutcome};
 use crate::answer::Interrupt;
 use crate::context::ElicitContext;
-use crate::question::question_digest_raw;
+use crate::question::{question_digest_raw, short_digest};
 use crate::state::canonical_json;
 use crate::wire::{
     ElicitAction, ElicitMode, ElicitParams, ElicitResult, ElicitationCompleteNotification,
@@ -101,21 +98,17 @@ impl ElicitContext {
         // handle and the matching browser user.
         let flow_id = |generation: u32| {
             let binding = self.binding();
-            let mut h = Sha256::new();
-            for part in [
+            let bound = canonical_json(&bound);
+            short_digest(&[
                 principal.as_bytes(),
                 self.server.sealer().audience().as_bytes(),
                 binding.method.as_bytes(),
                 binding.target.as_bytes(),
                 &binding.args_digest,
                 T::KEY.as_bytes(),
-                canonical_json(&bound).as_bytes(),
+                bound.as_bytes(),
                 &generation.to_be_bytes(),
-            ] {
-                h.update((part.len() as u64).to_be_bytes());
-                h.update(part);
-            }
-            URL_SAFE_NO_PAD.encode(&h.finalize()[..16])
+            ])
         };
         // A single-use completion that was already redeemed ends that flow: the next
         // identical call starts the next generation with a new link.
@@ -123,15 +116,14 @@ impl ElicitContext {
         let mut id = flow_id(0);
         for generation in 1..=MAX_GENERATIONS {
             match self
-                .completed(&id, &bound, store.as_ref(), expires_at)
-                .await
+                .read_completion(&id, store.as_ref(), expires_at)
+                .await?
             {
-                Ok(Some(outcome)) => return outcome_for(outcome, state),
-                Ok(None) => break,
-                Err(e) if generation < MAX_GENERATIONS && is_redeemed(&e) => {
+                Some(Completion::Redeemed) if generation < MAX_GENERATIONS => {
                     id = flow_id(generation)
                 }
-                Err(e) => return Err(e),
+                Some(outcome) => return outcome_for(outcome, state),
+                None => break,
             }
         }
         let (claims, token) = self.mint::<T>(&principal, bound, Some(id))?;
@@ -182,25 +174,31 @@ impl ElicitContext {
         .map_err(|e| internal(format!("cannot seal the URL handle: {e}")))
     }
 
-    /// The recorded outcome of flow `id`, redeeming it in single-use mode.
-    async fn completed(
+    /// What the store holds for flow `id` (redeeming it in single-use mode), including the
+    /// tombstone of an earlier redemption.
+    async fn read_completion(
         &self,
         id: &str,
-        _bound: &Value,
         store: &dyn CompletionStore,
         expires_at: SystemTime,
     ) -> Result<Option<Completion>, Interrupt> {
         let store_error = |e: super::StoreError| internal(e.to_string());
-        let found = if self.server.single_use_completions() {
-            store.redeem(id, expires_at).await.map_err(store_error)?
+        if self.server.single_use_completions() {
+            store.redeem(id, expires_at).await.map_err(store_error)
         } else {
-            store.lookup(id).await.map_err(store_error)?
-        };
-        match found {
-            Some(Completion::Redeemed) => Err(Interrupt::error(JsonRpcError::invalid_params(
-                "this URL elicitation was already redeemed",
-                Some(json!({"reason": "already_redeemed"})),
-            ))),
+            store.lookup(id).await.map_err(store_error)
+        }
+    }
+
+    /// The recorded outcome of flow `id`; an already redeemed one is refused.
+    async fn completed(
+        &self,
+        id: &str,
+        store: &dyn CompletionStore,
+        expires_at: SystemTime,
+    ) -> Result<Option<Completion>, Interrupt> {
+        match self.read_completion(id, store, expires_at).await? {
+            Some(Completion::Redeemed) => Err(already_redeemed()),
             other => Ok(other),
         }
     }
@@ -221,8 +219,8 @@ impl ElicitContext {
             .notes
             .get(&note_key)
             .and_then(|n| Some((n.get("id")?.as_str()?.to_owned(), n.get("exp")?.as_u64()?)));
-        let answer = match (&handle, self.lookup(T::KEY, digest)?) {
-            (Some(_), Some(answer)) => answer,
+        let ((id, exp), answer) = match (handle, self.lookup(T::KEY, digest)?) {
+            (Some(handle), Some(answer)) => (handle, answer),
             // First round, or an answer we cannot tie to a handle: send (a new) link.
             _ => {
                 let (claims, token) = self.mint::<T>(&principal, bound, None)?;
@@ -236,9 +234,6 @@ impl ElicitContext {
                     .insert(T::KEY.to_owned(), (digest.to_owned(), request));
                 return Err(Interrupt::input_required());
             }
-        };
-        let Some((id, exp)) = handle else {
-            return Err(internal("unreachable: handle without note"));
         };
         let result: ElicitResult = serde_json::from_value(answer).map_err(|e| {
             Interrupt::error(JsonRpcError::invalid_params(
@@ -262,7 +257,7 @@ impl ElicitContext {
             return outcome_for(done, state);
         }
         let expires_at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(exp);
-        match self.completed(&id, &Value::Null, store, expires_at).await? {
+        match self.completed(&id, store, expires_at).await? {
             Some(done) => {
                 if let Some(note) = self.notes.get_mut(&note_key).and_then(Value::as_object_mut) {
                     note.insert(
@@ -317,10 +312,7 @@ impl ElicitContext {
         }
         let expires_at = claims.expires_at();
         loop {
-            if let Some(done) = self
-                .completed(&claims.id, &Value::Null, store, expires_at)
-                .await?
-            {
+            if let Some(done) = self.completed(&claims.id, store, expires_at).await? {
                 let note = ElicitationCompleteNotification::new(claims.id.clone());
                 let params = serde_json::to_value(&note).map_err(|e| internal(e.to_string()))?;
                 // Best effort: the client may retry on its own if the notification is lost.
@@ -340,20 +332,17 @@ impl ElicitContext {
 /// How many redeemed flows of one identical call are skipped before giving up.
 const MAX_GENERATIONS: u32 = 64;
 
-fn is_redeemed(e: &Interrupt) -> bool {
-    e.as_error()
-        .and_then(|e| e.data.as_ref())
-        .and_then(|d| d.get("reason"))
-        == Some(&json!("already_redeemed"))
+fn already_redeemed() -> Interrupt {
+    Interrupt::error(JsonRpcError::invalid_params(
+        "this URL elicitation was already redeemed",
+        Some(json!({"reason": "already_redeemed"})),
+    ))
 }
 
 fn outcome_for<T>(completion: Completion, state: T) -> Result<UrlOutcome<T>, Interrupt> {
     match completion {
         Completion::Completed { result } => Ok(UrlOutcome::Completed { state, result }),
         Completion::Failed { reason } => Ok(UrlOutcome::Failed { state, reason }),
-        Completion::Redeemed => Err(Interrupt::error(JsonRpcError::invalid_params(
-            "this URL elicitation was already redeemed",
-            Some(json!({"reason": "already_redeemed"})),
-        ))),
+        Completion::Redeemed => Err(already_redeemed()),
     }
 }
