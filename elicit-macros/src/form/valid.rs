@@ -583,7 +583,8 @@ fn describe(shape: &Shape) -> &'static str {
         Shape::Integer { .. } => "an integer",
         Shape::Float { .. } => "a number",
         Shape::Multi => "a multi-select",
-        Shape::Opaque => "a select",
+        // Never described: attributes on such types are checked by const assertions instead.
+        Shape::Opaque => "a type checked by the compiler",
     }
 }
 
