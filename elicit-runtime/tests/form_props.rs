@@ -145,7 +145,8 @@ fn number() -> impl Strategy<Value = Json> {
         json!(5e-324),
         json!(3.4028235e38),
         json!(-3.4028235e38),
-        json!(3.402_823_5e38),
+        json!(f64::from(f32::MAX)),
+        json!(-f64::from(f32::MAX)),
         json!(1e39),
         json!(1e308),
         json!(-1e308),
@@ -602,8 +603,8 @@ fn reparsed<T: ElicitForm>() -> RequestedSchema {
     serde_json::from_str(&text).unwrap()
 }
 
-/// (d): the reparsed schema validates exactly like the original; a schema parsed from a
-/// `serde_json::Value` (whose object keys are sorted) reports the same errors in another order.
+/// (d): the reparsed schema validates exactly like the original, whether it was parsed from
+/// the schema's text or from a `serde_json::Value` (which keeps object order).
 fn reparsed_schema_agrees<T: ElicitForm>(
     reparsed: &RequestedSchema,
     from_value: &RequestedSchema,
@@ -611,14 +612,7 @@ fn reparsed_schema_agrees<T: ElicitForm>(
 ) -> Result<(), TestCaseError> {
     let original = T::requested_schema().validate(content);
     prop_assert_eq!(&reparsed.validate(content), &original);
-    let sorted = |r: Result<(), ContentError>| {
-        r.map_err(|e| {
-            let mut pairs = common::pairs(&e);
-            pairs.sort();
-            pairs
-        })
-    };
-    prop_assert_eq!(sorted(from_value.validate(content)), sorted(original));
+    prop_assert_eq!(&from_value.validate(content), &original);
     Ok(())
 }
 

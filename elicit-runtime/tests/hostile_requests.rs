@@ -571,12 +571,17 @@ fn hostile_requests_reach_every_kind_of_outcome() {
 fn hostile_task_updates_never_panic() {
     let mut rng = XorShift(0xDEAD_BEEF_CAFE_F00D);
     let waker = Waker::noop();
+    let mut exercised = 0;
     for iteration in 0..1_000 {
         let input = TaskInput::new(serde_json::from_value(json!({"elicitation": {}})).unwrap());
         let mut ask = pin!(input.ask(Guests::question()));
         let mut cx = Context::from_waker(waker);
         assert!(ask.as_mut().poll(&mut cx).is_pending());
+        // Mostly a map of responses (junk entries included), sometimes junk in its place.
         let mut responses = random_value(&mut rng, 4);
+        if rng.chance(80) && !responses.is_object() {
+            responses = json!({"junk": responses});
+        }
         if rng.chance(60) {
             set(
                 &mut responses,
@@ -588,10 +593,16 @@ fn hostile_task_updates_never_panic() {
                 },
             );
         }
-        let raw = json!({"taskId": random_value(&mut rng, 1), "inputResponses": responses});
-        let Ok(update) = serde_json::from_value::<TasksUpdateParams>(raw) else {
+        if !responses.is_object() {
+            // Not an update at all: refused by the parser, nothing reaches the task.
+            let raw = json!({"taskId": "t", "inputResponses": responses});
+            assert!(serde_json::from_value::<TasksUpdateParams>(raw).is_err());
             continue;
-        };
+        }
+        let raw = json!({"taskId": "t", "inputResponses": responses});
+        let update = serde_json::from_value::<TasksUpdateParams>(raw)
+            .expect("an object of responses parses");
+        exercised += 1;
         let answered = update.input_responses.get("guests").is_some();
         let ack = serde_json::to_value(input.update(&update)).unwrap();
         assert_eq!(ack, json!({"resultType": "complete"}));
@@ -600,11 +611,17 @@ fn hostile_task_updates_never_panic() {
                 !answered,
                 "iteration {iteration}: answered but still pending"
             ),
-            Poll::Ready(Ok(_)) => {}
-            Poll::Ready(Err(e)) => {
-                let code = e.as_error().map(|e| e.code);
-                assert_eq!(code, Some(-32602), "iteration {iteration}: {e:?}");
+            Poll::Ready(result) => {
+                assert!(
+                    answered,
+                    "iteration {iteration}: resolved without an answer: {result:?}"
+                );
+                if let Err(e) = result {
+                    let code = e.as_error().map(|e| e.code);
+                    assert_eq!(code, Some(-32602), "iteration {iteration}: {e:?}");
+                }
             }
         }
     }
+    assert!(exercised > 500, "only {exercised} updates reached the task");
 }

@@ -1233,6 +1233,8 @@ fn a_declined_answer_is_carried_without_stray_content() {
     let junk = json!({"guests": {"action": "decline", "content": {"junk": "y".repeat(60_000)}, "_meta": {"k": 1}}});
     let r2 = asks(round(&server, &retry(&first, &r1, junk), guests_then_day));
     assert_eq!(keys(&r2), ["day"]);
+    // Only `{"action":"decline"}` is carried: the 60 000 junk characters are not in the state.
+    assert!(r2.request_state().unwrap().len() < 4_096);
 }
 
 /// Handlers run on multi-threaded runtimes: the generated `ask` must be `Send`.

@@ -173,20 +173,12 @@ fn an_accept_whose_link_expired_is_expired_and_then_the_state_is_refused() {
         block_on(page.open::<ConnectGithub>(&handle_a, ALICE)).unwrap_err(),
         PageError::Expired
     );
-    // Handle and requestState expire within the same second (both rounded up), so the retry
-    // ends either as `UrlOutcome::Expired` (the state still opened) or as the uniform state
-    // refusal; a completion lives as long as its handle, so flow B expired with it.
-    for retry in [
-        block_on(caller.call(&caller.retry(&state_a, Some(answer("accept"))), connect)),
-        block_on(caller.call(&caller.retry(&state_b, Some(answer("accept"))), connect)),
-    ] {
-        match retry {
-            Ok(outcome) => assert_eq!(
-                outcome,
-                elicit_runtime::Outcome::Complete(UrlOutcome::Expired)
-            ),
-            Err(e) => assert_invalid_state(&e),
-        }
+    // The round-1 states were sealed in the same second as their links and expire with them:
+    // the retry is the uniform state refusal (a state that outlives its link gives
+    // `UrlOutcome::Expired`, see the next test).
+    for state in [&state_a, &state_b] {
+        let retry = block_on(caller.call(&caller.retry(state, Some(answer("accept"))), connect));
+        assert_invalid_state(&error(retry));
     }
 
     std::thread::sleep(
@@ -206,6 +198,59 @@ fn an_accept_whose_link_expired_is_expired_and_then_the_state_is_refused() {
     );
 }
 
+#[test]
+fn a_state_that_outlives_its_link_gives_expired() {
+    let server = server_with(sealer().with_ttl(Duration::from_secs(2)));
+    let caller = Caller::new(&server, Some(ALICE));
+    let page = LandingPage::new(&server);
+
+    // Flow A: the page never finishes. Flow B: it finishes, but its retry comes too late.
+    let (handle_a, state_a) = start(&caller);
+    let (handle_b, state_b) = start(&caller);
+    let expires_at = block_on(page.open::<ConnectGithub>(&handle_a, ALICE))
+        .unwrap()
+        .expires_at();
+    // Poll two whole seconds later (still before the links expire): the state-only rounds are
+    // sealed later than the links, so their requestState outlives them by about two seconds.
+    let next_second = SystemTime::UNIX_EPOCH
+        + Duration::from_secs(
+            SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .unwrap()
+                .as_secs()
+                + 2,
+        )
+        + Duration::from_millis(20);
+    std::thread::sleep(
+        next_second
+            .duration_since(SystemTime::now())
+            .unwrap_or_default(),
+    );
+    let poll = |state: &str| {
+        let ask = input_required(block_on(
+            caller.call(&caller.retry(state, Some(answer("accept"))), connect),
+        ));
+        assert!(
+            ask.input_requests().is_none(),
+            "a pending page is polled, never reopened"
+        );
+        state_of(&ask)
+    };
+    let (polled_a, polled_b) = (poll(&state_a), poll(&state_b));
+    finish_page(&server, &handle_b, Some(json!("ok")));
+
+    std::thread::sleep(
+        expires_at
+            .duration_since(SystemTime::now())
+            .unwrap_or_default()
+            + Duration::from_millis(150),
+    );
+    // A completion lives as long as its link: flow B expired with it, like flow A.
+    for state in [&polled_a, &polled_b] {
+        let retry = block_on(caller.call(&caller.retry(state, None), connect));
+        assert_eq!(complete(retry), UrlOutcome::Expired);
+    }
+}
 #[test]
 fn require_url_on_2026_is_ask_url_and_never_minus_32042() {
     let server = server();
@@ -395,7 +440,10 @@ fn an_accept_without_request_state_never_authorizes() {
     let mut params = caller.first();
     params["inputResponses"] = answer("accept");
     let ask = input_required(block_on(caller.call(&params, connect)));
-    assert_ne!(handle_of(&url_request(&ask)), handle);
+    let fresh = handle_of(&url_request(&ask));
+    assert_ne!(fresh, handle);
+    // A new flow, not the completed one: the page still opens it.
+    assert!(block_on(LandingPage::new(&server).open::<ConnectGithub>(&fresh, ALICE)).is_ok());
 }
 
 #[test]
@@ -826,7 +874,8 @@ async fn legacy_accept_without_completion_expires_with_the_handle() {
     )
     .await;
     assert_eq!(complete(outcome), UrlOutcome::Expired);
-    assert!(started.elapsed() < Duration::from_secs(10));
+    // A 1 s link (rounded up to the next second) polled every 200 ms: over within 1–5 s.
+    assert!((Duration::from_secs(1)..Duration::from_secs(5)).contains(&started.elapsed()));
     legacy_url_request(&peer.requests());
     assert!(peer.notifications().is_empty());
 }
@@ -944,7 +993,7 @@ async fn legacy_require_url_fails_with_the_link_then_completes_on_the_call_after
 async fn legacy_require_url_single_use_redeems_once() {
     let server = server().with_single_use_completions();
     let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
-    let (url, _) = url_required(&e);
+    let (url, id) = url_required(&e);
     let page = LandingPage::new(&server);
     let opened = page
         .open::<ConnectGithub>(&handle_of(&url), ALICE)
@@ -954,10 +1003,10 @@ async fn legacy_require_url_single_use_redeems_once() {
 
     let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, require).await;
     assert_eq!(complete(outcome), completed(None));
-    // The same call again cannot reuse the completion: it starts a new flow with a new link.
+    // The same call again cannot reuse the completion: it starts a new flow (a new id).
     let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
-    let (next_url, _) = url_required(&e);
-    assert_ne!(handle_of(&next_url), handle_of(&url));
+    let (_, next_id) = url_required(&e);
+    assert_ne!(next_id, id);
 }
 
 #[tokio::test]
