@@ -298,8 +298,9 @@ fn describe_request(params: &Value) -> String {
 }
 
 fn shorten(url: &str) -> String {
-    if url.len() > 72 {
-        format!("{}…", &url[..72])
+    if url.chars().count() > 72 {
+        // By characters: a byte index could split one and panic.
+        format!("{}…", url.chars().take(72).collect::<String>())
     } else {
         url.to_owned()
     }
