@@ -7,7 +7,7 @@ use std::fmt::Debug;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::testing::{Responses, block_on};
+use elicit_runtime::testing::{Responses, TestClient, block_on};
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome};
 use serde_json::{Value, json};
@@ -84,14 +84,9 @@ fn retry(first: &Value, ask: &InputRequiredResult, responses: Value) -> Value {
 fn round<R>(
     server: &Elicitation,
     params: &Value,
-    handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R, Interrupt>,
+    mut handler: impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
 ) -> Result<Outcome<R>, JsonRpcError> {
-    let mut cx = server
-        .context("tools/call", params)
-        .build()
-        .map_err(|e| e.error)?;
-    let result = block_on(handler(&mut cx));
-    cx.finish(result)
+    block_on(TestClient::new(server.clone()).round("tools/call", params, &mut handler))
 }
 
 #[track_caller]
