@@ -41,9 +41,10 @@ use std::time::{Duration, SystemTime};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use elicit_runtime::state::{Binding, DEFAULT_TTL, KeyRing, StateSealer};
-use elicit_runtime::testing::{Responses, block_on};
+use elicit_runtime::testing::Responses;
 use elicit_runtime::wire::InputRequiredResult;
-use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome};
+use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+use pollster::block_on;
 use rmcp::model::{RequestStateCodec, SealOptions};
 use serde_json::{Value, json};
 
@@ -266,9 +267,9 @@ fn first_params() -> Value {
 
 /// One request, start to end, from its params text.
 fn retry_round(
-    server: &Elicitation,
+    server: &ElicitServer,
     params_text: &str,
-) -> Result<Outcome<String>, elicit_runtime::wire::JsonRpcError> {
+) -> Result<Reply<String>, elicit_runtime::wire::JsonRpcError> {
     let params: Value = serde_json::from_str(params_text).expect("params are JSON");
     let mut cx = server
         .context("tools/call", &params)
@@ -280,10 +281,10 @@ fn retry_round(
 }
 
 fn expect_input_required(
-    outcome: Result<Outcome<String>, impl std::fmt::Debug>,
+    outcome: Result<Reply<String>, impl std::fmt::Debug>,
 ) -> InputRequiredResult {
     match outcome {
-        Ok(Outcome::InputRequired(ask)) => ask,
+        Ok(Reply::InputRequired(ask)) => ask,
         other => panic!("expected input_required, got {other:?}"),
     }
 }
@@ -292,7 +293,7 @@ fn retry(c: &mut Criterion) {
     if support::paired_rounds().is_some() {
         return;
     }
-    let server = Elicitation::new(
+    let server = ElicitServer::new(
         StateSealer::new(KeyRing::new(1, KEY), "booking-server")
             .with_ttl(Duration::from_secs(3600)),
     )

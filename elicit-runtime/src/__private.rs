@@ -2,15 +2,13 @@
 
 use serde_json::{Map, Value};
 
-pub use crate::answer::{Answer, Interrupt};
 pub use crate::choice::ElicitEnum;
-pub use crate::context::ElicitContext;
 pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
-pub use crate::form::ElicitForm;
-pub use crate::question::{Question, question_digest};
+pub use crate::form::{Answer, ElicitForm, Question, question_digest};
+pub use crate::interrupt::Interrupt;
 pub use crate::schema::{ContentError, PropertySchema, RequestedSchema, StringFormat};
-pub use crate::url::{UrlElicitation, UrlOutcome};
+pub use crate::url::ElicitUrl;
 pub use ::core::option::Option;
 pub use ::core::result::Result;
 pub use ::serde;

@@ -82,7 +82,8 @@ impl FieldSpec {
 /// any of these. Implement it for a newtype to use the newtype as a field:
 ///
 /// ```
-/// use elicit_runtime::{ElicitField, FieldKind, FieldSpec};
+/// use elicit_runtime::ElicitField;
+/// use elicit_runtime::field::{FieldKind, FieldSpec};
 /// use elicit_runtime::schema::PropertySchema;
 ///
 /// struct Handle(String);

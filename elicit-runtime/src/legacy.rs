@@ -2,15 +2,10 @@
 //! `sampling/createMessage`, `roots/list`) sent while a client request is being handled.
 //! An SDK adapter implements [`LegacyPeer`] over its own connection.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use serde_json::Value;
 
+pub use crate::future::BoxFuture;
 use crate::wire::JsonRpcError;
-
-/// A boxed, sendable future, as returned by [`LegacyPeer::request`].
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Sends one server-to-client request on a 2025-11-25 connection and waits for the reply.
 ///

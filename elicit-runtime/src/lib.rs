@@ -1,31 +1,45 @@
-#![doc = include_str!("../../README.md")]
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "rmcp")]
-pub mod adapters;
-mod answer;
-mod choice;
-mod context;
-mod field;
-mod form;
-pub mod legacy;
-mod question;
-pub mod schema;
-pub mod state;
-pub mod tasks;
-pub mod testing;
-pub mod url;
+// Layers, lowest first; each module uses only those above it in this list:
+// wire → schema → state → interrupt/channel/legacy → field/choice → form → server → request
+// → url/tasks → testing/adapters.
+mod future;
 pub mod wire;
 
-pub use answer::{Answer, Interrupt};
+pub mod schema;
+pub mod state;
+
+mod channel;
+mod interrupt;
+pub mod legacy;
+
+mod choice;
+pub mod field;
+pub mod form;
+
+mod server;
+
+pub mod request;
+
+pub mod tasks;
+pub mod url;
+
+#[cfg(feature = "rmcp")]
+pub mod adapters;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use channel::InputChannel;
 pub use choice::ElicitEnum;
-pub use context::{ContextBuilder, ContextError, ElicitContext, Elicitation, Outcome};
 pub use elicit_macros::{ElicitEnum, ElicitForm, elicit_url};
-pub use field::{ElicitField, FieldKind, FieldSpec};
-pub use form::ElicitForm;
-pub use question::{Prepared, Question};
-pub use url::{UrlElicitation, UrlOutcome};
+pub use field::ElicitField;
+pub use form::{Answer, ElicitForm, Question};
+pub use interrupt::Interrupt;
+pub use request::{ContextError, ElicitContext, Reply};
+pub use server::ElicitServer;
+pub use url::{ElicitUrl, UrlAnswer};
 
 #[doc(hidden)]
 pub mod __private;

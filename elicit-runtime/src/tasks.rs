@@ -3,23 +3,22 @@
 //! `tasks/update` delivers the answers.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::future::poll_fn;
+use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Poll, Waker};
 
 use serde_json::Value;
+use tokio::sync::Notify;
 
-use crate::answer::{Answer, Interrupt};
-use crate::context::decode_answer;
-use crate::form::ElicitForm;
-use crate::question::Question;
+use crate::channel::InputChannel;
+use crate::form::normalized;
+use crate::interrupt::Interrupt;
 use crate::wire::{
-    ClientCapabilities, ElicitMode, ElicitParams, FormParams, InputRequest, InputResponse,
-    JsonRpcError, TaskInputRequired, TasksUpdateAck, TasksUpdateParams,
+    ClientCapabilities, InputRequest, InputResponse, TaskInputRequired, TasksUpdateAck,
+    TasksUpdateParams,
 };
 
-/// The input channel of one task. Cheap to clone: the worker keeps one clone to ask, the
-/// request handlers for `tasks/get` and `tasks/update` another.
+/// The input channel of one task. Cheap to clone: the worker keeps one clone to ask through
+/// (`Form::ask(&mut input)`), the request handlers for `tasks/get` and `tasks/update` another.
 ///
 /// Keys are unique for the task's whole life: asking the same form twice gets a fresh key
 /// (`booking`, then `booking.2`). Answers for keys that are not outstanding are ignored, and
@@ -28,7 +27,6 @@ use crate::wire::{
 /// ```
 /// use elicit_runtime::{Answer, ElicitForm};
 /// use elicit_runtime::tasks::TaskInput;
-/// use elicit_runtime::testing::block_on;
 /// use elicit_runtime::wire::{ClientCapabilities, TasksUpdateParams};
 /// use serde_json::json;
 ///
@@ -38,8 +36,8 @@ use crate::wire::{
 ///
 /// let capabilities: ClientCapabilities = serde_json::from_value(json!({"elicitation": {}})).unwrap();
 /// let input = TaskInput::new(capabilities);
-/// let worker = input.clone();
-/// let answer = std::thread::spawn(move || block_on(worker.ask(Proceed::question())));
+/// let mut worker = input.clone();
+/// let answer = std::thread::spawn(move || pollster::block_on(Proceed::ask(&mut worker)));
 ///
 /// // `tasks/get` shows the question once the worker has asked it...
 /// while input.input_required().is_none() { std::thread::yield_now(); }
@@ -55,6 +53,8 @@ use crate::wire::{
 #[derive(Clone)]
 pub struct TaskInput {
     inner: Arc<Mutex<TaskState>>,
+    /// Wakes waiting asks when `tasks/update` delivers.
+    delivered: Arc<Notify>,
     capabilities: Arc<ClientCapabilities>,
 }
 
@@ -63,7 +63,6 @@ struct TaskState {
     outstanding: BTreeMap<String, InputRequest>,
     delivered: BTreeMap<String, Value>,
     issued: BTreeSet<String>,
-    wakers: Vec<Waker>,
 }
 
 impl std::fmt::Debug for TaskInput {
@@ -80,6 +79,7 @@ impl TaskInput {
     pub fn new(capabilities: ClientCapabilities) -> Self {
         TaskInput {
             inner: Arc::new(Mutex::new(TaskState::default())),
+            delivered: Arc::new(Notify::new()),
             capabilities: Arc::new(capabilities),
         }
     }
@@ -89,55 +89,6 @@ impl TaskInput {
         self.inner
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Asks a form question and waits until `tasks/update` answers it.
-    pub async fn ask<T: ElicitForm>(&self, question: Question<T>) -> Result<Answer<T>, Interrupt> {
-        if !self.capabilities.supports(ElicitMode::Form) {
-            return Err(Interrupt::error(
-                JsonRpcError::missing_elicitation_capability(ElicitMode::Form),
-            ));
-        }
-        let prepared = question.prepare()?;
-        let key = {
-            let mut state = self.lock();
-            let key = fresh_key(&state.issued, prepared.key());
-            state.issued.insert(key.clone());
-            let request = InputRequest::from(ElicitParams::Form(FormParams::new(
-                prepared.message(),
-                prepared.schema().clone(),
-            )));
-            state.outstanding.insert(key.clone(), request);
-            key
-        };
-        // A dropped ask (timeout, cancelled worker) withdraws its question from `tasks/get`.
-        struct Withdraw<'a> {
-            input: &'a TaskInput,
-            key: &'a str,
-        }
-        impl Drop for Withdraw<'_> {
-            fn drop(&mut self) {
-                let mut state = self.input.lock();
-                state.outstanding.remove(self.key);
-                state.delivered.remove(self.key);
-            }
-        }
-        let _withdraw = Withdraw {
-            input: self,
-            key: &key,
-        };
-        let response = poll_fn(|cx| {
-            let mut state = self.lock();
-            match state.delivered.remove(&key) {
-                Some(response) => Poll::Ready(response),
-                None => {
-                    state.wakers.push(cx.waker().clone());
-                    Poll::Pending
-                }
-            }
-        })
-        .await;
-        decode_answer(&prepared, response)
     }
 
     /// The `tasks/get` payload while questions are outstanding (`status: "input_required"`).
@@ -154,7 +105,7 @@ impl TaskInput {
                 continue;
             }
             let raw = match response {
-                InputResponse::Elicit(result) => crate::context::normalized(result),
+                InputResponse::Elicit(result) => normalized(result),
                 InputResponse::Malformed { raw, .. } => raw.clone(),
                 InputResponse::Sampling(v)
                 | InputResponse::Roots(v)
@@ -162,10 +113,57 @@ impl TaskInput {
             };
             state.delivered.insert(key.to_owned(), raw);
         }
-        for waker in std::mem::take(&mut state.wakers) {
-            waker.wake();
-        }
+        drop(state);
+        self.delivered.notify_waiters();
         TasksUpdateAck
+    }
+}
+
+impl InputChannel for TaskInput {
+    fn capabilities(&self) -> &ClientCapabilities {
+        &self.capabilities
+    }
+
+    /// Puts the question to `tasks/get` under a key fresh for this task and waits until
+    /// `tasks/update` answers it. Dropping the future withdraws the question.
+    fn input<'a>(
+        &'a mut self,
+        key: &'a str,
+        _digest: &'a str,
+        request: InputRequest,
+    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
+        let key = {
+            let mut state = self.lock();
+            let key = fresh_key(&state.issued, key);
+            state.issued.insert(key.clone());
+            state.outstanding.insert(key.clone(), request);
+            key
+        };
+        let withdraw = Withdraw { input: self, key };
+        async move {
+            loop {
+                // Registered before looking, so a delivery in between is not missed.
+                let delivered = withdraw.input.delivered.notified();
+                if let Some(response) = withdraw.input.lock().delivered.remove(&withdraw.key) {
+                    return Ok(response);
+                }
+                delivered.await;
+            }
+        }
+    }
+}
+
+/// A dropped ask (timeout, cancelled worker) withdraws its question from `tasks/get`.
+struct Withdraw<'a> {
+    input: &'a TaskInput,
+    key: String,
+}
+
+impl Drop for Withdraw<'_> {
+    fn drop(&mut self) {
+        let mut state = self.input.lock();
+        state.outstanding.remove(&self.key);
+        state.delivered.remove(&self.key);
     }
 }
 

@@ -1,43 +1,15 @@
-//! Helpers for testing handlers without a transport: build `inputResponses` from form types,
+//! Helpers for testing handlers without a transport (feature `testing`): build `inputResponses` from form types,
 //! and drive a handler through its rounds the way a client would.
 
 use std::collections::BTreeMap;
-use std::future::Future;
-use std::pin::pin;
-use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
-use std::thread::{self, Thread};
 
 use serde_json::{Map, Value, json};
 
-use crate::answer::Interrupt;
-use crate::context::{ElicitContext, Elicitation, Outcome};
 use crate::form::ElicitForm;
+use crate::interrupt::Interrupt;
+use crate::request::{ElicitContext, Reply};
+use crate::server::ElicitServer;
 use crate::wire::{InputRequest, InputRequiredResult, JsonRpcError, PROTOCOL_2026_07_28};
-
-/// Runs a future to completion on the current thread (for tests and examples; servers use
-/// their own runtime).
-///
-/// ```
-/// assert_eq!(elicit_runtime::testing::block_on(async { 1 + 1 }), 2);
-/// ```
-pub fn block_on<F: Future>(future: F) -> F::Output {
-    struct Unpark(Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(thread::current())));
-    let mut cx = Context::from_waker(&waker);
-    let mut future = pin!(future);
-    loop {
-        match future.as_mut().poll(&mut cx) {
-            Poll::Ready(output) => return output,
-            Poll::Pending => thread::park(),
-        }
-    }
-}
 
 /// `inputResponses` built from form types, keyed by each form's key.
 ///
@@ -94,9 +66,10 @@ impl Responses {
 /// closure, retries with `inputResponses` and the echoed `requestState`, and records rounds.
 ///
 /// ```
-/// use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt};
+/// use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt};
 /// use elicit_runtime::state::{KeyRing, StateSealer};
-/// use elicit_runtime::testing::{TestClient, block_on};
+/// use elicit_runtime::testing::TestClient;
+/// use pollster::block_on;
 /// use serde_json::json;
 ///
 /// /// How many guests?
@@ -110,7 +83,7 @@ impl Responses {
 ///     })
 /// }
 ///
-/// let server = Elicitation::new(StateSealer::new(KeyRing::generate(), "test"));
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "test"));
 /// let client = TestClient::new(server);
 /// let run = block_on(client.call_tool(
 ///     "book", json!({}),
@@ -122,7 +95,7 @@ impl Responses {
 /// ```
 #[derive(Debug, Clone)]
 pub struct TestClient {
-    server: Elicitation,
+    server: ElicitServer,
     capabilities: Value,
     principal: Option<String>,
     max_rounds: usize,
@@ -139,7 +112,7 @@ pub struct Run<R> {
 
 impl TestClient {
     /// A client declaring form and URL elicitation, sampling and roots.
-    pub fn new(server: Elicitation) -> Self {
+    pub fn new(server: ElicitServer) -> Self {
         TestClient {
             server,
             capabilities: json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
@@ -177,7 +150,7 @@ impl TestClient {
         method: &str,
         params: &Value,
         handler: &mut impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
-    ) -> Result<Outcome<R>, JsonRpcError> {
+    ) -> Result<Reply<R>, JsonRpcError> {
         let mut cx = self
             .server
             .context(method, params)
@@ -202,8 +175,8 @@ impl TestClient {
         let mut rounds = Vec::new();
         for _ in 0..self.max_rounds {
             match self.round("tools/call", &params, &mut handler).await? {
-                Outcome::Complete(result) => return Ok(Run { result, rounds }),
-                Outcome::InputRequired(ask) => {
+                Reply::Result(result) => return Ok(Run { result, rounds }),
+                Reply::InputRequired(ask) => {
                     let mut responses = Map::new();
                     for (key, request) in ask.input_requests().into_iter().flatten() {
                         responses.insert(key.clone(), answer(key, request));

@@ -13,9 +13,9 @@ use std::task::{Context, Poll, Waker};
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::tasks::TaskInput;
-use elicit_runtime::testing::block_on;
 use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, TasksUpdateParams};
-use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome};
+use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+use pollster::block_on;
 use serde_json::{Map, Value, json};
 
 /// Which day?
@@ -388,10 +388,10 @@ fn hostile_params(rng: &mut XorShift, tokens: &[String]) -> Value {
 }
 
 /// What one hostile request led to, in words, or the violation.
-fn check(outcome: Result<Outcome<String>, JsonRpcError>) -> Result<Option<String>, String> {
+fn check(outcome: Result<Reply<String>, JsonRpcError>) -> Result<Option<String>, String> {
     match outcome {
-        Ok(Outcome::Complete(_)) => Ok(None),
-        Ok(Outcome::InputRequired(ask)) => {
+        Ok(Reply::Result(_)) => Ok(None),
+        Ok(Reply::InputRequired(ask)) => {
             let value =
                 serde_json::to_value(&ask).map_err(|e| format!("unserializable result: {e}"))?;
             if value["resultType"] != "input_required" {
@@ -426,7 +426,7 @@ fn check(outcome: Result<Outcome<String>, JsonRpcError>) -> Result<Option<String
 }
 
 fn run_one(
-    server: &Elicitation,
+    server: &ElicitServer,
     rng: &mut XorShift,
     tokens: &[String],
 ) -> (Value, Result<Option<String>, String>) {
@@ -481,7 +481,7 @@ fn run_one(
 
 #[test]
 fn hostile_tool_calls_never_panic_and_fail_with_known_codes() {
-    let server = Elicitation::new(StateSealer::new(
+    let server = ElicitServer::new(StateSealer::new(
         KeyRing::new(1, [0x5A; 32]),
         "hostile-server",
     ))
@@ -521,7 +521,7 @@ fn hostile_tool_calls_never_panic_and_fail_with_known_codes() {
 #[test]
 fn hostile_requests_reach_every_kind_of_outcome() {
     // The same generator, counting outcomes, to show the fuzz above is not stuck on one path.
-    let server = Elicitation::new(StateSealer::new(
+    let server = ElicitServer::new(StateSealer::new(
         KeyRing::new(1, [0x5A; 32]),
         "hostile-server",
     ));
@@ -539,8 +539,8 @@ fn hostile_requests_reach_every_kind_of_outcome() {
         };
         let result = block_on(two_forms(&mut cx));
         let label = match cx.finish(result) {
-            Ok(Outcome::Complete(_)) => "complete".to_owned(),
-            Ok(Outcome::InputRequired(ask)) => {
+            Ok(Reply::Result(_)) => "complete".to_owned(),
+            Ok(Reply::InputRequired(ask)) => {
                 if let Some(s) = ask.request_state() {
                     tokens.push(s.to_owned());
                 }
@@ -574,7 +574,8 @@ fn hostile_task_updates_never_panic() {
     let mut exercised = 0;
     for iteration in 0..1_000 {
         let input = TaskInput::new(serde_json::from_value(json!({"elicitation": {}})).unwrap());
-        let mut ask = pin!(input.ask(Guests::question()));
+        let mut worker = input.clone();
+        let mut ask = pin!(Guests::ask(&mut worker));
         let mut cx = Context::from_waker(waker);
         assert!(ask.as_mut().poll(&mut cx).is_pending());
         // Mostly a map of responses (junk entries included), sometimes junk in its place.

@@ -6,9 +6,10 @@ use std::sync::{Arc, Mutex};
 
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::testing::{TestClient, block_on};
+use elicit_runtime::testing::TestClient;
 use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, ProtocolEra};
-use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome};
+use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+use pollster::block_on;
 use serde_json::{Value, json};
 
 /// Which day?
@@ -64,8 +65,8 @@ impl LegacyPeer for FakePeer {
     }
 }
 
-fn server() -> Elicitation {
-    Elicitation::new(StateSealer::new(KeyRing::new(1, [3; 32]), "legacy-server"))
+fn server() -> ElicitServer {
+    ElicitServer::new(StateSealer::new(KeyRing::new(1, [3; 32]), "legacy-server"))
 }
 
 fn caps(value: Value) -> ClientCapabilities {
@@ -97,7 +98,7 @@ fn run_legacy<R>(
     capabilities: Value,
     peer: Option<Arc<FakePeer>>,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R, Interrupt>,
-) -> Result<Outcome<R>, JsonRpcError> {
+) -> Result<Reply<R>, JsonRpcError> {
     let server = server();
     let params = params();
     let peer = peer.map(|p| p as Arc<dyn LegacyPeer>);
@@ -112,15 +113,15 @@ fn run_legacy<R>(
 }
 
 #[track_caller]
-fn complete<R: std::fmt::Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> R {
+fn complete<R: std::fmt::Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> R {
     match outcome {
-        Ok(Outcome::Complete(r)) => r,
+        Ok(Reply::Result(r)) => r,
         other => panic!("expected a complete result, got {other:?}"),
     }
 }
 
 #[track_caller]
-fn error<R: std::fmt::Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> JsonRpcError {
+fn error<R: std::fmt::Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> JsonRpcError {
     match outcome {
         Err(e) => e,
         other => panic!("expected an error, got {other:?}"),
@@ -299,7 +300,7 @@ fn a_reply_that_is_not_an_elicitation_result_is_invalid_params() {
 fn a_peer_error_is_propagated_unchanged() {
     let refusal = JsonRpcError::new(
         -32600,
-        "Elicitation not supported",
+        "ElicitServer not supported",
         Some(json!({"why": "no callback"})),
     );
     let peer = FakePeer::new([Err(refusal.clone())]);
@@ -526,7 +527,7 @@ fn a_2026_request_on_a_server_that_also_has_a_session_uses_rounds() {
         .unwrap();
     assert_eq!(cx.era(), ProtocolEra::Mrtr2026);
     let result = block_on(book(&mut cx));
-    assert!(matches!(cx.finish(result), Ok(Outcome::InputRequired(_))));
+    assert!(matches!(cx.finish(result), Ok(Reply::InputRequired(_))));
     assert!(peer.sent().is_empty());
 }
 

@@ -7,9 +7,10 @@ use std::fmt::Debug;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::testing::{Responses, TestClient, block_on};
+use elicit_runtime::testing::{Responses, TestClient};
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
-use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome};
+use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+use pollster::block_on;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------------------------
@@ -51,8 +52,8 @@ fn day(date: &str) -> Day {
 // Harness
 // ---------------------------------------------------------------------------------------------
 
-fn server() -> Elicitation {
-    Elicitation::new(StateSealer::new(KeyRing::new(1, [0x42; 32]), "flow-server"))
+fn server() -> ElicitServer {
+    ElicitServer::new(StateSealer::new(KeyRing::new(1, [0x42; 32]), "flow-server"))
 }
 
 /// The first `tools/call` params of a 2026-07-28 client declaring `capabilities`.
@@ -82,31 +83,31 @@ fn retry(first: &Value, ask: &InputRequiredResult, responses: Value) -> Value {
 
 /// One request: build the context, run the handler, finish.
 fn round<R>(
-    server: &Elicitation,
+    server: &ElicitServer,
     params: &Value,
     mut handler: impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
-) -> Result<Outcome<R>, JsonRpcError> {
+) -> Result<Reply<R>, JsonRpcError> {
     block_on(TestClient::new(server.clone()).round("tools/call", params, &mut handler))
 }
 
 #[track_caller]
-fn asks<R: Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> InputRequiredResult {
+fn asks<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> InputRequiredResult {
     match outcome {
-        Ok(Outcome::InputRequired(ask)) => ask,
+        Ok(Reply::InputRequired(ask)) => ask,
         other => panic!("expected input_required, got {other:?}"),
     }
 }
 
 #[track_caller]
-fn completes<R: Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> R {
+fn completes<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> R {
     match outcome {
-        Ok(Outcome::Complete(result)) => result,
+        Ok(Reply::Result(result)) => result,
         other => panic!("expected a complete result, got {other:?}"),
     }
 }
 
 #[track_caller]
-fn fails<R: Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> JsonRpcError {
+fn fails<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> JsonRpcError {
     match outcome {
         Err(error) => error,
         other => panic!("expected an error, got {other:?}"),
@@ -200,7 +201,7 @@ fn first_round_without_server_info_has_no_meta() {
 // One round: accept, decline, cancel
 // ---------------------------------------------------------------------------------------------
 
-fn answer_once(response: Value) -> Result<Outcome<Answer<Guests>>, JsonRpcError> {
+fn answer_once(response: Value) -> Result<Reply<Answer<Guests>>, JsonRpcError> {
     let server = server();
     let first = first_params(forms());
     let ask = asks(round(&server, &first, ask_guests));
@@ -1133,7 +1134,7 @@ fn only_tools_prompts_and_resources_may_ask() {
         let mut cx = server().context(method, &params).build().unwrap();
         let result = block_on(Guests::ask(&mut cx));
         assert!(
-            matches!(cx.finish(result), Ok(Outcome::InputRequired(_))),
+            matches!(cx.finish(result), Ok(Reply::InputRequired(_))),
             "{method}"
         );
     }
@@ -1236,7 +1237,7 @@ fn a_declined_answer_is_carried_without_stray_content() {
 #[test]
 fn ask_futures_are_send() {
     fn assert_send<F: std::future::Future + Send>(_: F) {}
-    let server = elicit_runtime::Elicitation::new(elicit_runtime::state::StateSealer::new(
+    let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
         elicit_runtime::state::KeyRing::generate(),
         "send",
     ));

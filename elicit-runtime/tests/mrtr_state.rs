@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use elicit_runtime::state::{Binding, KeyRing, MemoryReplayGuard, StateError, StateSealer};
-use elicit_runtime::testing::block_on;
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
-use elicit_runtime::{Answer, ContextError, ElicitContext, ElicitForm, Elicitation, Outcome};
+use elicit_runtime::{Answer, ContextError, ElicitContext, ElicitForm, ElicitServer, Reply};
+use pollster::block_on;
 use serde_json::{Value, json};
 
 /// How many guests?
@@ -28,8 +28,8 @@ fn sealer() -> StateSealer {
     StateSealer::new(KeyRing::new(1, K1), AUDIENCE)
 }
 
-fn server() -> Elicitation {
-    Elicitation::new(sealer())
+fn server() -> ElicitServer {
+    ElicitServer::new(sealer())
 }
 
 fn arguments() -> Value {
@@ -60,7 +60,7 @@ fn accept(count: u8) -> Value {
 
 /// Runs the first round of a handler asking `Guests` and returns its `requestState`.
 fn first_round(
-    server: &Elicitation,
+    server: &ElicitServer,
     method: &str,
     params: &Value,
     principal: Option<&str>,
@@ -72,18 +72,18 @@ fn first_round(
         .expect("first round builds");
     let result = block_on(Guests::ask(&mut cx));
     match cx.finish(result) {
-        Ok(Outcome::InputRequired(ask)) => ask.request_state().expect("state").to_owned(),
+        Ok(Reply::InputRequired(ask)) => ask.request_state().expect("state").to_owned(),
         other => panic!("expected input_required, got {other:?}"),
     }
 }
 
-fn first_tool_round(server: &Elicitation) -> String {
+fn first_tool_round(server: &ElicitServer) -> String {
     first_round(server, "tools/call", &params(TOOL, arguments()), None)
 }
 
 /// Builds a retry; on success also runs the handler to the end.
 fn retry(
-    server: &Elicitation,
+    server: &ElicitServer,
     method: &str,
     params: &Value,
     principal: Option<&str>,
@@ -94,7 +94,7 @@ fn retry(
         .build()?;
     let result = block_on(Guests::ask(&mut cx));
     match cx.finish(result) {
-        Ok(Outcome::Complete(answer)) => Ok(answer),
+        Ok(Reply::Result(answer)) => Ok(answer),
         other => panic!("expected the retry to complete, got {other:?}"),
     }
 }
@@ -209,8 +209,9 @@ fn a_tampered_state_is_refused() {
 fn a_truncated_state_is_refused() {
     let server = server();
     let token = first_tool_round(&server);
-    // Four characters less is still valid base64: authentication fails.
-    let shorter = &token[..token.len() - 4];
+    // Whole base64 quanta less (4 characters = 3 bytes) still decode: authentication fails.
+    let body = token.len() - "es1.".len();
+    let shorter = &token[..token.len() - body % 4 - 4];
     refused(
         retry(
             &server,
@@ -282,7 +283,7 @@ fn garbage_and_empty_states_are_refused_uniformly() {
 fn a_state_sealed_with_another_key_is_refused() {
     let token = first_tool_round(&server());
     // Another key id: unknown key.
-    let other = Elicitation::new(StateSealer::new(KeyRing::new(9, K2), AUDIENCE));
+    let other = ElicitServer::new(StateSealer::new(KeyRing::new(9, K2), AUDIENCE));
     refused(
         retry(
             &other,
@@ -293,7 +294,7 @@ fn a_state_sealed_with_another_key_is_refused() {
         &StateError::UnknownKey { kid: 1 },
     );
     // The same key id with other key material: authentication fails.
-    let impostor = Elicitation::new(StateSealer::new(KeyRing::new(1, K2), AUDIENCE));
+    let impostor = ElicitServer::new(StateSealer::new(KeyRing::new(1, K2), AUDIENCE));
     refused(
         retry(
             &impostor,
@@ -304,7 +305,7 @@ fn a_state_sealed_with_another_key_is_refused() {
         &StateError::Decrypt,
     );
     // A random generated key.
-    let generated = Elicitation::new(StateSealer::new(KeyRing::generate(), AUDIENCE));
+    let generated = ElicitServer::new(StateSealer::new(KeyRing::generate(), AUDIENCE));
     let error = retry(
         &generated,
         "tools/call",
@@ -318,7 +319,7 @@ fn a_state_sealed_with_another_key_is_refused() {
 #[test]
 fn a_state_sealed_for_another_audience_is_refused() {
     let token = first_tool_round(&server());
-    let other = Elicitation::new(StateSealer::new(KeyRing::new(1, K1), "other-server"));
+    let other = ElicitServer::new(StateSealer::new(KeyRing::new(1, K1), "other-server"));
     refused(
         retry(
             &other,
@@ -333,7 +334,7 @@ fn a_state_sealed_for_another_audience_is_refused() {
 /// The payload the context seals after a first round that asked `Guests`.
 fn asked_guests() -> Value {
     let prepared = Guests::question().prepare().unwrap();
-    json!({"asked": {"guests": prepared.digest()}, "answers": {}})
+    json!({"q": {"guests": prepared.digest()}, "a": {}})
 }
 
 /// A token for the first round of this test's tool, sealed `age` ago by `sealer`.
@@ -364,7 +365,7 @@ fn an_expired_state_is_refused() {
     let token = minted(&short, Duration::from_secs(3600));
     refused(
         retry(
-            &Elicitation::new(short),
+            &ElicitServer::new(short),
             "tools/call",
             &with_state(params(TOOL, arguments()), &token, accept(3)),
             None,
@@ -387,7 +388,7 @@ fn an_expired_state_is_refused() {
 #[test]
 fn lowering_the_ttl_expires_outstanding_states_at_once() {
     let token = minted(&sealer(), Duration::from_secs(10));
-    let short = Elicitation::new(sealer().with_ttl(Duration::from_secs(1)));
+    let short = ElicitServer::new(sealer().with_ttl(Duration::from_secs(1)));
     refused(
         retry(
             &short,
@@ -423,7 +424,7 @@ fn a_state_from_the_future_is_refused() {
 
 #[test]
 fn a_real_round_expires_after_its_ttl() {
-    let server = Elicitation::new(sealer().with_ttl(Duration::from_secs(1)));
+    let server = ElicitServer::new(sealer().with_ttl(Duration::from_secs(1)));
     let token = first_tool_round(&server);
     std::thread::sleep(Duration::from_millis(2100));
     refused(
@@ -604,8 +605,9 @@ fn a_sealed_payload_that_is_not_the_contexts_is_refused() {
     for payload in [
         json!({"x": 1}),
         json!(null),
-        json!({"asked": [], "answers": {}}),
-        json!({"asked": {"guests": 5}, "answers": {}}),
+        json!({"q": [], "a": {}}),
+        json!({"q": {"guests": 5}, "a": {}}),
+        json!({"q": {}, "a": {}, "extra": 1}),
     ] {
         let token = sealer().seal_now(&binding, &payload).unwrap();
         let error = retry(
@@ -638,7 +640,7 @@ fn all_refusals_look_the_same_to_the_client_but_not_in_the_log() {
     );
     let again =
         |name: &str, args: Value, token: &str| with_state(params(name, args), token, accept(3));
-    let other_key = Elicitation::new(StateSealer::new(KeyRing::new(7, K2), AUDIENCE));
+    let other_key = ElicitServer::new(StateSealer::new(KeyRing::new(7, K2), AUDIENCE));
     let short = sealer().with_ttl(Duration::from_secs(1));
     let expired = {
         let args = arguments();
@@ -672,7 +674,7 @@ fn all_refusals_look_the_same_to_the_client_but_not_in_the_log() {
             Some("alice"),
         ),
         retry(
-            &Elicitation::new(short),
+            &ElicitServer::new(short),
             "tools/call",
             &again(TOOL, arguments(), &expired),
             Some("alice"),
@@ -743,7 +745,7 @@ fn a_rotated_key_still_opens_its_states() {
     let old = server();
     let token = first_tool_round(&old);
 
-    let rotated = Elicitation::new(StateSealer::new(
+    let rotated = ElicitServer::new(StateSealer::new(
         KeyRing::new(2, K2).with_old_key(1, K1),
         AUDIENCE,
     ));
@@ -768,7 +770,7 @@ fn a_rotated_key_still_opens_its_states() {
     );
 
     // Once the old key is dropped, its states are refused.
-    let dropped = Elicitation::new(StateSealer::new(KeyRing::new(2, K2), AUDIENCE));
+    let dropped = ElicitServer::new(StateSealer::new(KeyRing::new(2, K2), AUDIENCE));
     refused(
         retry(
             &dropped,
@@ -786,7 +788,7 @@ fn a_rotated_key_still_opens_its_states() {
 
 #[test]
 fn with_a_replay_guard_a_state_works_once() {
-    let server = Elicitation::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
+    let server = ElicitServer::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
     let token = first_tool_round(&server);
     let retried = with_state(params(TOOL, arguments()), &token, accept(3));
     assert_eq!(
@@ -815,9 +817,9 @@ fn with_a_replay_guard_each_round_gets_a_fresh_single_use_state() {
 
     type Both = (Answer<Day>, Answer<Guests>);
 
-    let server = Elicitation::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
+    let server = ElicitServer::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
     let first = params(TOOL, arguments());
-    let run = |params: &Value| -> Result<Outcome<Both>, JsonRpcError> {
+    let run = |params: &Value| -> Result<Reply<Both>, JsonRpcError> {
         let mut cx = server
             .context("tools/call", params)
             .build()
@@ -829,9 +831,9 @@ fn with_a_replay_guard_each_round_gets_a_fresh_single_use_state() {
         });
         cx.finish(result)
     };
-    let state = |o: Result<Outcome<_>, JsonRpcError>| -> InputRequiredResult {
+    let state = |o: Result<Reply<_>, JsonRpcError>| -> InputRequiredResult {
         match o {
-            Ok(Outcome::InputRequired(ask)) => ask,
+            Ok(Reply::InputRequired(ask)) => ask,
             other => panic!("{other:?}"),
         }
     };
@@ -849,7 +851,7 @@ fn with_a_replay_guard_each_round_gets_a_fresh_single_use_state() {
     );
     let round3 = with_state(first.clone(), r2.request_state().unwrap(), accept(2));
     match run(&round3) {
-        Ok(Outcome::Complete((day, guests))) => {
+        Ok(Reply::Result((day, guests))) => {
             assert_eq!(
                 day,
                 Answer::Accepted(Day {
@@ -868,7 +870,7 @@ fn with_a_replay_guard_each_round_gets_a_fresh_single_use_state() {
 
 #[test]
 fn a_refused_attempt_does_not_burn_the_state() {
-    let server = Elicitation::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
+    let server = ElicitServer::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
     let first = params(TOOL, arguments());
     let token = first_round(&server, "tools/call", &first, Some("alice"));
     let retried = with_state(first.clone(), &token, accept(3));

@@ -8,9 +8,9 @@ use std::task::{Context, Waker};
 use std::time::{Duration, Instant};
 
 use elicit_runtime::tasks::TaskInput;
-use elicit_runtime::testing::block_on;
 use elicit_runtime::wire::{ClientCapabilities, TaskInputRequired, TasksUpdateParams};
 use elicit_runtime::{Answer, ElicitForm, Interrupt};
+use pollster::block_on;
 use serde_json::{Value, json};
 
 /// How many guests?
@@ -43,13 +43,13 @@ fn spawn<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Receiver<
 }
 
 fn ask_guests(input: &TaskInput) -> Receiver<Result<Answer<Guests>, Interrupt>> {
-    let worker = input.clone();
-    spawn(move || block_on(worker.ask(Guests::question())))
+    let mut worker = input.clone();
+    spawn(move || block_on(Guests::ask(&mut worker)))
 }
 
 fn ask_day(input: &TaskInput) -> Receiver<Result<Answer<Day>, Interrupt>> {
-    let worker = input.clone();
-    spawn(move || block_on(worker.ask(Day::question())))
+    let mut worker = input.clone();
+    spawn(move || block_on(Day::ask(&mut worker)))
 }
 
 /// Waits until `tasks/get` shows exactly `keys` outstanding.
@@ -203,12 +203,13 @@ fn a_partial_set_answers_only_its_keys() {
 #[test]
 fn keys_are_unique_for_the_life_of_the_task() {
     let input = TaskInput::new(forms());
-    let worker = input.clone();
+    let mut worker = input.clone();
     let both = spawn(move || {
         block_on(async {
-            let first = worker.ask(Guests::question()).await?;
-            let second = worker
-                .ask(Guests::question().message("And for dessert?"))
+            let first = Guests::ask(&mut worker).await?;
+            let second = Guests::question()
+                .message("And for dessert?")
+                .ask(&mut worker)
                 .await?;
             Ok::<_, Interrupt>((first, second))
         })
@@ -313,7 +314,7 @@ fn a_malformed_response_is_invalid_params() {
 #[test]
 fn without_the_capability_the_worker_fails_at_once() {
     let input = TaskInput::new(ClientCapabilities::default());
-    let error = block_on(input.ask(Guests::question()))
+    let error = block_on(Guests::ask(&mut input.clone()))
         .unwrap_err()
         .into_error()
         .expect("an error");
@@ -329,7 +330,7 @@ fn without_the_capability_the_worker_fails_at_once() {
 
     let url_only =
         TaskInput::new(serde_json::from_value(json!({"elicitation": {"url": {}}})).unwrap());
-    assert!(block_on(url_only.ask(Guests::question())).is_err());
+    assert!(block_on(Guests::ask(&mut url_only.clone())).is_err());
     assert!(url_only.input_required().is_none());
 }
 
@@ -371,7 +372,8 @@ fn tasks_update_params_have_no_request_state() {
 fn a_dropped_ask_withdraws_its_question() {
     let input = TaskInput::new(forms());
     {
-        let mut ask = pin!(input.ask(Guests::question()));
+        let mut worker = input.clone();
+        let mut ask = pin!(Guests::ask(&mut worker));
         let mut cx = Context::from_waker(Waker::noop());
         assert!(ask.as_mut().poll(&mut cx).is_pending());
         outstanding(&input, &["guests"]);

@@ -11,24 +11,24 @@ use std::time::{Duration, SystemTime};
 use common_url::*;
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateError, StateSealer};
-use elicit_runtime::testing::block_on;
 use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
 use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, ProtocolEra};
 use elicit_runtime::{
-    Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome, UrlElicitation, UrlOutcome,
+    Answer, ElicitContext, ElicitForm, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer,
     elicit_url,
 };
+use pollster::block_on;
 use serde_json::{Value, json};
 
 fn sealer() -> StateSealer {
     StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server")
 }
 
-fn server_with(sealer: StateSealer) -> Elicitation {
-    Elicitation::new(sealer).with_completion_store(Arc::new(MemoryCompletionStore::new()))
+fn server_with(sealer: StateSealer) -> ElicitServer {
+    ElicitServer::new(sealer).with_completion_store(Arc::new(MemoryCompletionStore::new()))
 }
 
-fn server() -> Elicitation {
+fn server() -> ElicitServer {
     server_with(sealer())
 }
 
@@ -39,14 +39,14 @@ fn start(caller: &Caller) -> (String, String) {
 }
 
 /// The page opens `handle` for alice and records a completion with `result`.
-fn finish_page(server: &Elicitation, handle: &str, result: Option<Value>) {
+fn finish_page(server: &ElicitServer, handle: &str, result: Option<Value>) {
     let page = LandingPage::new(server);
     let opened = block_on(page.open::<ConnectGithub>(handle, ALICE)).unwrap();
     block_on(page.complete(&opened, result)).unwrap();
 }
 
-fn completed(result: Option<Value>) -> UrlOutcome<ConnectGithub> {
-    UrlOutcome::Completed {
+fn completed(result: Option<Value>) -> UrlAnswer<ConnectGithub> {
+    UrlAnswer::Completed {
         state: bound(),
         result,
     }
@@ -123,7 +123,7 @@ fn a_failure_recorded_by_the_page_is_failed() {
     let params = caller.retry(&state, Some(answer("accept")));
     assert_eq!(
         complete(block_on(caller.call(&params, connect))),
-        UrlOutcome::Failed {
+        UrlAnswer::Failed {
             state: bound(),
             reason: "the user denied access on github.com".into()
         }
@@ -133,8 +133,8 @@ fn a_failure_recorded_by_the_page_is_failed() {
 #[test]
 fn decline_and_cancel_need_no_page() {
     for (action, expected) in [
-        ("decline", UrlOutcome::Declined),
-        ("cancel", UrlOutcome::Cancelled),
+        ("decline", UrlAnswer::Declined),
+        ("cancel", UrlAnswer::Cancelled),
     ] {
         let server = server();
         let caller = Caller::new(&server, Some(ALICE));
@@ -175,7 +175,7 @@ fn an_accept_whose_link_expired_is_expired_and_then_the_state_is_refused() {
     );
     // The round-1 states were sealed in the same second as their links and expire with them:
     // the retry is the uniform state refusal (a state that outlives its link gives
-    // `UrlOutcome::Expired`, see the next test).
+    // `UrlAnswer::Expired`, see the next test).
     for state in [&state_a, &state_b] {
         let retry = block_on(caller.call(&caller.retry(state, Some(answer("accept"))), connect));
         assert_invalid_state(&error(retry));
@@ -248,7 +248,7 @@ fn a_state_that_outlives_its_link_gives_expired() {
     // A completion lives as long as its link: flow B expired with it, like flow A.
     for state in [&polled_a, &polled_b] {
         let retry = block_on(caller.call(&caller.retry(state, None), connect));
-        assert_eq!(complete(retry), UrlOutcome::Expired);
+        assert_eq!(complete(retry), UrlAnswer::Expired);
     }
 }
 #[test]
@@ -353,7 +353,7 @@ fn the_page_refuses_other_users_tampered_and_foreign_handles() {
     assert_eq!(PayInvoice::KEY, "pay_invoice");
     let _ = PayInvoice { invoice: 1 }.invoice;
     // A server without a completion store cannot serve the page.
-    let no_store = Elicitation::new(sealer());
+    let no_store = ElicitServer::new(sealer());
     assert_eq!(
         block_on(LandingPage::new(&no_store).open::<ConnectGithub>(&handle, ALICE)).unwrap_err(),
         PageError::NoStore
@@ -422,7 +422,7 @@ fn open_raw_routes_by_key() {
     let params = caller.retry(&state, Some(answer("accept")));
     assert_eq!(
         complete(block_on(caller.call(&params, connect))),
-        UrlOutcome::Failed {
+        UrlAnswer::Failed {
             state: bound(),
             reason: "routed failure".into()
         }
@@ -527,7 +527,7 @@ struct Label {
 /// Connects, then asks a form question in a later round.
 async fn connect_then_label(cx: &mut ElicitContext) -> Result<String, Interrupt> {
     let account = match bound().ask(cx).await? {
-        UrlOutcome::Completed { result, .. } => result.unwrap_or_default(),
+        UrlAnswer::Completed { result, .. } => result.unwrap_or_default(),
         other => return Ok(format!("not connected: {other:?}")),
     };
     Ok(match Label::ask(cx).await? {
@@ -537,7 +537,7 @@ async fn connect_then_label(cx: &mut ElicitContext) -> Result<String, Interrupt>
 }
 
 /// Drives `connect_then_label` through its rounds on `server`.
-fn connect_then_label_flow(server: &Elicitation) -> Result<Outcome<String>, JsonRpcError> {
+fn connect_then_label_flow(server: &ElicitServer) -> Result<Reply<String>, JsonRpcError> {
     let caller = Caller::new(server, Some(ALICE));
     let ask = input_required(block_on(caller.call(&caller.first(), connect_then_label)));
     let handle = handle_of(&url_request(&ask));
@@ -601,7 +601,7 @@ fn a_client_without_url_mode_gets_minus_32021_naming_url() {
         assert_eq!(outcome, None, "{capabilities}");
         let outcome = complete(block_on(
             caller.call(&caller.first(), async |cx: &mut ElicitContext| {
-                cx.ask_url_if_supported(bound()).await
+                bound().ask_if_supported(cx).await
             }),
         ));
         assert_eq!(outcome, None, "{capabilities}");
@@ -614,7 +614,7 @@ fn a_client_without_url_mode_gets_minus_32021_naming_url() {
     );
     let ask = input_required(block_on(
         caller.call(&caller.first(), async |cx: &mut ElicitContext| {
-            cx.ask_url_if_supported(bound()).await
+            bound().ask_if_supported(cx).await
         }),
     ));
     url_request(&ask);
@@ -627,7 +627,7 @@ fn a_missing_principal_or_store_is_a_clear_internal_error() {
     assert_eq!(e.code, -32603, "{e:?}");
     assert!(e.message.contains("principal"), "{e:?}");
 
-    let caller = Caller::new(&Elicitation::new(sealer()), Some(ALICE));
+    let caller = Caller::new(&ElicitServer::new(sealer()), Some(ALICE));
     let e = error(block_on(caller.call(&caller.first(), connect)));
     assert_eq!(e.code, -32603, "{e:?}");
     assert!(
@@ -656,7 +656,7 @@ struct UrlPeer {
 }
 
 impl UrlPeer {
-    fn new(reply: Value, page: Option<(&Elicitation, PageAction)>) -> Arc<Self> {
+    fn new(reply: Value, page: Option<(&ElicitServer, PageAction)>) -> Arc<Self> {
         Arc::new(UrlPeer {
             reply: Ok(reply),
             page: page.map(|(server, action)| (LandingPage::new(server), action)),
@@ -731,12 +731,12 @@ fn legacy_params() -> Value {
 
 /// Runs `handler` for `principal` on a 2025-11-25 session declaring `capabilities`.
 async fn run_legacy<R>(
-    server: &Elicitation,
+    server: &ElicitServer,
     capabilities: Value,
     principal: Option<&str>,
     peer: Option<Arc<UrlPeer>>,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R, Interrupt>,
-) -> Result<Outcome<R>, JsonRpcError> {
+) -> Result<Reply<R>, JsonRpcError> {
     let params = legacy_params();
     let capabilities: ClientCapabilities = serde_json::from_value(capabilities).unwrap();
     let mut cx = server
@@ -827,7 +827,7 @@ async fn legacy_failure_is_failed_and_also_notified() {
     .await;
     assert_eq!(
         complete(outcome),
-        UrlOutcome::Failed {
+        UrlAnswer::Failed {
             state: bound(),
             reason: "denied".into()
         }
@@ -841,8 +841,8 @@ async fn legacy_failure_is_failed_and_also_notified() {
 #[tokio::test]
 async fn legacy_decline_and_cancel_send_no_notification() {
     for (action, expected) in [
-        ("decline", UrlOutcome::Declined),
-        ("cancel", UrlOutcome::Cancelled),
+        ("decline", UrlAnswer::Declined),
+        ("cancel", UrlAnswer::Cancelled),
     ] {
         let server = server();
         let peer = UrlPeer::new(json!({"action": action}), None);
@@ -873,7 +873,7 @@ async fn legacy_accept_without_completion_expires_with_the_handle() {
         connect,
     )
     .await;
-    assert_eq!(complete(outcome), UrlOutcome::Expired);
+    assert_eq!(complete(outcome), UrlAnswer::Expired);
     // A 1 s link (rounded up to the next second) polled every 200 ms: over within 1–5 s.
     assert!((Duration::from_secs(1)..Duration::from_secs(5)).contains(&started.elapsed()));
     legacy_url_request(&peer.requests());

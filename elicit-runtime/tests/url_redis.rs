@@ -1,4 +1,4 @@
-//! URL mode across server replicas (feature `redis`): two independent `Elicitation`s sharing
+//! URL mode across server replicas (feature `redis`): two independent `ElicitServer`s sharing
 //! one key ring and one Redis, so the landing page, the client's retry and a replayed
 //! `requestState` may each reach a different replica.
 //!
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use common_url::*;
-use elicit_runtime::Elicitation;
+use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{KeyRing, ReplayGuard, StateError, StateSealer};
 use elicit_runtime::url::{
     Completion, CompletionStore, LandingPage, PageError, RedisCompletionStore, RedisReplayGuard,
@@ -117,7 +117,7 @@ struct Options {
 }
 
 /// One replica: its own sealer (the shared key ring, built again), its own Redis connections.
-async fn replica(redis: &Redis, ns: &str, options: Options) -> Elicitation {
+async fn replica(redis: &Redis, ns: &str, options: Options) -> ElicitServer {
     let store = RedisCompletionStore::connect(&redis.url, ns)
         .await
         .expect("connect to Redis");
@@ -126,7 +126,7 @@ async fn replica(redis: &Redis, ns: &str, options: Options) -> Elicitation {
         let guard = RedisReplayGuard::new(&redis.url, ns).expect("a replay guard");
         sealer = sealer.with_replay_guard(Arc::new(guard));
     }
-    let mut server = Elicitation::new(sealer).with_completion_store(Arc::new(store));
+    let mut server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
     if options.single_use {
         server = server.with_single_use_completions();
     }
@@ -139,8 +139,8 @@ async fn start(caller: &Caller) -> (String, String) {
     (handle_of(&url_request(&ask)), state_of(&ask))
 }
 
-fn completed(result: Option<serde_json::Value>) -> elicit_runtime::UrlOutcome<ConnectGithub> {
-    elicit_runtime::UrlOutcome::Completed {
+fn completed(result: Option<serde_json::Value>) -> elicit_runtime::UrlAnswer<ConnectGithub> {
+    elicit_runtime::UrlAnswer::Completed {
         state: bound(),
         result,
     }
@@ -328,7 +328,7 @@ async fn the_other_replica_refuses_tampered_foreign_and_other_users_handles() {
     let store = RedisCompletionStore::connect(&redis.url, &ns)
         .await
         .unwrap();
-    let foreign = Elicitation::new(StateSealer::new(KeyRing::new(1, [8; 32]), "issues-server"))
+    let foreign = ElicitServer::new(StateSealer::new(KeyRing::new(1, [8; 32]), "issues-server"))
         .with_completion_store(Arc::new(store));
     assert!(matches!(
         LandingPage::new(&foreign)
@@ -393,7 +393,7 @@ async fn an_unreachable_redis_is_a_clear_error_and_fails_closed() {
         ),
         Err(StateError::ReplayGuardUnavailable(_))
     ));
-    let server = Elicitation::new(
+    let server = ElicitServer::new(
         StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server")
             .with_replay_guard(Arc::new(guard)),
     )

@@ -28,31 +28,10 @@ fn tokens(item: &ItemStruct, key: &str, message: &str, url: &str) -> TokenStream
         #[doc(hidden)]
         const _: () = {
             #[automatically_derived]
-            impl #p::UrlElicitation for #ident {
+            impl #p::ElicitUrl for #ident {
                 const KEY: &'static str = #key;
                 const MESSAGE: &'static str = #message;
                 const URL_TEMPLATE: &'static str = #url;
-            }
-
-            #[automatically_derived]
-            impl #ident {
-                /// Asks the user to open this elicitation's page; see `ElicitContext::ask_url`.
-                #[allow(dead_code)]
-                pub async fn ask(
-                    self,
-                    __elicit_cx: &mut #p::ElicitContext,
-                ) -> #p::Result<#p::UrlOutcome<Self>, #p::Interrupt> {
-                    __elicit_cx.ask_url(self).await
-                }
-
-                /// Asks only if the client can open URLs; `None` otherwise.
-                #[allow(dead_code)]
-                pub async fn ask_if_supported(
-                    self,
-                    __elicit_cx: &mut #p::ElicitContext,
-                ) -> #p::Result<#p::Option<#p::UrlOutcome<Self>>, #p::Interrupt> {
-                    __elicit_cx.ask_url_if_supported(self).await
-                }
             }
         };
     }

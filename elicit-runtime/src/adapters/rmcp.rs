@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use elicit_runtime::adapters::rmcp::{ElicitService, call_tool};
-//! use elicit_runtime::{Answer, ElicitForm, Elicitation};
+//! use elicit_runtime::{Answer, ElicitForm, ElicitServer};
 //! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
 //! use rmcp::service::RequestContext;
 //! use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -13,7 +13,7 @@
 //! struct Guests { #[elicit(minimum = 1, maximum = 12)] count: u8 }
 //!
 //! #[derive(Clone)]
-//! struct Server { elicit: Elicitation }
+//! struct Server { elicit: ElicitServer }
 //!
 //! impl ServerHandler for Server {
 //!     async fn call_tool(
@@ -52,9 +52,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::answer::Interrupt;
-use crate::context::{ElicitContext, Elicitation, Outcome};
+use crate::interrupt::Interrupt;
 use crate::legacy::{BoxFuture, LegacyPeer};
+use crate::request::{ElicitContext, Reply};
+use crate::server::ElicitServer;
 use crate::wire::{ClientCapabilities, INTERNAL_ERROR, InputRequiredResult, JsonRpcError};
 
 /// Our JSON-RPC error as rmcp's.
@@ -147,7 +148,7 @@ impl LegacyPeer for RmcpPeer {
 /// them) and the request context (per-request `_meta` on 2026-07-28; the `initialize`
 /// capabilities and the peer on 2025-11-25).
 pub fn context<P: Serialize>(
-    server: &Elicitation,
+    server: &ElicitServer,
     method: &str,
     params: &P,
     request: &RequestContext<RoleServer>,
@@ -188,7 +189,7 @@ type Responses<R, Response> = (
 
 /// Builds the context, runs `handler`, and turns its result or round into rmcp's response.
 async fn run<P: Serialize, R, Response>(
-    server: &Elicitation,
+    server: &ElicitServer,
     method: &str,
     request: &P,
     context_in: &RequestContext<RoleServer>,
@@ -199,15 +200,15 @@ async fn run<P: Serialize, R, Response>(
     let mut cx = context(server, method, request, context_in, principal)?;
     let result = handler(&mut cx).await;
     match cx.finish(result).map_err(to_mcp_error)? {
-        Outcome::Complete(result) => Ok(complete(result)),
-        Outcome::InputRequired(ask) => Ok(input(input_required(&ask)?)),
+        Reply::Result(result) => Ok(complete(result)),
+        Reply::InputRequired(ask) => Ok(input(input_required(&ask)?)),
     }
 }
 
 /// Runs a tool handler for one `tools/call`: builds the context, runs `handler`, and returns
 /// its result, the input-required round, or the JSON-RPC error.
 pub async fn call_tool(
-    server: &Elicitation,
+    server: &ElicitServer,
     request: CallToolRequestParams,
     context_in: RequestContext<RoleServer>,
     principal: Option<&str>,
@@ -231,7 +232,7 @@ pub async fn call_tool(
 
 /// [`call_tool`] for `prompts/get`.
 pub async fn get_prompt(
-    server: &Elicitation,
+    server: &ElicitServer,
     request: GetPromptRequestParams,
     context_in: RequestContext<RoleServer>,
     principal: Option<&str>,
@@ -255,7 +256,7 @@ pub async fn get_prompt(
 
 /// [`call_tool`] for `resources/read`.
 pub async fn read_resource(
-    server: &Elicitation,
+    server: &ElicitServer,
     request: ReadResourceRequestParams,
     context_in: RequestContext<RoleServer>,
     principal: Option<&str>,

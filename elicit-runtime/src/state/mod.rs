@@ -41,11 +41,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod completion;
 mod error;
 mod keys;
 mod replay;
 pub(crate) mod seal;
 
+pub(crate) use completion::POLL_INTERVAL;
+pub use completion::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
 };

@@ -5,12 +5,11 @@ use std::time::SystemTime;
 use serde_json::{Value, json};
 
 use super::handle::{self, Claims};
-use super::store::{Completion, CompletionStore, POLL_INTERVAL};
-use super::{UrlElicitation, UrlOutcome};
-use crate::answer::Interrupt;
-use crate::context::ElicitContext;
-use crate::question::{question_digest_raw, short_digest};
-use crate::state::canonical_json;
+use super::{ElicitUrl, UrlAnswer};
+use crate::form::{question_digest_raw, short_digest};
+use crate::interrupt::Interrupt;
+use crate::request::{ElicitContext, UrlFlow};
+use crate::state::{Completion, CompletionStore, POLL_INTERVAL, canonical_json};
 use crate::wire::{
     ElicitAction, ElicitMode, ElicitParams, ElicitResult, ElicitationCompleteNotification,
     INTERNAL_ERROR, InputRequest, JsonRpcError, ProtocolEra, UrlParams,
@@ -21,27 +20,16 @@ fn internal(message: impl Into<String>) -> Interrupt {
 }
 
 impl ElicitContext {
-    /// Asks the user to open a URL-mode page bound to `state` (generated as `state.ask(cx)`
-    /// by `#[elicit_url]`).
-    ///
-    /// On 2026-07-28 the first round sends the link; on the retry an `accept` is checked
-    /// against the completion store: completed, failed, expired — or, while the page has not
-    /// finished, a state-only round so the client can retry without opening the page again.
-    /// On 2025-11-25 the link goes out with an `elicitationId`; after an accept the handler
-    /// waits for the page (until the handle expires) and then sends
-    /// `notifications/elicitation/complete`.
-    pub async fn ask_url<T: UrlElicitation>(
+    /// [`ElicitUrl::ask`].
+    pub(crate) async fn ask_url<T: ElicitUrl>(
         &mut self,
         state: T,
-    ) -> Result<UrlOutcome<T>, Interrupt> {
+    ) -> Result<UrlAnswer<T>, Interrupt> {
         let result = self.ask_url_inner(state).await;
         self.note_error(result)
     }
 
-    async fn ask_url_inner<T: UrlElicitation>(
-        &mut self,
-        state: T,
-    ) -> Result<UrlOutcome<T>, Interrupt> {
+    async fn ask_url_inner<T: ElicitUrl>(&mut self, state: T) -> Result<UrlAnswer<T>, Interrupt> {
         let (store, bound) = self.url_prerequisites(&state)?;
         let digest = question_digest_raw(
             T::KEY,
@@ -57,26 +45,22 @@ impl ElicitContext {
         }
     }
 
-    /// [`ElicitContext::ask_url`] only if the client can open URLs; `Ok(None)` otherwise.
-    pub async fn ask_url_if_supported<T: UrlElicitation>(
+    /// [`ElicitUrl::ask_if_supported`].
+    pub(crate) async fn ask_url_if_supported<T: ElicitUrl>(
         &mut self,
         state: T,
-    ) -> Result<Option<UrlOutcome<T>>, Interrupt> {
-        if !self.supports(ElicitMode::Url) {
+    ) -> Result<Option<UrlAnswer<T>>, Interrupt> {
+        if !self.capabilities().supports(ElicitMode::Url) {
             return Ok(None);
         }
         self.ask_url(state).await.map(Some)
     }
 
-    /// On 2025-11-25: fails the request with `URLElicitationRequiredError` (-32042) carrying
-    /// the link, unless the page already completed for this very call (same user, tool and
-    /// arguments), in which case the outcome is returned. The client retries the call after
-    /// the user finished. On 2026-07-28 -32042 does not exist: this is
-    /// [`ElicitContext::ask_url`].
-    pub async fn require_url<T: UrlElicitation>(
+    /// [`ElicitUrl::require`].
+    pub(crate) async fn require_url<T: ElicitUrl>(
         &mut self,
         state: T,
-    ) -> Result<UrlOutcome<T>, Interrupt> {
+    ) -> Result<UrlAnswer<T>, Interrupt> {
         if self.era == ProtocolEra::Mrtr2026 {
             return self.ask_url(state).await;
         }
@@ -84,10 +68,10 @@ impl ElicitContext {
         self.note_error(result)
     }
 
-    async fn require_url_legacy<T: UrlElicitation>(
+    async fn require_url_legacy<T: ElicitUrl>(
         &mut self,
         state: T,
-    ) -> Result<UrlOutcome<T>, Interrupt> {
+    ) -> Result<UrlAnswer<T>, Interrupt> {
         let (store, bound) = self.url_prerequisites(&state)?;
         let principal = self
             .principal
@@ -139,24 +123,24 @@ impl ElicitContext {
 
     /// What every URL-mode ask needs: the client's URL capability, a completion store, and
     /// the bound state as JSON.
-    fn url_prerequisites<T: UrlElicitation>(
+    fn url_prerequisites<T: ElicitUrl>(
         &self,
         state: &T,
     ) -> Result<(std::sync::Arc<dyn CompletionStore>, Value), Interrupt> {
-        if !self.supports(ElicitMode::Url) {
+        if !self.capabilities().supports(ElicitMode::Url) {
             return Err(Interrupt::error(
                 JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
             ));
         }
         let store = self.server.completion_store().cloned().ok_or_else(|| {
-            internal("URL-mode elicitation needs a completion store: `Elicitation::with_completion_store`")
+            internal("URL-mode elicitation needs a completion store: `ElicitServer::with_completion_store`")
         })?;
         let bound =
             serde_json::to_value(state).map_err(|e| internal(format!("cannot bind state: {e}")))?;
         Ok((store, bound))
     }
 
-    fn mint<T: UrlElicitation>(
+    fn mint<T: ElicitUrl>(
         &self,
         principal: &str,
         bound: Value,
@@ -182,7 +166,7 @@ impl ElicitContext {
         store: &dyn CompletionStore,
         expires_at: SystemTime,
     ) -> Result<Option<Completion>, Interrupt> {
-        let store_error = |e: super::StoreError| internal(e.to_string());
+        let store_error = |e: crate::state::StoreError| internal(e.to_string());
         if self.server.single_use_completions() {
             store.redeem(id, expires_at).await.map_err(store_error)
         } else {
@@ -203,35 +187,37 @@ impl ElicitContext {
         }
     }
 
-    async fn ask_url_mrtr<T: UrlElicitation>(
+    async fn ask_url_mrtr<T: ElicitUrl>(
         &mut self,
         state: T,
         bound: Value,
         digest: &str,
         store: &dyn CompletionStore,
-    ) -> Result<UrlOutcome<T>, Interrupt> {
+    ) -> Result<UrlAnswer<T>, Interrupt> {
         let principal = self
             .principal
             .clone()
             .ok_or_else(|| internal("URL-mode elicitation needs an authenticated principal"))?;
-        let note_key = format!("url:{}", T::KEY);
-        let handle = self
-            .notes
-            .get(&note_key)
-            .and_then(|n| Some((n.get("id")?.as_str()?.to_owned(), n.get("exp")?.as_u64()?)));
-        let ((id, exp), answer) = match (handle, self.lookup(T::KEY, digest)?) {
-            (Some(handle), Some(answer)) => (handle, answer),
+        let flow = self
+            .url_flows
+            .get(T::KEY)
+            .map(|f| (f.id.clone(), f.exp, f.done.clone()));
+        let ((id, exp, done), answer) = match (flow, self.lookup(T::KEY, digest)?) {
+            (Some(flow), Some(answer)) => (flow, answer),
             // First round, or an answer we cannot tie to a handle: send (a new) link.
             _ => {
                 let (claims, token) = self.mint::<T>(&principal, bound, None)?;
-                self.notes
-                    .insert(note_key, json!({"id": claims.id, "exp": claims.exp}));
+                let flow = UrlFlow {
+                    id: claims.id,
+                    exp: claims.exp,
+                    done: None,
+                };
+                self.url_flows.insert(T::KEY.to_owned(), flow);
                 let request = InputRequest::from(ElicitParams::Url(UrlParams::for_2026(
                     T::MESSAGE,
                     self.server.link(T::URL_TEMPLATE, &token),
                 )));
-                self.pending
-                    .insert(T::KEY.to_owned(), (digest.to_owned(), request));
+                self.ask_in_round(T::KEY, digest, request);
                 return Err(Interrupt::input_required());
             }
         };
@@ -245,41 +231,36 @@ impl ElicitContext {
             ))
         })?;
         match result.action {
-            ElicitAction::Decline => return Ok(UrlOutcome::Declined),
-            ElicitAction::Cancel => return Ok(UrlOutcome::Cancelled),
+            ElicitAction::Decline => return Ok(UrlAnswer::Declined),
+            ElicitAction::Cancel => return Ok(UrlAnswer::Cancelled),
             ElicitAction::Accept => {}
         }
         // Already read in an earlier round of this request: the completion travels in the
         // sealed state, so a single-use completion is redeemed once, not once per round.
-        if let Some(done) = self.notes.get(&note_key).and_then(|n| n.get("done"))
-            && let Ok(done) = serde_json::from_value::<Completion>(done.clone())
-        {
+        if let Some(done) = done {
             return outcome_for(done, state);
         }
         let expires_at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(exp);
         match self.completed(&id, store, expires_at).await? {
             Some(done) => {
-                if let Some(note) = self.notes.get_mut(&note_key).and_then(Value::as_object_mut) {
-                    note.insert(
-                        "done".to_owned(),
-                        serde_json::to_value(&done).unwrap_or(Value::Null),
-                    );
+                if let Some(flow) = self.url_flows.get_mut(T::KEY) {
+                    flow.done = Some(done.clone());
                 }
                 outcome_for(done, state)
             }
-            None if SystemTime::now() >= expires_at => Ok(UrlOutcome::Expired),
+            None if SystemTime::now() >= expires_at => Ok(UrlAnswer::Expired),
             // The user agreed but the page has not finished: a state-only round lets the
             // client retry without opening the page again.
             None => Err(Interrupt::input_required()),
         }
     }
 
-    async fn ask_url_legacy<T: UrlElicitation>(
+    async fn ask_url_legacy<T: ElicitUrl>(
         &mut self,
         state: T,
         bound: Value,
         store: &dyn CompletionStore,
-    ) -> Result<UrlOutcome<T>, Interrupt> {
+    ) -> Result<UrlAnswer<T>, Interrupt> {
         let principal = self
             .principal
             .clone()
@@ -306,8 +287,8 @@ impl ElicitContext {
             ))
         })?;
         match result.action {
-            ElicitAction::Decline => return Ok(UrlOutcome::Declined),
-            ElicitAction::Cancel => return Ok(UrlOutcome::Cancelled),
+            ElicitAction::Decline => return Ok(UrlAnswer::Declined),
+            ElicitAction::Cancel => return Ok(UrlAnswer::Cancelled),
             ElicitAction::Accept => {}
         }
         let expires_at = claims.expires_at();
@@ -322,7 +303,7 @@ impl ElicitContext {
                 return outcome_for(done, state);
             }
             if SystemTime::now() >= expires_at {
-                return Ok(UrlOutcome::Expired);
+                return Ok(UrlAnswer::Expired);
             }
             tokio::time::sleep(POLL_INTERVAL).await;
         }
@@ -339,10 +320,10 @@ fn already_redeemed() -> Interrupt {
     ))
 }
 
-fn outcome_for<T>(completion: Completion, state: T) -> Result<UrlOutcome<T>, Interrupt> {
+fn outcome_for<T>(completion: Completion, state: T) -> Result<UrlAnswer<T>, Interrupt> {
     match completion {
-        Completion::Completed { result } => Ok(UrlOutcome::Completed { state, result }),
-        Completion::Failed { reason } => Ok(UrlOutcome::Failed { state, reason }),
+        Completion::Completed { result } => Ok(UrlAnswer::Completed { state, result }),
+        Completion::Failed { reason } => Ok(UrlAnswer::Failed { state, reason }),
         Completion::Redeemed => Err(already_redeemed()),
     }
 }

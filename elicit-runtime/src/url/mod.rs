@@ -13,26 +13,66 @@
 //! * The handler gets a [`UrlOutcome`]. **An accept never authorizes anything by itself**:
 //!   only a completion recorded by your page does.
 
+mod answer;
 mod ask;
 mod handle;
-mod outcome;
 mod page;
 #[cfg(feature = "redis")]
 mod redis;
-mod store;
 
-pub use outcome::UrlOutcome;
+use std::future::Future;
+
+pub use answer::UrlAnswer;
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 #[cfg(feature = "redis")]
 pub use redis::{RedisCompletionStore, RedisReplayGuard};
-pub use store::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 
-/// A URL-mode elicitation, implemented by `#[elicit_url]`: the bound state is the struct.
-pub trait UrlElicitation: serde::Serialize + serde::de::DeserializeOwned {
+pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
+use crate::{ElicitContext, Interrupt};
+
+/// A URL-mode elicitation: the struct is the server-side state bound to the request, and the
+/// derive supplies the key, message and URL template.
+///
+/// On 2026-07-28 the first round sends the link; on the retry an `accept` is checked against
+/// the completion store: completed, failed, expired — or, while the page has not finished, a
+/// state-only round so the client can retry without opening the page again. On 2025-11-25
+/// the link goes out with an `elicitationId`; after an accept the handler waits for the page
+/// (until the handle expires) and then sends `notifications/elicitation/complete`.
+///
+/// URL mode needs an authenticated principal on the context and a completion store on the
+/// server; without either, asking fails with an internal error saying which is missing.
+pub trait ElicitUrl: serde::Serialize + serde::de::DeserializeOwned + Send + 'static {
     /// The key it is asked under.
     const KEY: &'static str;
     /// The message shown to the user.
     const MESSAGE: &'static str;
     /// The page's URL with `{handle}` where the sealed handle goes.
     const URL_TEMPLATE: &'static str;
+
+    /// Asks the user to open this elicitation's page (see the trait's documentation).
+    fn ask(
+        self,
+        cx: &mut ElicitContext,
+    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_ {
+        cx.ask_url(self)
+    }
+
+    /// [`ElicitUrl::ask`] only if the client can open URLs; `Ok(None)` otherwise.
+    fn ask_if_supported(
+        self,
+        cx: &mut ElicitContext,
+    ) -> impl Future<Output = Result<Option<UrlAnswer<Self>>, Interrupt>> + Send + '_ {
+        cx.ask_url_if_supported(self)
+    }
+
+    /// On 2025-11-25: fails the request with `URLElicitationRequiredError` (-32042) carrying
+    /// the link, unless the page already completed for this very call (same user, tool and
+    /// arguments), in which case the answer is returned; the client retries the call after the
+    /// user finished. On 2026-07-28, where -32042 does not exist, this is [`ElicitUrl::ask`].
+    fn require(
+        self,
+        cx: &mut ElicitContext,
+    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_ {
+        cx.require_url(self)
+    }
 }

@@ -7,11 +7,10 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
-use super::UrlElicitation;
+use super::ElicitUrl;
 use super::handle::{self, Claims};
-use super::store::{Completion, StoreError};
-use crate::context::Elicitation;
-use crate::state::StateError;
+use crate::server::ElicitServer;
+use crate::state::{Completion, StateError, StoreError};
 
 /// Why a landing page refuses a handle.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,32 +79,32 @@ impl<T> OpenedHandle<T> {
 /// The landing page's view of URL-mode elicitations.
 ///
 /// ```
-/// use elicit_runtime::Elicitation;
+/// use elicit_runtime::ElicitServer;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
 /// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
 /// use std::sync::Arc;
 ///
-/// let server = Elicitation::new(StateSealer::new(KeyRing::generate(), "files-server"))
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files-server"))
 ///     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
 /// let page = LandingPage::new(&server);
-/// let refused = elicit_runtime::testing::block_on(page.open_raw("not-a-handle", "alice"));
+/// let refused = pollster::block_on(page.open_raw("not-a-handle", "alice"));
 /// assert!(matches!(refused, Err(PageError::Invalid(_))));
 /// ```
 #[derive(Debug, Clone)]
 pub struct LandingPage {
-    server: Elicitation,
+    server: ElicitServer,
 }
 
 impl LandingPage {
     /// The landing page of `server` (same keys and completion store).
-    pub fn new(server: &Elicitation) -> Self {
+    pub fn new(server: &ElicitServer) -> Self {
         LandingPage {
             server: server.clone(),
         }
     }
 
     /// Opens `handle` (from the link's query) for `subject`, the browser's authenticated user.
-    pub async fn open<T: UrlElicitation>(
+    pub async fn open<T: ElicitUrl>(
         &self,
         handle: &str,
         subject: &str,

@@ -6,8 +6,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use redis::AsyncCommands as _;
 
-use super::store::{Completion, CompletionStore, StoreError};
-use crate::legacy::BoxFuture;
+use crate::future::BoxFuture;
+use crate::state::{Completion, CompletionStore, StoreError};
 use crate::state::{ReplayGuard, StateError};
 
 fn millis(at: SystemTime) -> u64 {

@@ -7,7 +7,9 @@ use std::fmt::Debug;
 
 use elicit_runtime::testing::TestClient;
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
-use elicit_runtime::{ElicitContext, Elicitation, Interrupt, Outcome, UrlOutcome, elicit_url};
+use elicit_runtime::{
+    ElicitContext, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer, elicit_url,
+};
 use serde_json::{Value, json};
 
 /// The user who starts every flow.
@@ -47,13 +49,13 @@ pub fn tool_args() -> Value {
 }
 
 /// The handler: asks `ConnectGithub` through the macro's `ask`.
-pub async fn connect(cx: &mut ElicitContext) -> Result<UrlOutcome<ConnectGithub>, Interrupt> {
+pub async fn connect(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>, Interrupt> {
     bound().ask(cx).await
 }
 
 /// The handler through `require_url`.
-pub async fn require(cx: &mut ElicitContext) -> Result<UrlOutcome<ConnectGithub>, Interrupt> {
-    cx.require_url(bound()).await
+pub async fn require(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>, Interrupt> {
+    bound().require(cx).await
 }
 
 /// `inputResponses` with one bare result under the elicitation's key.
@@ -69,13 +71,13 @@ pub struct Caller {
 
 impl Caller {
     /// A client declaring form and URL elicitation, calling as `principal`.
-    pub fn new(server: &Elicitation, principal: Option<&str>) -> Self {
+    pub fn new(server: &ElicitServer, principal: Option<&str>) -> Self {
         Self::with_capabilities(server, principal, None)
     }
 
     /// As [`Caller::new`], declaring `capabilities` instead when given.
     pub fn with_capabilities(
-        server: &Elicitation,
+        server: &ElicitServer,
         principal: Option<&str>,
         capabilities: Option<Value>,
     ) -> Self {
@@ -110,29 +112,29 @@ impl Caller {
         &self,
         params: &Value,
         mut handler: impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
-    ) -> Result<Outcome<R>, JsonRpcError> {
+    ) -> Result<Reply<R>, JsonRpcError> {
         self.client.round("tools/call", params, &mut handler).await
     }
 }
 
 #[track_caller]
-pub fn input_required<R: Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> InputRequiredResult {
+pub fn input_required<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> InputRequiredResult {
     match outcome {
-        Ok(Outcome::InputRequired(ask)) => ask,
+        Ok(Reply::InputRequired(ask)) => ask,
         other => panic!("expected an InputRequiredResult, got {other:?}"),
     }
 }
 
 #[track_caller]
-pub fn complete<R: Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> R {
+pub fn complete<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> R {
     match outcome {
-        Ok(Outcome::Complete(r)) => r,
+        Ok(Reply::Result(r)) => r,
         other => panic!("expected a complete result, got {other:?}"),
     }
 }
 
 #[track_caller]
-pub fn error<R: Debug>(outcome: Result<Outcome<R>, JsonRpcError>) -> JsonRpcError {
+pub fn error<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> JsonRpcError {
     match outcome {
         Err(e) => e,
         other => panic!("expected a JSON-RPC error, got {other:?}"),

@@ -9,7 +9,7 @@
 
 use std::net::{Ipv4Addr, SocketAddr};
 
-use elicit_runtime::Elicitation;
+use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{KeyRing, StateSealer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -33,7 +33,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     };
 
     let sealer = StateSealer::new(KeyRing::generate(), "elicit-conformance-server");
-    let elicit = Elicitation::new(sealer)
+    let elicit = ElicitServer::new(sealer)
         .with_server_info("elicit-conformance-server", env!("CARGO_PKG_VERSION"));
     let fixtures = Fixtures::new(elicit);
 

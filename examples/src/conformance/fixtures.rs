@@ -6,7 +6,7 @@
 
 use elicit_runtime::adapters::rmcp::{call_tool, get_prompt};
 use elicit_runtime::wire::JsonRpcError;
-use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt};
+use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
@@ -71,11 +71,11 @@ const PROMPT: &str = "test_input_required_result_prompt";
 /// The fixture server: the elicitation settings shared by every request.
 #[derive(Clone)]
 pub struct Fixtures {
-    elicit: Elicitation,
+    elicit: ElicitServer,
 }
 
 impl Fixtures {
-    pub fn new(elicit: Elicitation) -> Self {
+    pub fn new(elicit: ElicitServer) -> Self {
         Fixtures { elicit }
     }
 }
@@ -232,13 +232,13 @@ async fn user_info(cx: &mut ElicitContext, message: Option<String>) -> Result<St
 /// `test_elicitation_sep1034_defaults`: every primitive type with a default.
 async fn defaults(cx: &mut ElicitContext) -> Result<String, Interrupt> {
     let answer = Profile::ask(cx).await?;
-    Ok(format!("Elicitation completed: {}", describe(&answer)))
+    Ok(format!("ElicitServer completed: {}", describe(&answer)))
 }
 
 /// `test_elicitation_sep1330_enums`: the five enum shapes.
 async fn enums(cx: &mut ElicitContext) -> Result<String, Interrupt> {
     let answer = Choices::ask(cx).await?;
-    Ok(format!("Elicitation completed: {}", describe(&answer)))
+    Ok(format!("ElicitServer completed: {}", describe(&answer)))
 }
 
 /// `test_input_required_result_elicitation`: one question, then a greeting.

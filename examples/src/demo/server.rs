@@ -5,7 +5,9 @@ use std::sync::Arc;
 use elicit_runtime::adapters::rmcp::call_tool;
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::url::MemoryCompletionStore;
-use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, UrlOutcome};
+use elicit_runtime::{
+    Answer, ElicitContext, ElicitForm, ElicitServer, ElicitUrl, Interrupt, UrlAnswer,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
@@ -22,13 +24,13 @@ pub const DEMO_USER: &str = "demo-user";
 /// The demo server's state.
 #[derive(Clone)]
 pub struct DemoServer {
-    elicit: Elicitation,
+    elicit: ElicitServer,
 }
 
 impl DemoServer {
     /// A server whose URL-mode pages are served at `landing_origin`.
     pub fn new(landing_origin: &str) -> Self {
-        let elicit = Elicitation::new(StateSealer::new(KeyRing::generate(), "elicit-demo"))
+        let elicit = ElicitServer::new(StateSealer::new(KeyRing::generate(), "elicit-demo"))
             .with_server_info("elicit-demo", env!("CARGO_PKG_VERSION"))
             .with_completion_store(Arc::new(MemoryCompletionStore::new()))
             .with_url_origin(landing_origin)
@@ -37,7 +39,7 @@ impl DemoServer {
     }
 
     /// The settings the landing page shares with the tools.
-    pub fn elicitation(&self) -> &Elicitation {
+    pub fn elicitation(&self) -> &ElicitServer {
         &self.elicit
     }
 }
@@ -118,7 +120,7 @@ async fn connect_account(cx: &mut ElicitContext) -> Result<CallToolResult, Inter
     .ask(cx)
     .await?
     {
-        UrlOutcome::Completed { result, .. } => {
+        UrlAnswer::Completed { result, .. } => {
             let account = result
                 .as_ref()
                 .and_then(|r| r.get("account"))
@@ -126,14 +128,14 @@ async fn connect_account(cx: &mut ElicitContext) -> Result<CallToolResult, Inter
                 .unwrap_or("your account");
             text(format!("accept: connected {service} as {account}"))
         }
-        UrlOutcome::Failed { reason, .. } => {
+        UrlAnswer::Failed { reason, .. } => {
             text(format!("accept: connecting {service} failed: {reason}"))
         }
-        UrlOutcome::Expired => text(format!(
+        UrlAnswer::Expired => text(format!(
             "accept: the {service} link expired before it was used"
         )),
-        UrlOutcome::Declined => text(format!("decline: {service} not connected")),
-        UrlOutcome::Cancelled => text(format!("cancel: {service} not connected")),
+        UrlAnswer::Declined => text(format!("decline: {service} not connected")),
+        UrlAnswer::Cancelled => text(format!("cancel: {service} not connected")),
     }
 }
 

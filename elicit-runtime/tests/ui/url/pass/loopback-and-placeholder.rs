@@ -1,4 +1,4 @@
-use elicit_runtime::{UrlElicitation, elicit_url};
+use elicit_runtime::{ElicitUrl, elicit_url};
 
 #[elicit_url(message = "Connect your account", url = "http://127.0.0.1:8080/connect")]
 struct Local {

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::legacy::BoxFuture;
+use crate::future::BoxFuture;
 
 /// How an out-of-band flow ended, as recorded by the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

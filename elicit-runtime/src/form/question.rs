@@ -9,11 +9,16 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::answer::Interrupt;
-use crate::form::ElicitForm;
+use std::future::Future;
+
+use super::ElicitForm;
+use super::answer::Answer;
+use super::ask::ask_prepared;
+use crate::channel::InputChannel;
+use crate::interrupt::Interrupt;
 use crate::schema::{PropertySchema, RequestedSchema};
 use crate::state::canonical_json;
-use crate::wire::{INTERNAL_ERROR, JsonRpcError};
+use crate::wire::{ElicitMode, INTERNAL_ERROR, JsonRpcError};
 
 /// A form question ready to ask, with what the call site changed.
 ///
@@ -119,9 +124,39 @@ impl<T: ElicitForm> Question<T> {
         })
     }
 
-    /// Asks this question in `cx`; see [`ElicitContext::ask`](crate::ElicitContext::ask).
-    pub async fn ask(self, cx: &mut crate::ElicitContext) -> Result<crate::Answer<T>, Interrupt> {
-        cx.ask(self).await
+    /// Asks this question through `channel` (a request's [`ElicitContext`](crate::ElicitContext)
+    /// or a task's input).
+    ///
+    /// On 2026-07-28: resolves to the answer if this request (or an earlier round, through
+    /// `requestState`) carries one for exactly this question; otherwise adds the question to
+    /// this round and resolves to [`Interrupt::input_required`], so `?` ends the handler. Ask
+    /// several questions before the first `?` to batch them into one round. On 2025-11-25:
+    /// sends `elicitation/create` to the client and waits for the reply.
+    ///
+    /// Fails with `-32021` when the client did not declare form elicitation (see
+    /// [`Question::ask_if_supported`] for questions the handler can do without), and with
+    /// `-32602` listing every bad field when accepted content breaks the form's constraints.
+    pub fn ask<C: InputChannel + ?Sized>(
+        self,
+        channel: &mut C,
+    ) -> impl Future<Output = Result<Answer<T>, Interrupt>> + Send + '_ {
+        let prepared = self.prepare();
+        ask_prepared(channel, prepared)
+    }
+
+    /// Asks only if the client can show forms; resolves to `None` otherwise.
+    pub fn ask_if_supported<C: InputChannel + ?Sized>(
+        self,
+        channel: &mut C,
+    ) -> impl Future<Output = Result<Option<Answer<T>>, Interrupt>> + Send + '_ {
+        let supported = channel.supports(ElicitMode::Form);
+        let asked = supported.then(|| self.ask(channel));
+        async move {
+            match asked {
+                Some(asked) => asked.await.map(Some),
+                None => Ok(None),
+            }
+        }
     }
 }
 
@@ -154,6 +189,7 @@ impl Prepared {
 }
 
 /// A short digest of key, message and canonical schema (binds answers to questions).
+#[doc(hidden)]
 pub fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
     let schema = serde_json::to_value(schema)
         .map(|v| canonical_json(&v))

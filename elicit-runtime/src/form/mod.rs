@@ -1,12 +1,23 @@
-//! The form trait the derive implements.
+//! Form-mode elicitations: the trait the derive implements, one question as asked, the
+//! user's typed answer, and decoding an answer into the form. Nothing here knows how a
+//! question reaches the client: that is the [`InputChannel`]'s job.
 
-use serde_json::{Map, Value};
+mod answer;
+mod ask;
+mod decode;
+mod question;
 
 use std::future::Future;
 
-use crate::answer::{Answer, Interrupt};
-use crate::context::ElicitContext;
-use crate::question::Question;
+use serde_json::{Map, Value};
+
+pub use answer::Answer;
+pub(crate) use decode::normalized;
+pub use question::{Prepared, Question, question_digest};
+pub(crate) use question::{question_digest_raw, short_digest};
+
+use crate::channel::InputChannel;
+use crate::interrupt::Interrupt;
 use crate::schema::{ContentError, RequestedSchema};
 
 /// A form-mode elicitation: the message shown to the user, the `requestedSchema` the client
@@ -71,17 +82,19 @@ pub trait ElicitForm: Sized + 'static {
         Question::new()
     }
 
-    /// Asks the user to fill in this form; see [`ElicitContext::ask`].
-    fn ask(cx: &mut ElicitContext) -> impl Future<Output = Result<Answer<Self>, Interrupt>> + '_ {
-        cx.ask(Question::<Self>::new())
+    /// Asks the user to fill in this form, as declared; see [`Question::ask`].
+    fn ask<C: InputChannel + ?Sized>(
+        channel: &mut C,
+    ) -> impl Future<Output = Result<Answer<Self>, Interrupt>> + Send + '_ {
+        Question::<Self>::new().ask(channel)
     }
 
     /// Asks only if the client can show forms (`None` otherwise); see
-    /// [`ElicitContext::ask_if_supported`].
-    fn ask_if_supported(
-        cx: &mut ElicitContext,
-    ) -> impl Future<Output = Result<Option<Answer<Self>>, Interrupt>> + '_ {
-        cx.ask_if_supported(Question::<Self>::new())
+    /// [`Question::ask_if_supported`].
+    fn ask_if_supported<C: InputChannel + ?Sized>(
+        channel: &mut C,
+    ) -> impl Future<Output = Result<Option<Answer<Self>>, Interrupt>> + Send + '_ {
+        Question::<Self>::new().ask_if_supported(channel)
     }
     /// The `content` a client would send to answer with this value.
     fn to_content(&self) -> Map<String, Value>;

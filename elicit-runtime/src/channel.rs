@@ -1,0 +1,60 @@
+//! The one thing every question is put to: an input channel. The request context
+//! ([`ElicitContext`](crate::ElicitContext)) and a running task's input
+//! ([`TaskInput`](crate::tasks::TaskInput)) implement it; forms, questions, sampling and roots
+//! requests ask through it, so asking is written once.
+
+use std::future::Future;
+
+use serde_json::Value;
+
+use crate::interrupt::Interrupt;
+use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, JsonRpcError};
+
+/// Something a question can be put to: it knows what the client can show, sends one input
+/// request under a key, and resolves to the client's raw answer (or stops the handler).
+///
+/// Handlers rarely call it directly: `Form::ask(&mut cx)`, `Form::question()…ask(&mut cx)`
+/// and the URL-mode `state.ask(&mut cx)` go through it.
+///
+/// ```
+/// use elicit_runtime::{Answer, ElicitForm, InputChannel, Interrupt};
+///
+/// /// Delete the file?
+/// #[derive(ElicitForm)]
+/// struct Confirm { sure: bool }
+///
+/// // One helper serves a tool call's context and a task's input alike.
+/// async fn confirmed(channel: &mut impl InputChannel) -> Result<bool, Interrupt> {
+///     Ok(matches!(Confirm::ask(channel).await?, Answer::Accepted(Confirm { sure: true })))
+/// }
+/// # let _ = confirmed::<elicit_runtime::ElicitContext>;
+/// ```
+pub trait InputChannel: Send {
+    /// What the client declared it can handle.
+    fn capabilities(&self) -> &ClientCapabilities;
+
+    /// Whether the client can show an elicitation of this mode.
+    fn supports(&self, mode: ElicitMode) -> bool {
+        self.capabilities().supports(mode)
+    }
+
+    /// Sends `request` under `key` and resolves to the client's raw result.
+    ///
+    /// `digest` binds the answer to the question: an answer recorded for another digest is
+    /// not used. On a 2026-07-28 request the question joins this round and the future
+    /// resolves to [`Interrupt::input_required`] until the retry carries the answer; on
+    /// 2025-11-25 it goes to the client at once; a task waits for `tasks/update`.
+    fn input<'a>(
+        &'a mut self,
+        key: &'a str,
+        digest: &'a str,
+        request: InputRequest,
+    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a;
+
+    /// Told of every error a question ended in, including answers that fail to decode. The
+    /// request context keeps the first, so that it wins over "input required" when a handler
+    /// asked several questions before its first `?`. The default ignores it.
+    fn failed(&mut self, error: &JsonRpcError) {
+        let _ = error;
+    }
+}

@@ -1,0 +1,96 @@
+//! Finding the answer to a question: in this round, in an earlier round (carried in
+//! `requestState`), or in this request's `inputResponses` — always bound to the question's
+//! digest, so a reworded question is asked again.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::round::Carried;
+use crate::form::normalized;
+use crate::interrupt::Interrupt;
+use crate::wire::{INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
+
+/// Every answer a request can see, and the questions asked in this round.
+#[derive(Debug, Default)]
+pub(crate) struct Answers {
+    /// This request's `inputResponses`.
+    pub responses: BTreeMap<String, InputResponse>,
+    /// Keys asked in the previous round, with their digests; `None` without `requestState`.
+    pub asked_before: Option<BTreeMap<String, String>>,
+    /// Answers of earlier rounds, from `requestState`.
+    pub carried: BTreeMap<String, Carried>,
+    /// Answers used in this round.
+    pub resolved: BTreeMap<String, Carried>,
+    /// Questions asked in this round and not answered yet: key → (digest, request).
+    pub pending: BTreeMap<String, (String, InputRequest)>,
+}
+
+impl Answers {
+    /// The answer to `key`, if this request or an earlier round holds one for `digest`.
+    pub fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
+        if let Some(done) = self.resolved.get(key) {
+            return if done.digest == digest {
+                Ok(Some(done.response.clone()))
+            } else {
+                Err(conflict(key))
+            };
+        }
+        if let Some((asked, _)) = self.pending.get(key) {
+            return if asked == digest {
+                Ok(None)
+            } else {
+                Err(conflict(key))
+            };
+        }
+        if let Some(earlier) = self.carried.get(key).filter(|c| c.digest == digest) {
+            let earlier = earlier.clone();
+            let response = earlier.response.clone();
+            self.resolved.insert(key.to_owned(), earlier);
+            return Ok(Some(response));
+        }
+        let Some(response) = self.responses.get(key) else {
+            return Ok(None);
+        };
+        // With sealed state, only an answer to the question asked last round, worded exactly
+        // as now, counts; a reworded question is asked again. Without state (a one-shot call)
+        // there is nothing the answer could be stale against.
+        if let Some(asked) = &self.asked_before
+            && asked.get(key).is_none_or(|d| d != digest)
+        {
+            return Ok(None);
+        }
+        let raw = match response {
+            InputResponse::Malformed { error, .. } => {
+                return Err(Interrupt::error(JsonRpcError::invalid_params(
+                    format!("inputResponses.{key}: {error}"),
+                    Some(json!({"key": key})),
+                )));
+            }
+            InputResponse::Elicit(result) => normalized(result),
+            InputResponse::Sampling(v) | InputResponse::Roots(v) | InputResponse::Unknown(v) => {
+                v.clone()
+            }
+        };
+        let carried = Carried {
+            digest: digest.to_owned(),
+            response: raw.clone(),
+        };
+        self.resolved.insert(key.to_owned(), carried);
+        Ok(Some(raw))
+    }
+
+    /// Adds a question to this round.
+    pub fn ask(&mut self, key: &str, digest: &str, request: InputRequest) {
+        self.pending
+            .insert(key.to_owned(), (digest.to_owned(), request));
+    }
+}
+
+fn conflict(key: &str) -> Interrupt {
+    Interrupt::error(JsonRpcError::new(
+        INTERNAL_ERROR,
+        format!("two different questions were asked under the key `{key}` in one request"),
+        None,
+    ))
+}

@@ -1,0 +1,184 @@
+//! Building the context of one request: protocol era and capabilities from `_meta` (or the
+//! session), `inputResponses`, and the `requestState` opened and checked against the request.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::round::RoundState;
+use super::{ContextError, ElicitContext};
+use crate::legacy::LegacyPeer;
+use crate::server::ElicitServer;
+use crate::wire::{ClientCapabilities, JsonRpcError, ProtocolEra, RequestMeta, RetryFields};
+
+/// Builds an [`ElicitContext`]; see [`ElicitServer::context`].
+///
+/// ```
+/// use elicit_runtime::ElicitServer;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use serde_json::json;
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "demo"));
+/// let params = json!({
+///     "name": "book_table", "arguments": {"restaurant": "Chez Rust"},
+///     "_meta": {
+///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+///     }
+/// });
+/// let cx = server.context("tools/call", &params).principal("alice").build().unwrap();
+/// assert_eq!((cx.target(), cx.principal()), ("book_table", Some("alice")));
+/// ```
+pub struct ContextBuilder<'a> {
+    server: &'a ElicitServer,
+    method: &'a str,
+    params: &'a Value,
+    principal: Option<&'a str>,
+    legacy: Option<Session>,
+}
+
+/// What a 2025-11-25 connection negotiated in `initialize`.
+type Session = (ClientCapabilities, Option<Arc<dyn LegacyPeer>>);
+
+impl ElicitServer {
+    /// Starts a context for one incoming request: `method` (`tools/call`, `prompts/get`,
+    /// `resources/read`) and its `params` exactly as received.
+    pub fn context<'a>(&'a self, method: &'a str, params: &'a Value) -> ContextBuilder<'a> {
+        ContextBuilder {
+            server: self,
+            method,
+            params,
+            principal: None,
+            legacy: None,
+        }
+    }
+}
+
+impl<'a> ContextBuilder<'a> {
+    /// The authenticated principal (e.g. the `sub` of the MCP authorization token). Sealed
+    /// state is bound to it: another principal cannot use it.
+    pub fn principal(mut self, principal: impl Into<Option<&'a str>>) -> Self {
+        self.principal = principal.into();
+        self
+    }
+
+    /// The session, when the connection negotiated 2025-11-25 in `initialize`: the
+    /// capabilities the client declared there, and the peer that sends server-to-client
+    /// requests. Used only when the request carries no 2026-07-28 `_meta`.
+    pub fn legacy(
+        mut self,
+        capabilities: ClientCapabilities,
+        peer: Option<Arc<dyn LegacyPeer>>,
+    ) -> Self {
+        self.legacy = Some((capabilities, peer));
+        self
+    }
+
+    /// Reads the request: era and capabilities from `_meta` (never from earlier requests),
+    /// `inputResponses`, and `requestState`, which is opened and checked against this request.
+    pub fn build(self) -> Result<ElicitContext, ContextError> {
+        let meta = RequestMeta::from_params(self.params)
+            .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
+        let (era, capabilities, peer) = negotiate(meta, self.legacy)?;
+        let (target, arguments) = target_and_arguments(self.method, self.params);
+        let mut cx = ElicitContext::new(
+            self.server.clone(),
+            era,
+            self.method,
+            target,
+            arguments,
+            self.principal,
+            capabilities,
+            peer,
+        );
+        if era == ProtocolEra::Mrtr2026 {
+            let retry = RetryFields::from_params(self.params)
+                .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
+            if let Some(responses) = retry.input_responses {
+                cx.answers.responses = responses.into_inner();
+            }
+            if let Some(token) = retry.request_state {
+                let opened = cx
+                    .server
+                    .sealer()
+                    .open_now(&token, &cx.binding())
+                    .map_err(|e| ContextError::from(&e))?;
+                let state: RoundState = serde_json::from_value(opened.payload).map_err(|_| {
+                    ContextError::new(
+                        JsonRpcError::invalid_request_state(),
+                        "requestState payload is not ours",
+                    )
+                })?;
+                cx.resume(state);
+            }
+        }
+        Ok(cx)
+    }
+}
+
+/// The era of a request and what the client can do: `_meta` decides; without it, the
+/// 2025-11-25 session does.
+fn negotiate(
+    meta: Option<RequestMeta>,
+    legacy: Option<Session>,
+) -> Result<(ProtocolEra, ClientCapabilities, Option<Arc<dyn LegacyPeer>>), ContextError> {
+    let Some(meta) = meta else {
+        return match legacy {
+            Some((caps, peer)) => Ok((ProtocolEra::Legacy2025, caps, peer)),
+            None => Err(ContextError::new(
+                JsonRpcError::invalid_params(
+                    "Missing required `_meta` key `io.modelcontextprotocol/protocolVersion`",
+                    None,
+                ),
+                "missing `_meta` protocol version and client capabilities",
+            )),
+        };
+    };
+    match (meta.era(), legacy) {
+        (Some(ProtocolEra::Mrtr2026), _) => {
+            Ok((ProtocolEra::Mrtr2026, meta.client_capabilities, None))
+        }
+        (Some(ProtocolEra::Legacy2025), Some((caps, peer))) => {
+            Ok((ProtocolEra::Legacy2025, caps, peer))
+        }
+        (Some(ProtocolEra::Legacy2025), None) => Err(unsupported(
+            format!(
+                "protocol version `{}` needs an `initialize` handshake; this server speaks 2026-07-28 here",
+                meta.protocol_version
+            ),
+            json!(["2026-07-28"]),
+        )),
+        (None, _) => Err(unsupported(
+            format!("unsupported protocol version `{}`", meta.protocol_version),
+            json!(["2025-11-25", "2026-07-28"]),
+        )),
+    }
+}
+
+fn unsupported(message: String, supported: Value) -> ContextError {
+    let error =
+        JsonRpcError::invalid_params(message.clone(), Some(json!({"supported": supported})));
+    ContextError::new(error, message)
+}
+
+/// What `requestState` is bound to: the tool or prompt name and arguments, or the URI.
+fn target_and_arguments(method: &str, params: &Value) -> (String, Value) {
+    let text = |key: &str| {
+        params
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    match method {
+        "resources/read" => (text("uri"), json!({})),
+        _ => (
+            text("name"),
+            params
+                .get("arguments")
+                .cloned()
+                .filter(|a| !a.is_null())
+                .unwrap_or_else(|| json!({})),
+        ),
+    }
+}

@@ -1,0 +1,102 @@
+//! Ending a round: the handler's result, or an `InputRequiredResult` with this round's
+//! questions and the next sealed state, or the error the request failed with.
+
+use std::collections::BTreeMap;
+
+use serde_json::Map;
+
+use super::ElicitContext;
+use super::round::RoundState;
+use crate::interrupt::Interrupt;
+use crate::wire::{
+    INTERNAL_ERROR, InputRequest, InputRequiredResult, JsonRpcError, META_SERVER_INFO, ProtocolEra,
+};
+
+/// How a handler's request ends: with its result, or asking the client for input first.
+///
+/// ```
+/// use elicit_runtime::Reply;
+///
+/// fn text(reply: Reply<String>) -> String {
+///     match reply {
+///         Reply::Result(text) => text,
+///         Reply::InputRequired(ask) => format!("{} questions", ask.input_requests().map_or(0, |q| q.len())),
+///     }
+/// }
+/// assert_eq!(text(Reply::Result("booked".into())), "booked");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply<R> {
+    /// The handler finished: send its result.
+    Result(R),
+    /// The handler needs input first: send this as the result (2026-07-28 only).
+    InputRequired(InputRequiredResult),
+}
+
+impl ElicitContext {
+    /// Turns the handler's result into the response: the result itself, an
+    /// `InputRequiredResult` with this round's questions and the sealed state, or the error.
+    pub fn finish<R>(self, result: Result<R, Interrupt>) -> Result<Reply<R>, JsonRpcError> {
+        let interrupt = match result {
+            Ok(value) => return Ok(Reply::Result(value)),
+            Err(interrupt) => interrupt,
+        };
+        if let Some(error) = interrupt.into_error().or_else(|| self.first_error.clone()) {
+            return Err(error);
+        }
+        if self.era != ProtocolEra::Mrtr2026 {
+            return Err(JsonRpcError::new(
+                INTERNAL_ERROR,
+                "input required on a 2025-11-25 connection: questions go to the peer there",
+                None,
+            ));
+        }
+        let token = self.seal_next_state()?;
+        let requests: BTreeMap<String, InputRequest> = self
+            .answers
+            .pending
+            .into_iter()
+            .map(|(k, (_, request))| (k, request))
+            .collect();
+        let requests = (!requests.is_empty()).then_some(requests);
+        let mut result = InputRequiredResult::new(requests, Some(token))
+            .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, e.to_string(), None))?;
+        if let Some(info) = self.server.server_info() {
+            let mut meta = Map::new();
+            meta.insert(META_SERVER_INFO.to_owned(), info.clone());
+            result = result.with_meta(meta);
+        }
+        Ok(Reply::InputRequired(result))
+    }
+
+    /// The `requestState` the client echoes on its retry.
+    fn seal_next_state(&self) -> Result<String, JsonRpcError> {
+        let answers = &self.answers;
+        let state = RoundState {
+            asked: answers
+                .pending
+                .iter()
+                .map(|(k, (d, _))| (k.clone(), d.clone()))
+                .collect(),
+            answers: answers
+                .carried
+                .iter()
+                .chain(&answers.resolved)
+                .map(|(k, c)| (k.clone(), c.clone()))
+                .collect(),
+            url_flows: self.url_flows.clone(),
+        };
+        let cannot = |e: &dyn std::fmt::Display| {
+            JsonRpcError::new(
+                INTERNAL_ERROR,
+                format!("cannot seal requestState: {e}"),
+                None,
+            )
+        };
+        let payload = serde_json::to_value(&state).map_err(|e| cannot(&e))?;
+        self.server
+            .sealer()
+            .seal_now(&self.binding(), &payload)
+            .map_err(|e| cannot(&e))
+    }
+}

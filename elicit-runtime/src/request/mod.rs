@@ -1,0 +1,287 @@
+//! One incoming request seen from a handler: its protocol era, the client's capabilities, the
+//! answers it carries (fresh `inputResponses` and earlier rounds sealed in `requestState`),
+//! the questions asked this round, and the result those turn into.
+//!
+//! The way through: [`ContextBuilder::build`] opens the typed round state → the handler asks
+//! through the [`InputChannel`] → `answers` finds each answer or records the question →
+//! [`ElicitContext::finish`] seals the next state or returns the result.
+
+mod answers;
+mod build;
+mod error;
+mod finish;
+mod round;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+pub use build::ContextBuilder;
+pub use error::ContextError;
+pub use finish::Reply;
+pub(crate) use round::UrlFlow;
+
+use crate::channel::InputChannel;
+use crate::form::question_digest_raw;
+use crate::interrupt::Interrupt;
+use crate::legacy::LegacyPeer;
+use crate::server::ElicitServer;
+use crate::state::Binding;
+use crate::wire::{
+    ClientCapabilities, INTERNAL_ERROR, InputRequest, JsonRpcError, MRTR_METHODS, ProtocolEra,
+};
+use answers::Answers;
+use round::RoundState;
+
+/// One request being handled: ask questions through it (`Form::ask(&mut cx)`), then turn the
+/// handler's result into the response with [`ElicitContext::finish`].
+///
+/// ```
+/// use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use serde_json::json;
+///
+/// /// Book a table
+/// #[derive(ElicitForm)]
+/// struct Booking {
+///     #[elicit(minimum = 1, maximum = 12)]
+///     guests: u8,
+/// }
+///
+/// async fn book(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+///     Ok(match Booking::ask(cx).await? {
+///         Answer::Accepted(b) => format!("booked for {}", b.guests),
+///         Answer::Declined | Answer::Cancelled => "not booked".into(),
+///     })
+/// }
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "demo"));
+/// let params = json!({
+///     "name": "book_table", "arguments": {},
+///     "_meta": {
+///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+///     }
+/// });
+/// let mut cx = server.context("tools/call", &params).build().unwrap();
+/// let result = pollster::block_on(book(&mut cx));
+/// let Reply::InputRequired(ask) = cx.finish(result).unwrap() else { panic!() };
+/// assert!(ask.input_requests().unwrap().contains_key("booking"));
+/// ```
+pub struct ElicitContext {
+    pub(crate) server: ElicitServer,
+    pub(crate) era: ProtocolEra,
+    method: String,
+    target: String,
+    arguments: Value,
+    /// Digest of the canonical arguments, computed once per request.
+    args_digest: [u8; 16],
+    pub(crate) principal: Option<String>,
+    capabilities: ClientCapabilities,
+    answers: Answers,
+    /// URL-mode flows under way, carried from round to round in `requestState`.
+    pub(crate) url_flows: BTreeMap<String, UrlFlow>,
+    pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
+    /// The first error any question ended in: it wins over "input required", so a batch
+    /// whose later question failed reports the failure, not the earlier question.
+    first_error: Option<JsonRpcError>,
+}
+
+impl fmt::Debug for ElicitContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ElicitContext")
+            .field("era", &self.era)
+            .field("method", &self.method)
+            .field("target", &self.target)
+            .field("capabilities", &self.capabilities)
+            .field("pending", &self.answers.pending.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ElicitContext {
+    #[allow(clippy::too_many_arguments)] // one call site: `ContextBuilder::build`
+    fn new(
+        server: ElicitServer,
+        era: ProtocolEra,
+        method: &str,
+        target: String,
+        arguments: Value,
+        principal: Option<&str>,
+        capabilities: ClientCapabilities,
+        peer: Option<Arc<dyn LegacyPeer>>,
+    ) -> Self {
+        ElicitContext {
+            server,
+            era,
+            method: method.to_owned(),
+            target,
+            args_digest: crate::state::args_digest(&arguments),
+            arguments,
+            principal: principal.map(str::to_owned),
+            capabilities,
+            answers: Answers::default(),
+            url_flows: BTreeMap::new(),
+            peer,
+            first_error: None,
+        }
+    }
+
+    /// Continues from the state an earlier round sealed.
+    fn resume(&mut self, state: RoundState) {
+        self.answers.asked_before = Some(state.asked);
+        self.answers.carried = state.answers;
+        self.url_flows = state.url_flows;
+    }
+
+    /// The protocol era of this request.
+    pub fn era(&self) -> ProtocolEra {
+        self.era
+    }
+
+    /// The client capabilities this request declared (2026-07-28) or the session declared
+    /// (2025-11-25).
+    pub fn capabilities(&self) -> &ClientCapabilities {
+        &self.capabilities
+    }
+
+    /// The tool name, prompt name or resource URI of this request.
+    pub fn target(&self) -> &str {
+        &self.target
+    }
+
+    /// The request's arguments (`{}` when absent).
+    pub fn arguments(&self) -> &Value {
+        &self.arguments
+    }
+
+    /// The authenticated principal, if one was given.
+    pub fn principal(&self) -> Option<&str> {
+        self.principal.as_deref()
+    }
+
+    /// Records the first error a question ended in (see `first_error`).
+    pub(crate) fn note_error<V>(&mut self, result: Result<V, Interrupt>) -> Result<V, Interrupt> {
+        if let Err(e) = &result
+            && let Some(error) = e.as_error()
+        {
+            self.failed(error);
+        }
+        result
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage` with `params`
+    /// exactly as the spec shapes them); resolves to the raw `CreateMessageResult`.
+    pub async fn sample(&mut self, key: &str, params: Value) -> Result<Value, Interrupt> {
+        if !self.capabilities.supports_sampling() {
+            let error = Interrupt::error(JsonRpcError::missing_capability(json!({"sampling": {}})));
+            return self.note_error(Err(error));
+        }
+        let digest = question_digest_raw(key, "sampling/createMessage", &params);
+        self.input(key, &digest, InputRequest::Sampling(params))
+            .await
+    }
+
+    /// Asks for the client's roots (`roots/list`); resolves to the raw `ListRootsResult`.
+    pub async fn list_roots(&mut self, key: &str) -> Result<Value, Interrupt> {
+        if !self.capabilities.supports_roots() {
+            let error = Interrupt::error(JsonRpcError::missing_capability(json!({"roots": {}})));
+            return self.note_error(Err(error));
+        }
+        let digest = question_digest_raw(key, "roots/list", &Value::Null);
+        self.input(key, &digest, InputRequest::ListRoots(None))
+            .await
+    }
+
+    /// Ends this round without new questions: the client retries with the sealed state (and
+    /// may back off). Use it to poll for something finishing elsewhere.
+    pub fn retry_later(&self) -> Interrupt {
+        Interrupt::input_required()
+    }
+
+    /// The answer to `key` for `digest`, if this request or an earlier round holds one.
+    pub(crate) fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
+        self.answers.lookup(key, digest)
+    }
+
+    /// Adds a question to this round (2026-07-28).
+    pub(crate) fn ask_in_round(&mut self, key: &str, digest: &str, request: InputRequest) {
+        self.answers.ask(key, digest, request);
+    }
+
+    pub(crate) fn binding(&self) -> Binding<'_> {
+        Binding {
+            method: &self.method,
+            target: &self.target,
+            args_digest: self.args_digest,
+            principal: self.principal.as_deref(),
+        }
+    }
+
+    async fn input_inner(
+        &mut self,
+        key: &str,
+        digest: &str,
+        request: InputRequest,
+    ) -> Result<Value, Interrupt> {
+        match self.era {
+            ProtocolEra::Legacy2025 => {
+                let Some(peer) = self.peer.clone() else {
+                    return Err(Interrupt::error(JsonRpcError::new(
+                        INTERNAL_ERROR,
+                        "no back channel to send the request on: give the context a legacy peer",
+                        None,
+                    )));
+                };
+                let (method, params) = request.to_parts();
+                peer.request(method, params).await.map_err(Interrupt::error)
+            }
+            ProtocolEra::Mrtr2026 => {
+                if !MRTR_METHODS.contains(&self.method.as_str()) {
+                    return Err(Interrupt::error(JsonRpcError::new(
+                        INTERNAL_ERROR,
+                        format!(
+                            "`{}` cannot ask for input: only tools/call, prompts/get and resources/read can",
+                            self.method
+                        ),
+                        None,
+                    )));
+                }
+                match self.lookup(key, digest)? {
+                    Some(response) => Ok(response),
+                    None => {
+                        self.ask_in_round(key, digest, request);
+                        Err(Interrupt::input_required())
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl InputChannel for ElicitContext {
+    fn capabilities(&self) -> &ClientCapabilities {
+        &self.capabilities
+    }
+
+    fn input<'a>(
+        &'a mut self,
+        key: &'a str,
+        digest: &'a str,
+        request: InputRequest,
+    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
+        async move {
+            let result = self.input_inner(key, digest, request).await;
+            self.note_error(result)
+        }
+    }
+
+    fn failed(&mut self, error: &JsonRpcError) {
+        if self.first_error.is_none() {
+            self.first_error = Some(error.clone());
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! The server's elicitation settings, shared by every request.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::state::{CompletionStore, StateSealer};
+
+/// The server's elicitation settings: the sealer for `requestState` (keys, audience, expiry,
+/// replay guard), the server's identity and URL mode's completion store. Cheap to clone;
+/// build one at start-up and share it.
+///
+/// ```
+/// use elicit_runtime::ElicitServer;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "booking-server"))
+///     .with_server_info("booking-server", "1.0.0");
+/// # let _ = server;
+/// ```
+#[derive(Clone)]
+pub struct ElicitServer {
+    inner: Arc<Inner>,
+}
+
+#[derive(Clone)]
+struct Inner {
+    sealer: StateSealer,
+    server_info: Option<Value>,
+    completions: Option<Arc<dyn CompletionStore>>,
+    single_use: bool,
+    url_origin: Option<String>,
+}
+
+impl fmt::Debug for ElicitServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ElicitServer")
+            .field("sealer", &self.inner.sealer)
+            .field("server_info", &self.inner.server_info)
+            .field("completion_store", &self.inner.completions.is_some())
+            .field("single_use", &self.inner.single_use)
+            .finish()
+    }
+}
+
+impl ElicitServer {
+    /// Settings that seal `requestState` with `sealer`.
+    pub fn new(sealer: StateSealer) -> Self {
+        ElicitServer {
+            inner: Arc::new(Inner {
+                sealer,
+                server_info: None,
+                completions: None,
+                single_use: false,
+                url_origin: None,
+            }),
+        }
+    }
+
+    fn with(self, f: impl FnOnce(&mut Inner)) -> Self {
+        let mut inner = Inner::clone(&self.inner);
+        f(&mut inner);
+        ElicitServer {
+            inner: Arc::new(inner),
+        }
+    }
+
+    /// Adds `_meta["io.modelcontextprotocol/serverInfo"]` to every `InputRequiredResult`.
+    pub fn with_server_info(self, name: &str, version: &str) -> Self {
+        let info = json!({"name": name, "version": version});
+        self.with(|inner| inner.server_info = Some(info))
+    }
+
+    /// Where URL-mode pages record completions (needed for `#[elicit_url]`). Use a shared
+    /// store (e.g. Redis) when the page and the retry may reach different replicas.
+    pub fn with_completion_store(self, store: Arc<dyn CompletionStore>) -> Self {
+        self.with(|inner| inner.completions = Some(store))
+    }
+
+    /// Makes each URL-mode completion usable once: the first retry that reads it redeems it,
+    /// later ones are refused.
+    pub fn with_single_use_completions(self) -> Self {
+        self.with(|inner| inner.single_use = true)
+    }
+
+    /// Serves URL-mode pages from `origin` (`scheme://host[:port]`) instead of the origin
+    /// written in `#[elicit_url]`, e.g. a landing page on an ephemeral loopback port in
+    /// development. The path and query of each URL stay as declared. The origin must be
+    /// `https`, or `http` on `localhost`, `127.0.0.1` or `[::1]`.
+    pub fn with_url_origin(self, origin: &str) -> Result<Self, String> {
+        let origin = origin.trim_end_matches('/').to_owned();
+        let (scheme, authority) = origin
+            .split_once("://")
+            .ok_or("an origin is `scheme://host[:port]`")?;
+        if authority.is_empty() || authority.contains(['/', '?', '#', '@']) {
+            return Err(
+                "an origin is `scheme://host[:port]`, without path, query or user info".into(),
+            );
+        }
+        let host = authority
+            .rsplit_once(':')
+            .filter(|(h, p)| !h.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(authority, |(h, _)| h);
+        let loopback = matches!(host, "localhost" | "127.0.0.1" | "[::1]");
+        match scheme {
+            "https" => {}
+            "http" if loopback => {}
+            _ => {
+                return Err(
+                    "the origin must be https (http only on localhost, 127.0.0.1 or [::1])".into(),
+                );
+            }
+        }
+        Ok(self.with(|inner| inner.url_origin = Some(origin)))
+    }
+
+    /// The link for a URL template with the handle filled in.
+    pub(crate) fn link(&self, template: &str, handle: &str) -> String {
+        let url = template.replace("{handle}", handle);
+        match (&self.inner.url_origin, url.split_once("://")) {
+            (Some(origin), Some((_, rest))) => {
+                let path_at = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+                format!("{origin}{}", &rest[path_at..])
+            }
+            _ => url,
+        }
+    }
+
+    /// The completion store of URL mode, if configured.
+    pub fn completion_store(&self) -> Option<&Arc<dyn CompletionStore>> {
+        self.inner.completions.as_ref()
+    }
+
+    /// Whether URL-mode completions are single use.
+    pub fn single_use_completions(&self) -> bool {
+        self.inner.single_use
+    }
+
+    /// The sealer for `requestState`.
+    pub fn sealer(&self) -> &StateSealer {
+        &self.inner.sealer
+    }
+
+    /// `_meta["io.modelcontextprotocol/serverInfo"]` for results, if configured.
+    pub(crate) fn server_info(&self) -> Option<&Value> {
+        self.inner.server_info.as_ref()
+    }
+}
