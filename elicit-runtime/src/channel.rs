@@ -17,17 +17,23 @@ use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, JsonRpcError};
 /// and the URL-mode `state.ask(&mut cx)` go through it.
 ///
 /// ```
-/// use elicit_runtime::{Answer, ElicitForm, InputChannel, Interrupt};
+/// use elicit_runtime::tasks::TaskInput;
+/// use elicit_runtime::wire::ClientCapabilities;
+/// use elicit_runtime::{Answer, ElicitContext, ElicitForm, InputChannel, Interrupt};
 ///
 /// /// Delete the file?
 /// #[derive(ElicitForm)]
 /// struct Confirm { sure: bool }
 ///
 /// // One helper serves a tool call's context and a task's input alike.
-/// async fn confirmed(channel: &mut impl InputChannel) -> Result<bool, Interrupt> {
+/// async fn confirmed<C: InputChannel>(channel: &mut C) -> Result<bool, Interrupt> {
 ///     Ok(matches!(Confirm::ask(channel).await?, Answer::Accepted(Confirm { sure: true })))
 /// }
-/// # let _ = confirmed::<elicit_runtime::ElicitContext>;
+/// # fn both(cx: &mut ElicitContext, task: &mut TaskInput) {
+/// let _in_a_tool = confirmed(cx);
+/// let _in_a_task = confirmed(task);
+/// # }
+/// # let _ = TaskInput::new(ClientCapabilities::default());
 /// ```
 pub trait InputChannel: Send {
     /// What the client declared it can handle.

@@ -78,7 +78,7 @@ impl FieldSpec {
 /// A Rust type that can be one property of an elicitation form.
 ///
 /// Implemented for `String`, `bool`, every integer type, `f32`, `f64`, enums deriving
-/// [`ElicitEnum`](crate::ElicitEnum), `Vec`/`BTreeSet`/`HashSet` of such enums, and `Option` of
+/// [`ElicitEnum`], `Vec`/`BTreeSet`/`HashSet` of such enums, and `Option` of
 /// any of these. Implement it for a newtype to use the newtype as a field:
 ///
 /// ```

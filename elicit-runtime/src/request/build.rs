@@ -37,7 +37,8 @@ pub struct ContextBuilder<'a> {
     legacy: Option<Session>,
 }
 
-/// What a 2025-11-25 connection negotiated in `initialize`.
+/// What a 2025-11-25 connection negotiated in `initialize`: the client's capabilities and
+/// the back channel.
 type Session = (ClientCapabilities, Option<Arc<dyn LegacyPeer>>);
 
 impl ElicitServer {
@@ -79,7 +80,7 @@ impl<'a> ContextBuilder<'a> {
     pub fn build(self) -> Result<ElicitContext, ContextError> {
         let meta = RequestMeta::from_params(self.params)
             .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
-        let (era, capabilities, peer) = negotiate(meta, self.legacy)?;
+        let (era, (capabilities, peer)) = negotiate(meta, self.legacy)?;
         let (target, arguments) = target_and_arguments(self.method, self.params);
         let mut cx = ElicitContext::new(
             self.server.clone(),
@@ -121,10 +122,10 @@ impl<'a> ContextBuilder<'a> {
 fn negotiate(
     meta: Option<RequestMeta>,
     legacy: Option<Session>,
-) -> Result<(ProtocolEra, ClientCapabilities, Option<Arc<dyn LegacyPeer>>), ContextError> {
+) -> Result<(ProtocolEra, Session), ContextError> {
     let Some(meta) = meta else {
         return match legacy {
-            Some((caps, peer)) => Ok((ProtocolEra::Legacy2025, caps, peer)),
+            Some(session) => Ok((ProtocolEra::Legacy2025, session)),
             None => Err(ContextError::new(
                 JsonRpcError::invalid_params(
                     "Missing required `_meta` key `io.modelcontextprotocol/protocolVersion`",
@@ -136,11 +137,9 @@ fn negotiate(
     };
     match (meta.era(), legacy) {
         (Some(ProtocolEra::Mrtr2026), _) => {
-            Ok((ProtocolEra::Mrtr2026, meta.client_capabilities, None))
+            Ok((ProtocolEra::Mrtr2026, (meta.client_capabilities, None)))
         }
-        (Some(ProtocolEra::Legacy2025), Some((caps, peer))) => {
-            Ok((ProtocolEra::Legacy2025, caps, peer))
-        }
+        (Some(ProtocolEra::Legacy2025), Some(session)) => Ok((ProtocolEra::Legacy2025, session)),
         (Some(ProtocolEra::Legacy2025), None) => Err(unsupported(
             format!(
                 "protocol version `{}` needs an `initialize` handshake; this server speaks 2026-07-28 here",

@@ -14,7 +14,6 @@ mod round;
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -267,16 +266,14 @@ impl InputChannel for ElicitContext {
         &self.capabilities
     }
 
-    fn input<'a>(
-        &'a mut self,
-        key: &'a str,
-        digest: &'a str,
+    async fn input(
+        &mut self,
+        key: &str,
+        digest: &str,
         request: InputRequest,
-    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
-        async move {
-            let result = self.input_inner(key, digest, request).await;
-            self.note_error(result)
-        }
+    ) -> Result<Value, Interrupt> {
+        let result = self.input_inner(key, digest, request).await;
+        self.note_error(result)
     }
 
     fn failed(&mut self, error: &JsonRpcError) {

@@ -67,7 +67,7 @@ pub trait CompletionStore: Send + Sync {
 /// ```
 /// use std::time::{Duration, SystemTime};
 /// use elicit_runtime::url::{Completion, CompletionStore, MemoryCompletionStore};
-/// use elicit_runtime::testing::block_on;
+/// use pollster::block_on;
 ///
 /// let store = MemoryCompletionStore::new();
 /// let expires = SystemTime::now() + Duration::from_secs(60);

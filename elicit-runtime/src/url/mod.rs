@@ -10,7 +10,7 @@
 //! * [`LandingPage`] opens the handle only for the browser user who started the flow, then
 //!   records completion or failure in a [`CompletionStore`] (in memory, or Redis with the
 //!   `redis` feature so the page and the retry may reach different replicas).
-//! * The handler gets a [`UrlOutcome`]. **An accept never authorizes anything by itself**:
+//! * The handler gets a [`UrlAnswer`]. **An accept never authorizes anything by itself**:
 //!   only a completion recorded by your page does.
 
 mod answer;

@@ -27,12 +27,12 @@ fn store_error(e: redis::RedisError) -> StoreError {
 /// ```no_run
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 /// use std::sync::Arc;
-/// use elicit_runtime::Elicitation;
+/// use elicit_runtime::ElicitServer;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
 /// use elicit_runtime::url::RedisCompletionStore;
 ///
 /// let store = RedisCompletionStore::connect("redis://127.0.0.1:6379", "myapp").await?;
-/// let server = Elicitation::new(StateSealer::new(KeyRing::generate(), "myapp"))
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "myapp"))
 ///     .with_completion_store(Arc::new(store));
 /// # let _ = server; Ok(()) }
 /// ```
