@@ -2,12 +2,10 @@
 //! and against hostile input. Every rejection is also checked against the schema model
 //! (`RequestedSchema::validate`): both must report the very same errors.
 
-mod common;
-
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Debug;
 
-use common::{Color, Deep, Hex, Seating, deep_array, deep_object, owned, pairs};
+use crate::common::{Color, Deep, Hex, Seating, deep_array, deep_object, owned, pairs};
 use elicit_runtime::ElicitForm;
 use serde_json::{Map, Number, Value, json};
 

@@ -3,12 +3,10 @@
 //! errors, and the 2025-11-25 back channel (`elicitation/create`, the completion notification,
 //! `URLElicitationRequiredError`).
 
-mod common_url;
-
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use common_url::*;
+use crate::common_url::*;
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateError, StateSealer};
 use elicit_runtime::testing::block_on;
