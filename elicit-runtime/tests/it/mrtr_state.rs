@@ -168,7 +168,11 @@ fn absent_null_and_empty_arguments_are_the_same_request() {
             &with_state(params(TOOL, arguments.clone()), &token, accept(1)),
             None,
         );
-        assert!(done.is_ok(), "{arguments}: {done:?}");
+        assert_eq!(
+            done.unwrap(),
+            Answer::Accepted(Guests { count: 1 }),
+            "{arguments}"
+        );
     }
 }
 
@@ -260,15 +264,13 @@ fn a_state_used_for_another_method_is_refused() {
         ),
         &StateError::MethodMismatch,
     );
-    assert!(
-        retry(
-            &server,
-            "prompts/get",
-            &with_state(params(TOOL, arguments()), &prompt_token, accept(3)),
-            None
-        )
-        .is_ok()
+    let done = retry(
+        &server,
+        "prompts/get",
+        &with_state(params(TOOL, arguments()), &prompt_token, accept(3)),
+        None,
     );
+    assert_eq!(done.unwrap(), Answer::Accepted(Guests { count: 3 }));
 }
 
 #[test]
@@ -284,15 +286,13 @@ fn a_resource_state_is_bound_to_its_uri() {
         })
     };
     let token = first_round(&server, "resources/read", &resource("file:///menu"), None);
-    assert!(
-        retry(
-            &server,
-            "resources/read",
-            &with_state(resource("file:///menu"), &token, accept(2)),
-            None
-        )
-        .is_ok()
+    let done = retry(
+        &server,
+        "resources/read",
+        &with_state(resource("file:///menu"), &token, accept(2)),
+        None,
     );
+    assert_eq!(done.unwrap(), Answer::Accepted(Guests { count: 2 }));
     refused(
         retry(
             &server,
@@ -421,15 +421,13 @@ fn all_refusals_look_the_same_to_the_client_but_not_in_the_log() {
     }
     assert_eq!(reasons.len(), 8, "{reasons:#?}");
     // The state itself is still good for alice.
-    assert!(
-        retry(
-            &server,
-            "tools/call",
-            &again(TOOL, arguments(), &token),
-            Some("alice")
-        )
-        .is_ok()
+    let done = retry(
+        &server,
+        "tools/call",
+        &again(TOOL, arguments(), &token),
+        Some("alice"),
     );
+    assert_eq!(done.unwrap(), Answer::Accepted(Guests { count: 3 }));
 }
 
 #[test]
@@ -534,8 +532,19 @@ fn a_one_second_ttl_gives_about_one_second() {
     let binding = Binding::tool_call(TOOL, &args);
     let sealed_at = UNIX_EPOCH + Duration::from_millis(1_800_000_000_999);
     let token = sealer.seal(&binding, &asked_guests(), sealed_at).unwrap();
-    let opened = sealer.open(&token, &binding, sealed_at + Duration::from_millis(10));
-    assert!(opened.is_ok(), "{opened:?}");
+    let opened = sealer
+        .open(&token, &binding, sealed_at + Duration::from_millis(10))
+        .unwrap();
+    assert_eq!(opened.payload, asked_guests());
+    // Issued at the whole second before, expiring at the whole second after the TTL.
+    assert_eq!(
+        opened.issued_at,
+        UNIX_EPOCH + Duration::from_secs(1_800_000_000)
+    );
+    assert_eq!(
+        opened.expires_at,
+        UNIX_EPOCH + Duration::from_secs(1_800_000_002)
+    );
 }
 
 #[test]
@@ -546,10 +555,13 @@ fn the_default_ttl_is_ten_minutes_give_or_take_a_second() {
     let sealed_at = UNIX_EPOCH + Duration::from_millis(1_800_000_000_500);
     let token = sealer.seal(&binding, &asked_guests(), sealed_at).unwrap();
     // Never less than the TTL: the expiry is rounded up to the next whole second.
-    assert!(
-        sealer
-            .open(&token, &binding, sealed_at + Duration::from_secs(600))
-            .is_ok()
+    let opened = sealer
+        .open(&token, &binding, sealed_at + Duration::from_secs(600))
+        .unwrap();
+    assert_eq!(opened.payload, asked_guests());
+    assert_eq!(
+        opened.expires_at,
+        UNIX_EPOCH + Duration::from_secs(1_800_000_601)
     );
     assert_eq!(
         sealer
