@@ -3,12 +3,10 @@
 //! errors, and the 2025-11-25 back channel (`elicitation/create`, the completion notification,
 //! `URLElicitationRequiredError`).
 
-mod common_url;
-
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use common_url::*;
+use crate::common_url::*;
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateError, StateSealer};
 use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
@@ -280,13 +278,21 @@ fn with_url_origin_moves_the_link_to_the_dev_origin() {
         url.starts_with("http://127.0.0.1:8931/github?elicitation=eu1."),
         "{url}"
     );
-    assert!(
+    assert_eq!(
         server
             .clone()
             .with_url_origin("http://example.com")
-            .is_err()
+            .err()
+            .as_deref(),
+        Some("the origin must be https (http only on localhost, 127.0.0.1 or [::1])")
     );
-    assert!(server.with_url_origin("https://a.example/path").is_err());
+    assert_eq!(
+        server
+            .with_url_origin("https://a.example/path")
+            .err()
+            .as_deref(),
+        Some("an origin is `scheme://host[:port]`, without path, query or user info")
+    );
 }
 
 // --- the landing page's refusals ---------------------------------------------------------------
@@ -443,7 +449,8 @@ fn an_accept_without_request_state_never_authorizes() {
     let fresh = handle_of(&url_request(&ask));
     assert_ne!(fresh, handle);
     // A new flow, not the completed one: the page still opens it.
-    assert!(block_on(LandingPage::new(&server).open::<ConnectGithub>(&fresh, ALICE)).is_ok());
+    let opened = block_on(LandingPage::new(&server).open::<ConnectGithub>(&fresh, ALICE)).unwrap();
+    assert_eq!(opened.state, bound());
 }
 
 #[test]

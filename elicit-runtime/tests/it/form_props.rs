@@ -8,12 +8,10 @@
 //!     equality used);
 //! (d) the schema's JSON, parsed back, validates exactly like the original.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt::Debug;
 
-use common::{Color, Hex, Seating};
+use crate::common::{Color, Hex, Seating};
 use elicit_runtime::ElicitForm;
 use elicit_runtime::schema::{ContentError, PropertySchema, RequestedSchema};
 use proptest::prelude::*;

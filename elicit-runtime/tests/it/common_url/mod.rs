@@ -207,7 +207,10 @@ pub fn assert_state_only(ask: &InputRequiredResult) {
         ask.input_requests().is_none_or(|r| r.is_empty()),
         "a state-only round asks nothing: {ask:?}"
     );
-    assert!(ask.request_state().is_some());
+    assert!(
+        ask.request_state().is_some_and(|s| s.starts_with("es1.")),
+        "a state-only round carries a sealed state: {ask:?}"
+    );
 }
 
 /// The uniform refusal of a bad `requestState`.

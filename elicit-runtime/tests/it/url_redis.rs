@@ -6,8 +6,6 @@
 //! without it each test starts its own `redis-server` on a free loopback port and kills it at
 //! the end. Every test works in a namespace of its own.
 
-mod common_url;
-
 use std::io::{Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -15,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use common_url::*;
+use crate::common_url::*;
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{KeyRing, ReplayGuard, StateError, StateSealer};
 use elicit_runtime::url::{
@@ -55,7 +53,7 @@ impl Redis {
                     "ELICIT_REDIS_URL is not set and `redis-server` cannot be started ({e}). \
                      Install it (`scripts/redis-server` does) or run \
                      `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-runtime \
-                     --features redis --test url_redis`"
+                     --features redis --test it url_redis::`"
                 )
             });
         let redis = Redis {

@@ -1,0 +1,22 @@
+//! The integration tests of `elicit-runtime`, as modules of one test binary: each binary costs a
+//! link of the crate and its dependencies, which dominates `cargo test` on a small machine.
+//!
+//! Run one module with a name filter, e.g. `cargo test -p elicit-runtime --test it url_flows::`.
+//! `url_redis` needs the `redis` feature and a Redis (see its module docs):
+//! `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-runtime --features redis --test it url_redis::`.
+
+mod common;
+mod common_url;
+
+mod form_decode;
+mod form_props;
+mod form_schema;
+mod hostile_requests;
+mod legacy_era;
+mod mrtr_flows;
+mod mrtr_state;
+mod tasks_input;
+mod ui;
+mod url_flows;
+#[cfg(feature = "redis")]
+mod url_redis;
