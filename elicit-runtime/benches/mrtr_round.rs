@@ -337,7 +337,7 @@ fn retry(c: &mut Criterion) {
             &Binding::tool_call(TOOL, &arguments()).with_principal(PRINCIPAL),
         )
         .expect("the next state opens");
-    let carried: Vec<&String> = opened.payload["answers"]
+    let carried: Vec<&String> = opened.payload["a"]
         .as_object()
         .expect("answers")
         .keys()
