@@ -116,10 +116,10 @@ fn state_seal_open(c: &mut Criterion) {
     // Both round-trip the payload, both refuse another binding.
     let now = SystemTime::now();
     let token = sealer.seal(&binding, &payload, now).expect("seals");
-    let opened = sealer.open(&token, &binding, now).expect("opens");
+    let opened = sealer.open::<Value>(&token, &binding, now).expect("opens");
     assert_eq!(opened.payload, payload);
     let other = Binding::tool_call(TOOL, &args).with_principal("someone-else");
-    assert!(sealer.open(&token, &other, now).is_err());
+    assert!(sealer.open::<Value>(&token, &other, now).is_err());
     let rmcp_token = codec.seal_json_with(&payload, &options).expect("seals");
     let rmcp_opened: Value = codec.open_json_with(&rmcp_token, &ad).expect("opens");
     assert_eq!(rmcp_opened, payload);
@@ -142,12 +142,13 @@ fn state_seal_open(c: &mut Criterion) {
 
     let mut elicit_seal =
         || sealer.seal(black_box(&binding), black_box(&payload), SystemTime::now());
-    let mut elicit_open = || sealer.open(black_box(&token), black_box(&binding), SystemTime::now());
+    let mut elicit_open =
+        || sealer.open::<Value>(black_box(&token), black_box(&binding), SystemTime::now());
     let mut elicit_seal_open = || {
         let token = sealer
             .seal(black_box(&binding), black_box(&payload), SystemTime::now())
             .expect("seals");
-        sealer.open(black_box(&token), black_box(&binding), SystemTime::now())
+        sealer.open::<Value>(black_box(&token), black_box(&binding), SystemTime::now())
     };
     let mut rmcp_encode = || codec.seal_json_with(black_box(&payload), black_box(&options));
     let mut rmcp_decode = || codec.open_json_with::<Value>(black_box(&rmcp_token), black_box(&ad));
@@ -331,7 +332,7 @@ fn retry(c: &mut Criterion) {
     assert_ne!(Some(next_state), r1.request_state());
     let opened = server
         .sealer()
-        .open_now(
+        .open_now::<Value>(
             next_state,
             &Binding::tool_call(TOOL, &arguments()).with_principal(PRINCIPAL),
         )

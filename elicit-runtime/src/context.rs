@@ -651,7 +651,7 @@ impl ElicitContext {
         let opened = self
             .server
             .sealer()
-            .open_now(token, &self.binding())
+            .open_now::<Value>(token, &self.binding())
             .map_err(|e| ContextError::state(&e))?;
         let payload = &opened.payload;
         let bad = || {

@@ -908,7 +908,7 @@ fn a_one_second_ttl_gives_about_one_second() {
     let binding = Binding::tool_call(TOOL, &args);
     let sealed_at = UNIX_EPOCH + Duration::from_millis(1_800_000_000_999);
     let token = sealer.seal(&binding, &asked_guests(), sealed_at).unwrap();
-    let opened = sealer.open(&token, &binding, sealed_at + Duration::from_millis(10));
+    let opened = sealer.open::<Value>(&token, &binding, sealed_at + Duration::from_millis(10));
     assert!(opened.is_ok(), "{opened:?}");
 }
 
@@ -922,12 +922,12 @@ fn the_default_ttl_is_ten_minutes_give_or_take_a_second() {
     // Never less than the TTL: the expiry is rounded up to the next whole second.
     assert!(
         sealer
-            .open(&token, &binding, sealed_at + Duration::from_secs(600))
+            .open::<Value>(&token, &binding, sealed_at + Duration::from_secs(600))
             .is_ok()
     );
     assert_eq!(
         sealer
-            .open(&token, &binding, sealed_at + Duration::from_secs(601))
+            .open::<Value>(&token, &binding, sealed_at + Duration::from_secs(601))
             .unwrap_err(),
         StateError::Expired
     );
