@@ -12,7 +12,13 @@
 //!   same binding (method, target, arguments digest, principal) as associated data and the same
 //!   10-minute TTL; so both sides take the payload as a `Value` and give a `Value` back;
 //! - `rmcp_encode_bytes` / `rmcp_decode_bytes`: rmcp on the payload's JSON bytes, without the
-//!   JSON serialising and parsing, to show how much of the above those are.
+//!   JSON serialising and parsing, to show how much of the above those are;
+//! - `elicit_seal_typed` / `elicit_open_typed` / `elicit_seal_open_typed` and
+//!   `rmcp_encode_decode_typed`: the same state as a typed `RoundState` (`asked`, `answers` of
+//!   `{d, r}`, notes), what the context seals, through `seal(&binding, &state, now)` /
+//!   `open::<RoundState>` and rmcp's `seal_json_with` / `open_json_with::<RoundState>`;
+//!   `elicit_seal_open_raw`: the same with each answer kept as `Box<RawValue>` instead of a
+//!   `Value`, to show what building a `Value` per answer costs.
 //!
 //! Group `mrtr_retry_round`: one whole retry of a tool asking two forms, as a server sees it:
 //! the params text with `inputResponses` for both and the `requestState` of round 1 is parsed,
@@ -36,6 +42,7 @@
 
 mod support;
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, SystemTime};
 
@@ -45,6 +52,8 @@ use elicit_runtime::testing::{Responses, block_on};
 use elicit_runtime::wire::InputRequiredResult;
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome};
 use rmcp::model::{RequestStateCodec, SealOptions};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 const KEY: [u8; 32] = [0x42; 32];
@@ -83,6 +92,43 @@ fn three_answer_payload() -> Value {
         },
         "x": {}
     })
+}
+
+/// The round state as a typed payload, shaped like the one `ElicitContext::finish` seals: the
+/// digests of the questions asked, the answers with the digest of the question each answers,
+/// and notes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct RoundState {
+    asked: BTreeMap<String, String>,
+    answers: BTreeMap<String, Answered>,
+    #[serde(rename = "x")]
+    notes: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Answered {
+    d: String,
+    r: Value,
+}
+
+/// [`RoundState`] with each answer kept as raw JSON text, parsed only when it is used.
+#[derive(Debug, Serialize, Deserialize)]
+struct RawRoundState {
+    asked: BTreeMap<String, String>,
+    answers: BTreeMap<String, RawAnswered>,
+    #[serde(rename = "x")]
+    notes: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct RawAnswered {
+    d: String,
+    r: Box<RawValue>,
+}
+
+/// [`three_answer_payload`] as a [`RoundState`].
+fn three_answer_round_state() -> RoundState {
+    serde_json::from_value(three_answer_payload()).expect("the payload has the round state's shape")
 }
 
 /// The bytes rmcp's codec authenticates as associated data: the same binding our token carries
@@ -196,6 +242,115 @@ fn state_seal_open(c: &mut Criterion) {
     support::bench(&mut group, "rmcp_decode_bytes", || {
         codec.open_with(black_box(&rmcp_bytes_token), black_box(&ad))
     });
+    group.finish();
+}
+
+/// The same state as a typed [`RoundState`], sealed and opened by elicit and by rmcp's codec.
+fn state_seal_open_typed(c: &mut Criterion) {
+    let state = three_answer_round_state();
+    let args = arguments();
+    let binding = Binding::tool_call(TOOL, &args).with_principal(PRINCIPAL);
+    let sealer = StateSealer::new(KeyRing::new(1, KEY), "booking-server");
+    let codec = RequestStateCodec::new_with_keyring("1", [("1", KEY.to_vec())])
+        .expect("a 32-byte key in a one-key ring");
+    let ad = rmcp_associated_data(&binding);
+    let options = SealOptions::new().associated_data(&ad).ttl(DEFAULT_TTL);
+
+    let now = SystemTime::now();
+    let token = sealer.seal(&binding, &state, now).expect("seals");
+    let opened = sealer
+        .open::<RoundState>(&token, &binding, now)
+        .expect("opens");
+    assert_eq!(opened.payload, state);
+    let rmcp_token = codec.seal_json_with(&state, &options).expect("seals");
+    let rmcp_opened: RoundState = codec.open_json_with(&rmcp_token, &ad).expect("opens");
+    assert_eq!(rmcp_opened, state);
+
+    let elicit_seal_typed =
+        || sealer.seal(black_box(&binding), black_box(&state), SystemTime::now());
+    let elicit_open_typed =
+        || sealer.open::<RoundState>(black_box(&token), black_box(&binding), SystemTime::now());
+    let mut elicit_seal_open_typed = || {
+        let token = sealer
+            .seal(black_box(&binding), black_box(&state), SystemTime::now())
+            .expect("seals");
+        sealer.open::<RoundState>(black_box(&token), black_box(&binding), SystemTime::now())
+    };
+    let mut rmcp_encode_decode_typed = || {
+        let token = codec
+            .seal_json_with(black_box(&state), black_box(&options))
+            .expect("seals");
+        codec.open_json_with::<RoundState>(black_box(&token), black_box(&ad))
+    };
+    // The Value baseline of the goal, paired with the typed elicit round trip.
+    let payload = three_answer_payload();
+    let mut rmcp_encode_decode = || {
+        let token = codec
+            .seal_json_with(black_box(&payload), black_box(&options))
+            .expect("seals");
+        codec.open_json_with::<Value>(black_box(&token), black_box(&ad))
+    };
+
+    let raw_state: RawRoundState =
+        serde_json::from_value(three_answer_payload()).expect("the payload has the shape");
+    let mut elicit_seal_open_raw = || {
+        let token = sealer
+            .seal(
+                black_box(&binding),
+                black_box(&raw_state),
+                SystemTime::now(),
+            )
+            .expect("seals");
+        sealer.open::<RawRoundState>(black_box(&token), black_box(&binding), SystemTime::now())
+    };
+
+    if let Some(rounds) = support::paired_rounds() {
+        support::paired(
+            (
+                "elicit_seal_open_raw",
+                support::timed(&mut elicit_seal_open_raw),
+            ),
+            (
+                "rmcp_encode_decode",
+                support::timed(&mut rmcp_encode_decode),
+            ),
+            rounds,
+        );
+        support::paired(
+            (
+                "elicit_seal_open_typed",
+                support::timed(&mut elicit_seal_open_typed),
+            ),
+            (
+                "rmcp_encode_decode",
+                support::timed(&mut rmcp_encode_decode),
+            ),
+            rounds,
+        );
+        support::paired(
+            (
+                "elicit_seal_open_typed",
+                support::timed(&mut elicit_seal_open_typed),
+            ),
+            (
+                "rmcp_encode_decode_typed",
+                support::timed(&mut rmcp_encode_decode_typed),
+            ),
+            rounds,
+        );
+        return;
+    }
+
+    let mut group = c.benchmark_group("mrtr_state_3_answers");
+    support::bench(&mut group, "elicit_seal_typed", elicit_seal_typed);
+    support::bench(&mut group, "elicit_open_typed", elicit_open_typed);
+    support::bench(&mut group, "elicit_seal_open_typed", elicit_seal_open_typed);
+    support::bench(
+        &mut group,
+        "rmcp_encode_decode_typed",
+        rmcp_encode_decode_typed,
+    );
+    support::bench(&mut group, "elicit_seal_open_raw", elicit_seal_open_raw);
     group.finish();
 }
 
@@ -405,5 +560,5 @@ fn retry(c: &mut Criterion) {
     parts.finish();
 }
 
-criterion_group!(benches, state_seal_open, retry);
+criterion_group!(benches, state_seal_open, state_seal_open_typed, retry);
 criterion_main!(benches);

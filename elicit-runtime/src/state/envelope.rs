@@ -75,13 +75,15 @@ pub(crate) struct Sealing<'a, P: ?Sized> {
 }
 
 impl<P: Serialize + ?Sized> Sealing<'_, P> {
-    /// Writes the envelope into a fresh frame plaintext.
-    pub(crate) fn write(&self) -> Result<Plaintext, SealError> {
-        let fixed = 160 + self.aud.len() + self.m.len() + self.t.len();
-        let mut plaintext = Plaintext::with_capacity(fixed + 768);
+    /// Room to reserve for an envelope around a payload of typical size (a few answers).
+    pub(crate) fn capacity(aud: &str, m: &str, t: &str) -> usize {
+        160 + aud.len() + m.len() + t.len() + 768
+    }
+
+    /// Writes the envelope into the frame's plaintext.
+    pub(crate) fn write(&self, plaintext: &mut Plaintext) -> Result<(), SealError> {
         serde_json::to_writer(plaintext.buf(), self)
-            .map_err(|e| SealError::Serialize(e.to_string()))?;
-        Ok(plaintext)
+            .map_err(|e| SealError::Serialize(e.to_string()))
     }
 }
 

@@ -46,29 +46,54 @@ pub(crate) fn random<const N: usize>() -> Result<[u8; N], SealError> {
 
 /// A plaintext being written straight into the frame's buffer (after room for the key id and
 /// nonce), so sealing copies it neither before nor after encryption.
-pub(crate) struct Plaintext(Vec<u8>);
+pub(crate) struct Plaintext {
+    buf: Vec<u8>,
+    nonce: [u8; NONCE_LEN],
+    id: [u8; 16],
+}
 
 impl Plaintext {
-    /// An empty plaintext with room for about `capacity` bytes.
-    pub(crate) fn with_capacity(capacity: usize) -> Self {
+    /// An empty plaintext with room for about `capacity` bytes, its nonce drawn, and a random
+    /// 16-byte id drawn with it for the caller: one call into the OS random number generator
+    /// per token instead of two (the system call was a quarter of the time sealing took).
+    ///
+    /// # Errors
+    ///
+    /// [`SealError::Randomness`] if the OS random number generator fails.
+    pub(crate) fn new(capacity: usize) -> Result<Self, SealError> {
+        let random = random::<{ NONCE_LEN + 16 }>()?;
+        let (nonce, id) = random.split_at(NONCE_LEN);
         let mut buf = Vec::with_capacity(HEADER_LEN + capacity + TAG_LEN);
         buf.resize(HEADER_LEN, 0);
-        Self(buf)
+        Ok(Self {
+            buf,
+            nonce: nonce.try_into().unwrap_or_default(),
+            id: id.try_into().unwrap_or_default(),
+        })
+    }
+
+    /// Random bytes drawn with the nonce, for the caller's use (a state id); independent of the
+    /// nonce and never written into the frame by it.
+    pub(crate) fn random_id(&self) -> [u8; 16] {
+        self.id
     }
 
     /// The buffer to append the plaintext to.
     pub(crate) fn buf(&mut self) -> &mut Vec<u8> {
-        &mut self.0
+        &mut self.buf
     }
 
     /// Encrypts the plaintext with the ring's primary key into a token of kind `prefix`.
     ///
     /// # Errors
     ///
-    /// [`SealError::PayloadTooLarge`] if the token would exceed [`MAX_TOKEN_LEN`];
-    /// [`SealError::Randomness`] if no nonce can be drawn.
+    /// [`SealError::PayloadTooLarge`] if the token would exceed [`MAX_TOKEN_LEN`].
     pub(crate) fn seal(self, ring: &KeyRing, prefix: &Prefix) -> Result<String, SealError> {
-        let mut raw = self.0;
+        let Self {
+            buf: mut raw,
+            nonce,
+            ..
+        } = self;
         let raw_len = raw.len() + TAG_LEN;
         let too_large = |len| SealError::PayloadTooLarge {
             len,
@@ -81,7 +106,6 @@ impl Plaintext {
             return Err(too_large(token_len));
         }
         let (kid, cipher) = ring.primary();
-        let nonce = random::<NONCE_LEN>()?;
         raw[..KID_LEN].copy_from_slice(&kid.to_be_bytes());
         raw[KID_LEN..HEADER_LEN].copy_from_slice(&nonce);
         let aad = associated_data(prefix, kid);
@@ -110,9 +134,9 @@ fn prefix_str(prefix: &Prefix) -> &str {
 ///
 /// # Errors
 ///
-/// As [`Plaintext::seal`].
+/// As [`Plaintext::new`] and [`Plaintext::seal`].
 pub(crate) fn seal(ring: &KeyRing, prefix: &Prefix, plaintext: &[u8]) -> Result<String, SealError> {
-    let mut frame = Plaintext::with_capacity(plaintext.len());
+    let mut frame = Plaintext::new(plaintext.len())?;
     frame.buf().extend_from_slice(plaintext);
     frame.seal(ring, prefix)
 }

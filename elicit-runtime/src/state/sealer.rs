@@ -12,7 +12,7 @@ use super::digest::{args_digest, ct_eq, principal_hash};
 use super::envelope::{
     B64, Claims, ENVELOPE_VERSION, Sealing, from_unix_secs, lifetime, ttl_secs, unb64, unix_secs,
 };
-use super::frame::{self, Prefix};
+use super::frame::{self, Plaintext, Prefix};
 use super::{KeyRing, ReplayGuard, SealError, StateError};
 
 /// The text every `requestState` token of this crate starts with: format `es` ("elicit state"),
@@ -338,7 +338,9 @@ impl StateSealer {
         now: SystemTime,
     ) -> Result<String, SealError> {
         let (iat, exp) = lifetime(now, self.ttl);
-        let jti = frame::random::<16>()?;
+        let capacity = Sealing::<P>::capacity(&self.audience, binding.method, binding.target);
+        let mut plaintext = Plaintext::new(capacity)?;
+        let jti = plaintext.random_id();
         let principal = binding
             .principal
             .map(|principal| B64::new(&principal_hash(&self.audience, principal)));
@@ -355,7 +357,8 @@ impl StateSealer {
             jti: jti.as_str(),
             s: payload,
         };
-        envelope.write()?.seal(&self.ring, PREFIX)
+        envelope.write(&mut plaintext)?;
+        plaintext.seal(&self.ring, PREFIX)
     }
 
     /// [`seal`](Self::seal) as of [`SystemTime::now`].
