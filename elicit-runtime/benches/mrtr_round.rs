@@ -52,6 +52,7 @@ use elicit_runtime::testing::{Responses, block_on};
 use elicit_runtime::wire::InputRequiredResult;
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome};
 use rmcp::model::{RequestStateCodec, SealOptions};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
@@ -245,71 +246,72 @@ fn state_seal_open(c: &mut Criterion) {
     group.finish();
 }
 
-/// The same state as a typed [`RoundState`], sealed and opened by elicit and by rmcp's codec.
-fn state_seal_open_typed(c: &mut Criterion) {
-    let state = three_answer_round_state();
-    let args = arguments();
-    let binding = Binding::tool_call(TOOL, &args).with_principal(PRINCIPAL);
+/// elicit's sealer and rmcp's codec with the same key, and the binding both protect.
+fn codecs() -> (StateSealer, RequestStateCodec, Binding<'static>) {
     let sealer = StateSealer::new(KeyRing::new(1, KEY), "booking-server");
     let codec = RequestStateCodec::new_with_keyring("1", [("1", KEY.to_vec())])
         .expect("a 32-byte key in a one-key ring");
+    (
+        sealer,
+        codec,
+        Binding::tool_call(TOOL, &arguments()).with_principal(PRINCIPAL),
+    )
+}
+
+/// elicit's `seal` then `open::<T>` of `state`.
+fn elicit_round_trip<T: Serialize + DeserializeOwned>(
+    sealer: &StateSealer,
+    binding: &Binding<'_>,
+    state: &T,
+) -> T {
+    let token = sealer
+        .seal(black_box(binding), black_box(state), SystemTime::now())
+        .expect("seals");
+    sealer
+        .open::<T>(black_box(&token), black_box(binding), SystemTime::now())
+        .expect("opens")
+        .payload
+}
+
+/// rmcp's `seal_json_with` then `open_json_with::<T>` of `state`.
+fn rmcp_round_trip<T: Serialize + DeserializeOwned>(
+    codec: &RequestStateCodec,
+    options: &SealOptions<'_>,
+    ad: &[u8],
+    state: &T,
+) -> T {
+    let token = codec
+        .seal_json_with(black_box(state), black_box(options))
+        .expect("seals");
+    codec
+        .open_json_with::<T>(black_box(&token), black_box(ad))
+        .expect("opens")
+}
+
+/// The same state as a typed [`RoundState`], sealed and opened by elicit and by rmcp's codec.
+fn state_seal_open_typed(c: &mut Criterion) {
+    let state = three_answer_round_state();
+    let payload = three_answer_payload();
+    let (sealer, codec, binding) = codecs();
     let ad = rmcp_associated_data(&binding);
     let options = SealOptions::new().associated_data(&ad).ttl(DEFAULT_TTL);
-
-    let now = SystemTime::now();
-    let token = sealer.seal(&binding, &state, now).expect("seals");
-    let opened = sealer
-        .open::<RoundState>(&token, &binding, now)
-        .expect("opens");
-    assert_eq!(opened.payload, state);
-    let rmcp_token = codec.seal_json_with(&state, &options).expect("seals");
-    let rmcp_opened: RoundState = codec.open_json_with(&rmcp_token, &ad).expect("opens");
-    assert_eq!(rmcp_opened, state);
+    assert_eq!(elicit_round_trip(&sealer, &binding, &state), state);
+    assert_eq!(rmcp_round_trip(&codec, &options, &ad, &state), state);
+    let token = sealer.seal_now(&binding, &state).expect("seals");
 
     let elicit_seal_typed =
         || sealer.seal(black_box(&binding), black_box(&state), SystemTime::now());
     let elicit_open_typed =
         || sealer.open::<RoundState>(black_box(&token), black_box(&binding), SystemTime::now());
-    let mut elicit_seal_open_typed = || {
-        let token = sealer
-            .seal(black_box(&binding), black_box(&state), SystemTime::now())
-            .expect("seals");
-        sealer.open::<RoundState>(black_box(&token), black_box(&binding), SystemTime::now())
-    };
-    let mut rmcp_encode_decode_typed = || {
-        let token = codec
-            .seal_json_with(black_box(&state), black_box(&options))
-            .expect("seals");
-        codec.open_json_with::<RoundState>(black_box(&token), black_box(&ad))
-    };
-    // The Value baseline of the goal, paired with the typed elicit round trip.
-    let payload = three_answer_payload();
-    let mut rmcp_encode_decode = || {
-        let token = codec
-            .seal_json_with(black_box(&payload), black_box(&options))
-            .expect("seals");
-        codec.open_json_with::<Value>(black_box(&token), black_box(&ad))
-    };
-
-    let raw_state: RawRoundState =
-        serde_json::from_value(three_answer_payload()).expect("the payload has the shape");
-    let mut elicit_seal_open_raw = || {
-        let token = sealer
-            .seal(
-                black_box(&binding),
-                black_box(&raw_state),
-                SystemTime::now(),
-            )
-            .expect("seals");
-        sealer.open::<RawRoundState>(black_box(&token), black_box(&binding), SystemTime::now())
-    };
+    let mut elicit_seal_open_typed = || elicit_round_trip(&sealer, &binding, &state);
+    let mut rmcp_encode_decode_typed = || rmcp_round_trip(&codec, &options, &ad, &state);
+    // The `Value` baseline of the goal, paired with the typed elicit round trip.
+    let mut rmcp_encode_decode = || rmcp_round_trip(&codec, &options, &ad, &payload);
 
     if let Some(rounds) = support::paired_rounds() {
+        let elicit = "elicit_seal_open_typed";
         support::paired(
-            (
-                "elicit_seal_open_raw",
-                support::timed(&mut elicit_seal_open_raw),
-            ),
+            (elicit, support::timed(&mut elicit_seal_open_typed)),
             (
                 "rmcp_encode_decode",
                 support::timed(&mut rmcp_encode_decode),
@@ -317,21 +319,7 @@ fn state_seal_open_typed(c: &mut Criterion) {
             rounds,
         );
         support::paired(
-            (
-                "elicit_seal_open_typed",
-                support::timed(&mut elicit_seal_open_typed),
-            ),
-            (
-                "rmcp_encode_decode",
-                support::timed(&mut rmcp_encode_decode),
-            ),
-            rounds,
-        );
-        support::paired(
-            (
-                "elicit_seal_open_typed",
-                support::timed(&mut elicit_seal_open_typed),
-            ),
+            (elicit, support::timed(&mut elicit_seal_open_typed)),
             (
                 "rmcp_encode_decode_typed",
                 support::timed(&mut rmcp_encode_decode_typed),
@@ -350,6 +338,37 @@ fn state_seal_open_typed(c: &mut Criterion) {
         "rmcp_encode_decode_typed",
         rmcp_encode_decode_typed,
     );
+    group.finish();
+}
+
+/// The state with its answers kept raw ([`RawRoundState`]), against rmcp on the `Value`.
+fn state_seal_open_raw(c: &mut Criterion) {
+    let raw_state: RawRoundState =
+        serde_json::from_value(three_answer_payload()).expect("the payload has the shape");
+    let payload = three_answer_payload();
+    let (sealer, codec, binding) = codecs();
+    let ad = rmcp_associated_data(&binding);
+    let options = SealOptions::new().associated_data(&ad).ttl(DEFAULT_TTL);
+    let back = elicit_round_trip(&sealer, &binding, &raw_state);
+    assert_eq!(serde_json::to_value(back).expect("JSON"), payload);
+
+    let mut elicit_seal_open_raw = || elicit_round_trip(&sealer, &binding, &raw_state);
+    let mut rmcp_encode_decode = || rmcp_round_trip(&codec, &options, &ad, &payload);
+    if let Some(rounds) = support::paired_rounds() {
+        support::paired(
+            (
+                "elicit_seal_open_raw",
+                support::timed(&mut elicit_seal_open_raw),
+            ),
+            (
+                "rmcp_encode_decode",
+                support::timed(&mut rmcp_encode_decode),
+            ),
+            rounds,
+        );
+        return;
+    }
+    let mut group = c.benchmark_group("mrtr_state_3_answers");
     support::bench(&mut group, "elicit_seal_open_raw", elicit_seal_open_raw);
     group.finish();
 }
@@ -560,5 +579,11 @@ fn retry(c: &mut Criterion) {
     parts.finish();
 }
 
-criterion_group!(benches, state_seal_open, state_seal_open_typed, retry);
+criterion_group!(
+    benches,
+    state_seal_open,
+    state_seal_open_typed,
+    state_seal_open_raw,
+    retry
+);
 criterion_main!(benches);
