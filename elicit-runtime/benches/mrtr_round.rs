@@ -12,7 +12,13 @@
 //!   same binding (method, target, arguments digest, principal) as associated data and the same
 //!   10-minute TTL; so both sides take the payload as a `Value` and give a `Value` back;
 //! - `rmcp_encode_bytes` / `rmcp_decode_bytes`: rmcp on the payload's JSON bytes, without the
-//!   JSON serialising and parsing, to show how much of the above those are.
+//!   JSON serialising and parsing, to show how much of the above those are;
+//! - `elicit_seal_typed` / `elicit_open_typed` / `elicit_seal_open_typed` and
+//!   `rmcp_encode_decode_typed`: the same state as a typed `RoundState` (`asked`, `answers` of
+//!   `{d, r}`, notes), what the context seals, through `seal(&binding, &state, now)` /
+//!   `open::<RoundState>` and rmcp's `seal_json_with` / `open_json_with::<RoundState>`;
+//!   `elicit_seal_open_raw`: the same with each answer kept as `Box<RawValue>` instead of a
+//!   `Value`, to show what building a `Value` per answer costs.
 //!
 //! Group `mrtr_retry_round`: one whole retry of a tool asking two forms, as a server sees it:
 //! the params text with `inputResponses` for both and the `requestState` of round 1 is parsed,
@@ -36,6 +42,7 @@
 
 mod support;
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, SystemTime};
 
@@ -46,6 +53,9 @@ use elicit_runtime::wire::InputRequiredResult;
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
 use pollster::block_on;
 use rmcp::model::{RequestStateCodec, SealOptions};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 const KEY: [u8; 32] = [0x42; 32];
@@ -86,6 +96,43 @@ fn three_answer_payload() -> Value {
     })
 }
 
+/// The round state as a typed payload, shaped like the one `ElicitContext::finish` seals: the
+/// digests of the questions asked, the answers with the digest of the question each answers,
+/// and notes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct RoundState {
+    asked: BTreeMap<String, String>,
+    answers: BTreeMap<String, Answered>,
+    #[serde(rename = "x")]
+    notes: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Answered {
+    d: String,
+    r: Value,
+}
+
+/// [`RoundState`] with each answer kept as raw JSON text, parsed only when it is used.
+#[derive(Debug, Serialize, Deserialize)]
+struct RawRoundState {
+    asked: BTreeMap<String, String>,
+    answers: BTreeMap<String, RawAnswered>,
+    #[serde(rename = "x")]
+    notes: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct RawAnswered {
+    d: String,
+    r: Box<RawValue>,
+}
+
+/// [`three_answer_payload`] as a [`RoundState`].
+fn three_answer_round_state() -> RoundState {
+    serde_json::from_value(three_answer_payload()).expect("the payload has the round state's shape")
+}
+
 /// The bytes rmcp's codec authenticates as associated data: the same binding our token carries
 /// (method, target, arguments digest, principal), length-prefixed.
 fn rmcp_associated_data(binding: &Binding<'_>) -> Vec<u8> {
@@ -117,10 +164,10 @@ fn state_seal_open(c: &mut Criterion) {
     // Both round-trip the payload, both refuse another binding.
     let now = SystemTime::now();
     let token = sealer.seal(&binding, &payload, now).expect("seals");
-    let opened = sealer.open(&token, &binding, now).expect("opens");
+    let opened = sealer.open::<Value>(&token, &binding, now).expect("opens");
     assert_eq!(opened.payload, payload);
     let other = Binding::tool_call(TOOL, &args).with_principal("someone-else");
-    assert!(sealer.open(&token, &other, now).is_err());
+    assert!(sealer.open::<Value>(&token, &other, now).is_err());
     let rmcp_token = codec.seal_json_with(&payload, &options).expect("seals");
     let rmcp_opened: Value = codec.open_json_with(&rmcp_token, &ad).expect("opens");
     assert_eq!(rmcp_opened, payload);
@@ -143,12 +190,13 @@ fn state_seal_open(c: &mut Criterion) {
 
     let mut elicit_seal =
         || sealer.seal(black_box(&binding), black_box(&payload), SystemTime::now());
-    let mut elicit_open = || sealer.open(black_box(&token), black_box(&binding), SystemTime::now());
+    let mut elicit_open =
+        || sealer.open::<Value>(black_box(&token), black_box(&binding), SystemTime::now());
     let mut elicit_seal_open = || {
         let token = sealer
             .seal(black_box(&binding), black_box(&payload), SystemTime::now())
             .expect("seals");
-        sealer.open(black_box(&token), black_box(&binding), SystemTime::now())
+        sealer.open::<Value>(black_box(&token), black_box(&binding), SystemTime::now())
     };
     let mut rmcp_encode = || codec.seal_json_with(black_box(&payload), black_box(&options));
     let mut rmcp_decode = || codec.open_json_with::<Value>(black_box(&rmcp_token), black_box(&ad));
@@ -196,6 +244,133 @@ fn state_seal_open(c: &mut Criterion) {
     support::bench(&mut group, "rmcp_decode_bytes", || {
         codec.open_with(black_box(&rmcp_bytes_token), black_box(&ad))
     });
+    group.finish();
+}
+
+/// elicit's sealer and rmcp's codec with the same key, and the binding both protect.
+fn codecs() -> (StateSealer, RequestStateCodec, Binding<'static>) {
+    let sealer = StateSealer::new(KeyRing::new(1, KEY), "booking-server");
+    let codec = RequestStateCodec::new_with_keyring("1", [("1", KEY.to_vec())])
+        .expect("a 32-byte key in a one-key ring");
+    (
+        sealer,
+        codec,
+        Binding::tool_call(TOOL, &arguments()).with_principal(PRINCIPAL),
+    )
+}
+
+/// elicit's `seal` then `open::<T>` of `state`.
+fn elicit_round_trip<T: Serialize + DeserializeOwned>(
+    sealer: &StateSealer,
+    binding: &Binding<'_>,
+    state: &T,
+) -> T {
+    let token = sealer
+        .seal(black_box(binding), black_box(state), SystemTime::now())
+        .expect("seals");
+    sealer
+        .open::<T>(black_box(&token), black_box(binding), SystemTime::now())
+        .expect("opens")
+        .payload
+}
+
+/// rmcp's `seal_json_with` then `open_json_with::<T>` of `state`.
+fn rmcp_round_trip<T: Serialize + DeserializeOwned>(
+    codec: &RequestStateCodec,
+    options: &SealOptions<'_>,
+    ad: &[u8],
+    state: &T,
+) -> T {
+    let token = codec
+        .seal_json_with(black_box(state), black_box(options))
+        .expect("seals");
+    codec
+        .open_json_with::<T>(black_box(&token), black_box(ad))
+        .expect("opens")
+}
+
+/// The same state as a typed [`RoundState`], sealed and opened by elicit and by rmcp's codec.
+fn state_seal_open_typed(c: &mut Criterion) {
+    let state = three_answer_round_state();
+    let payload = three_answer_payload();
+    let (sealer, codec, binding) = codecs();
+    let ad = rmcp_associated_data(&binding);
+    let options = SealOptions::new().associated_data(&ad).ttl(DEFAULT_TTL);
+    assert_eq!(elicit_round_trip(&sealer, &binding, &state), state);
+    assert_eq!(rmcp_round_trip(&codec, &options, &ad, &state), state);
+    let token = sealer.seal_now(&binding, &state).expect("seals");
+
+    let elicit_seal_typed =
+        || sealer.seal(black_box(&binding), black_box(&state), SystemTime::now());
+    let elicit_open_typed =
+        || sealer.open::<RoundState>(black_box(&token), black_box(&binding), SystemTime::now());
+    let mut elicit_seal_open_typed = || elicit_round_trip(&sealer, &binding, &state);
+    let mut rmcp_encode_decode_typed = || rmcp_round_trip(&codec, &options, &ad, &state);
+    // The `Value` baseline of the goal, paired with the typed elicit round trip.
+    let mut rmcp_encode_decode = || rmcp_round_trip(&codec, &options, &ad, &payload);
+
+    if let Some(rounds) = support::paired_rounds() {
+        let elicit = "elicit_seal_open_typed";
+        support::paired(
+            (elicit, support::timed(&mut elicit_seal_open_typed)),
+            (
+                "rmcp_encode_decode",
+                support::timed(&mut rmcp_encode_decode),
+            ),
+            rounds,
+        );
+        support::paired(
+            (elicit, support::timed(&mut elicit_seal_open_typed)),
+            (
+                "rmcp_encode_decode_typed",
+                support::timed(&mut rmcp_encode_decode_typed),
+            ),
+            rounds,
+        );
+        return;
+    }
+
+    let mut group = c.benchmark_group("mrtr_state_3_answers");
+    support::bench(&mut group, "elicit_seal_typed", elicit_seal_typed);
+    support::bench(&mut group, "elicit_open_typed", elicit_open_typed);
+    support::bench(&mut group, "elicit_seal_open_typed", elicit_seal_open_typed);
+    support::bench(
+        &mut group,
+        "rmcp_encode_decode_typed",
+        rmcp_encode_decode_typed,
+    );
+    group.finish();
+}
+
+/// The state with its answers kept raw ([`RawRoundState`]), against rmcp on the `Value`.
+fn state_seal_open_raw(c: &mut Criterion) {
+    let raw_state: RawRoundState =
+        serde_json::from_value(three_answer_payload()).expect("the payload has the shape");
+    let payload = three_answer_payload();
+    let (sealer, codec, binding) = codecs();
+    let ad = rmcp_associated_data(&binding);
+    let options = SealOptions::new().associated_data(&ad).ttl(DEFAULT_TTL);
+    let back = elicit_round_trip(&sealer, &binding, &raw_state);
+    assert_eq!(serde_json::to_value(back).expect("JSON"), payload);
+
+    let mut elicit_seal_open_raw = || elicit_round_trip(&sealer, &binding, &raw_state);
+    let mut rmcp_encode_decode = || rmcp_round_trip(&codec, &options, &ad, &payload);
+    if let Some(rounds) = support::paired_rounds() {
+        support::paired(
+            (
+                "elicit_seal_open_raw",
+                support::timed(&mut elicit_seal_open_raw),
+            ),
+            (
+                "rmcp_encode_decode",
+                support::timed(&mut rmcp_encode_decode),
+            ),
+            rounds,
+        );
+        return;
+    }
+    let mut group = c.benchmark_group("mrtr_state_3_answers");
+    support::bench(&mut group, "elicit_seal_open_raw", elicit_seal_open_raw);
     group.finish();
 }
 
@@ -332,7 +507,7 @@ fn retry(c: &mut Criterion) {
     assert_ne!(Some(next_state), r1.request_state());
     let opened = server
         .sealer()
-        .open_now(
+        .open_now::<Value>(
             next_state,
             &Binding::tool_call(TOOL, &arguments()).with_principal(PRINCIPAL),
         )
@@ -405,5 +580,11 @@ fn retry(c: &mut Criterion) {
     parts.finish();
 }
 
-criterion_group!(benches, state_seal_open, retry);
+criterion_group!(
+    benches,
+    state_seal_open,
+    state_seal_open_typed,
+    state_seal_open_raw,
+    retry
+);
 criterion_main!(benches);

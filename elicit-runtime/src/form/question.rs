@@ -4,10 +4,7 @@
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use std::future::Future;
 
@@ -17,7 +14,6 @@ use super::ask::ask_prepared;
 use crate::channel::InputChannel;
 use crate::interrupt::Interrupt;
 use crate::schema::{PropertySchema, RequestedSchema};
-use crate::state::canonical_json;
 use crate::wire::{ElicitMode, INTERNAL_ERROR, JsonRpcError};
 
 /// A form question ready to ask, with what the call site changed.
@@ -191,21 +187,13 @@ impl Prepared {
 /// A short digest of key, message and canonical schema (binds answers to questions).
 #[doc(hidden)]
 pub fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
-    let schema = serde_json::to_value(schema)
-        .map(|v| canonical_json(&v))
-        .unwrap_or_default();
-    short_digest(&[key.as_bytes(), message.as_bytes(), schema.as_bytes()])
+    crate::state::question_digest(key, message, schema)
 }
 
 /// SHA-256 over length-prefixed `parts`, cut to 16 bytes, as unpadded base64url: the digest
 /// that binds answers to questions and URL flows to calls.
 pub(crate) fn short_digest(parts: &[&[u8]]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_be_bytes());
-        hasher.update(part);
-    }
-    URL_SAFE_NO_PAD.encode(&hasher.finalize()[..16])
+    crate::state::short_digest(parts)
 }
 
 /// `schema` with call-site defaults applied.
@@ -246,6 +234,5 @@ fn set_default(property: &mut PropertySchema, value: &Value) {
 
 /// A digest for a non-form input request: key, method and canonical params.
 pub(crate) fn question_digest_raw(key: &str, method: &str, params: &Value) -> String {
-    let params = canonical_json(params);
-    short_digest(&[key.as_bytes(), method.as_bytes(), params.as_bytes()])
+    crate::state::question_digest_raw(key, method, params)
 }

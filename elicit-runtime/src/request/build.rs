@@ -102,14 +102,9 @@ impl<'a> ContextBuilder<'a> {
                 let opened = cx
                     .server
                     .sealer()
-                    .open_now(&token, &cx.binding())
+                    .open_now::<RoundState>(&token, &cx.binding())
                     .map_err(|e| ContextError::from(&e))?;
-                let state: RoundState = serde_json::from_value(opened.payload).map_err(|_| {
-                    ContextError::new(
-                        JsonRpcError::invalid_request_state(),
-                        "requestState payload is not ours",
-                    )
-                })?;
+                let state = opened.payload;
                 cx.resume(state);
             }
         }

@@ -93,10 +93,9 @@ impl ElicitContext {
                 None,
             )
         };
-        let payload = serde_json::to_value(&state).map_err(|e| cannot(&e))?;
         self.server
             .sealer()
-            .seal_now(&self.binding(), &payload)
+            .seal_now(&self.binding(), &state)
             .map_err(|e| cannot(&e))
     }
 }

@@ -196,6 +196,9 @@ pub enum SealError {
     },
     /// The operating system's random number generator failed. The text is for logs.
     Randomness(String),
+    /// The payload's `Serialize` implementation failed (e.g. a map whose keys are not strings).
+    /// The text is for logs.
+    Serialize(String),
 }
 
 impl fmt::Display for SealError {
@@ -206,6 +209,7 @@ impl fmt::Display for SealError {
                 "sealed state would be {len} bytes, more than the {max} bytes a token may have"
             ),
             Self::Randomness(detail) => write!(f, "OS random number generator failed: {detail}"),
+            Self::Serialize(detail) => write!(f, "state payload does not serialize: {detail}"),
         }
     }
 }

@@ -31,7 +31,7 @@
 //! let token = sealer.seal_now(&binding, &json!({"asked": ["units"]}))?;
 //!
 //! // ... the client retries `tools/call` with the same name, arguments and token ...
-//! match sealer.open_now(&token, &binding) {
+//! match sealer.open_now::<serde_json::Value>(&token, &binding) {
 //!     Ok(opened) => assert_eq!(opened.payload["asked"][0], "units"),
 //!     Err(err) => {
 //!         eprintln!("refused requestState: {err}"); // precise, for the server's log
@@ -42,19 +42,29 @@
 //! ```
 
 mod completion;
+mod digest;
+mod envelope;
 mod error;
+pub(crate) mod frame;
 mod keys;
 mod replay;
-pub(crate) mod seal;
+mod sealer;
+#[cfg(test)]
+mod test_support;
 
 pub(crate) use completion::POLL_INTERVAL;
 pub use completion::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
+pub use digest::args_digest;
+pub(crate) use digest::{
+    canonical_json, ct_eq, principal_hash, question_digest, question_digest_raw, short_digest,
+};
+pub use envelope::MAX_TTL;
+pub(crate) use envelope::{from_unix_secs, lifetime};
 pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
 };
 pub use keys::KeyRing;
 pub use replay::{MemoryReplayGuard, ReplayGuard};
-pub use seal::{
+pub use sealer::{
     Binding, DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX,
-    args_digest, canonical_json,
 };

@@ -96,7 +96,8 @@ impl ElicitContext {
         };
         // A single-use completion that was already redeemed ends that flow: the next
         // identical call starts the next generation with a new link.
-        let expires_at = SystemTime::now() + self.server.sealer().ttl();
+        let (_, exp) = crate::state::lifetime(SystemTime::now(), self.server.sealer().ttl());
+        let expires_at = crate::state::from_unix_secs(exp).unwrap_or(SystemTime::UNIX_EPOCH);
         let mut id = flow_id(0);
         for generation in 1..=MAX_GENERATIONS {
             match self
@@ -240,7 +241,8 @@ impl ElicitContext {
         if let Some(done) = done {
             return outcome_for(done, state);
         }
-        let expires_at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(exp);
+        // An expiry past what the clock can hold reads as already expired (fails closed).
+        let expires_at = crate::state::from_unix_secs(exp).unwrap_or(SystemTime::UNIX_EPOCH);
         match self.completed(&id, store, expires_at).await? {
             Some(done) => {
                 if let Some(flow) = self.url_flows.get_mut(T::KEY) {

@@ -1,18 +1,20 @@
 //! The sealed handle put in a URL-mode link: unguessable, bound to the principal (hashed,
 //! never in clear), the tool call and a short expiry, carrying the bound state encrypted.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::state::seal::{ct_eq, open_frame, principal_hash, seal_frame};
-use crate::state::{Binding, SealError, StateError, StateSealer};
+use crate::state::frame::{self, Prefix};
+use crate::state::{
+    Binding, SealError, StateError, StateSealer, ct_eq, from_unix_secs, lifetime, principal_hash,
+};
 
 /// Handles never open as `requestState` and vice versa: the prefix is authenticated.
-const HANDLE_PREFIX: &str = "eu1.";
+const HANDLE_PREFIX: &Prefix = b"eu1.";
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Claims {
@@ -33,8 +35,10 @@ pub(crate) struct Claims {
 }
 
 impl Claims {
+    /// The expiry. One that `SystemTime` cannot hold (never sealed: sealers clamp their TTL)
+    /// is read as the epoch, so the handle counts as expired: fail closed, never panic.
     pub fn expires_at(&self) -> SystemTime {
-        UNIX_EPOCH + Duration::from_secs(self.exp)
+        from_unix_secs(self.exp).unwrap_or(SystemTime::UNIX_EPOCH)
     }
 
     /// Whether `subject` is the principal who started the elicitation.
@@ -48,9 +52,7 @@ impl Claims {
 
 /// A fresh random handle id (128 bits).
 pub(crate) fn new_id() -> Result<String, SealError> {
-    use aes_gcm::aead::Generate as _;
-    let bytes = <[u8; 16]>::try_generate().map_err(|e| SealError::Randomness(e.to_string()))?;
-    Ok(URL_SAFE_NO_PAD.encode(bytes))
+    Ok(URL_SAFE_NO_PAD.encode(frame::random::<16>()?))
 }
 
 /// Seals a handle for `key` with `state`, bound to `binding` (which must carry a principal).
@@ -63,10 +65,8 @@ pub(crate) fn mint(
     now: SystemTime,
     id: Option<String>,
 ) -> Result<(Claims, String), SealError> {
-    let since_epoch = now.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let iat = since_epoch.as_secs();
-    // Rounded up, as `requestState` expiries are: a handle lives at least the full TTL.
-    let round_up = u64::from(since_epoch.subsec_nanos() > 0);
+    // Rounded as `requestState` lifetimes are: a handle lives at least the full TTL.
+    let (iat, exp) = lifetime(now, sealer.ttl());
     let claims = Claims {
         v: 1,
         id: match id {
@@ -74,9 +74,7 @@ pub(crate) fn mint(
             None => new_id()?,
         },
         iat,
-        exp: iat
-            .saturating_add(sealer.ttl().as_secs())
-            .saturating_add(round_up),
+        exp,
         aud: sealer.audience().to_owned(),
         m: binding.method.to_owned(),
         t: binding.target.to_owned(),
@@ -85,17 +83,16 @@ pub(crate) fn mint(
         k: key.to_owned(),
         s: state,
     };
-    let plaintext =
-        serde_json::to_vec(&claims).map_err(|e| SealError::Randomness(e.to_string()))?;
-    let token = seal_frame(sealer.key_ring(), HANDLE_PREFIX, &plaintext)?;
+    let plaintext = serde_json::to_vec(&claims).map_err(|e| SealError::Serialize(e.to_string()))?;
+    let token = frame::seal(sealer.key_ring(), HANDLE_PREFIX, &plaintext)?;
     Ok((claims, token))
 }
 
 /// Opens a handle: authenticity and audience only; the caller checks subject and expiry.
 pub(crate) fn open(sealer: &StateSealer, token: &str) -> Result<Claims, StateError> {
-    let (_, plaintext) = open_frame(sealer.key_ring(), HANDLE_PREFIX, token)?;
-    let claims: Claims =
-        serde_json::from_slice(&plaintext).map_err(|_| StateError::Malformed("handle claims"))?;
+    let opened = frame::open(sealer.key_ring(), HANDLE_PREFIX, token)?;
+    let claims: Claims = serde_json::from_slice(opened.plaintext())
+        .map_err(|_| StateError::Malformed("handle claims"))?;
     if claims.v != 1 {
         return Err(StateError::Malformed("handle version"));
     }
@@ -103,4 +100,33 @@ pub(crate) fn open(sealer: &StateSealer, token: &str) -> Result<Claims, StateErr
         return Err(StateError::AudienceMismatch);
     }
     Ok(claims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 9 item 7: `UNIX_EPOCH + Duration::from_secs(exp)` panicked for an expiry that
+    /// `SystemTime` cannot hold; now such a handle reads as expired.
+    #[test]
+    fn an_unrepresentable_expiry_reads_as_expired() {
+        let claims = |exp| Claims {
+            v: 1,
+            id: "id".into(),
+            iat: 0,
+            exp,
+            aud: "a".into(),
+            m: "tools/call".into(),
+            t: "t".into(),
+            a: String::new(),
+            p: String::new(),
+            k: "k".into(),
+            s: Value::Null,
+        };
+        assert_eq!(claims(u64::MAX).expires_at(), SystemTime::UNIX_EPOCH);
+        assert_eq!(
+            claims(60).expires_at(),
+            SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(60)
+        );
+    }
 }

@@ -329,7 +329,8 @@ fn a_sealed_payload_that_is_not_the_contexts_is_refused() {
             "{payload}"
         );
         assert_eq!(
-            &*error.reason, "requestState payload is not ours",
+            &*error.reason,
+            "requestState refused: malformed requestState: payload is not of the expected type",
             "{payload}"
         );
     }
@@ -534,7 +535,7 @@ fn a_one_second_ttl_gives_about_one_second() {
     let sealed_at = UNIX_EPOCH + Duration::from_millis(1_800_000_000_999);
     let token = sealer.seal(&binding, &asked_guests(), sealed_at).unwrap();
     let opened = sealer
-        .open(&token, &binding, sealed_at + Duration::from_millis(10))
+        .open::<Value>(&token, &binding, sealed_at + Duration::from_millis(10))
         .unwrap();
     assert_eq!(opened.payload, asked_guests());
     // Issued at the whole second before, expiring at the whole second after the TTL.
@@ -557,7 +558,7 @@ fn the_default_ttl_is_ten_minutes_give_or_take_a_second() {
     let token = sealer.seal(&binding, &asked_guests(), sealed_at).unwrap();
     // Never less than the TTL: the expiry is rounded up to the next whole second.
     let opened = sealer
-        .open(&token, &binding, sealed_at + Duration::from_secs(600))
+        .open::<Value>(&token, &binding, sealed_at + Duration::from_secs(600))
         .unwrap();
     assert_eq!(opened.payload, asked_guests());
     assert_eq!(
@@ -566,7 +567,7 @@ fn the_default_ttl_is_ten_minutes_give_or_take_a_second() {
     );
     assert_eq!(
         sealer
-            .open(&token, &binding, sealed_at + Duration::from_secs(601))
+            .open::<Value>(&token, &binding, sealed_at + Duration::from_secs(601))
             .unwrap_err(),
         StateError::Expired
     );

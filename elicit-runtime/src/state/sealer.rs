@@ -1,0 +1,532 @@
+//! Sealing and opening `requestState` tokens, and what they are bound to.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::digest::{args_digest, ct_eq, principal_hash};
+use super::envelope::{
+    B64, Claims, ENVELOPE_VERSION, Sealing, from_unix_secs, lifetime, ttl_secs, unb64, unix_secs,
+};
+use super::frame::{self, Plaintext, Prefix};
+use super::{KeyRing, ReplayGuard, SealError, StateError};
+
+/// The text every `requestState` token of this crate starts with: format `es` ("elicit state"),
+/// version 1.
+pub const TOKEN_PREFIX: &str = "es1.";
+const PREFIX: &Prefix = b"es1.";
+
+/// Longest token [`StateSealer::open`] looks at (256 KiB); longer input is refused before any
+/// decoding, and [`StateSealer::seal`] refuses to produce longer tokens.
+pub const MAX_TOKEN_LEN: usize = 256 * 1024;
+
+/// Default lifetime of a sealed state: 10 minutes.
+pub const DEFAULT_TTL: Duration = Duration::from_mins(10);
+
+/// How far in the future a token's issue time may lie (clocks of several server instances
+/// disagree a little). Expiry gets no such allowance.
+pub const MAX_CLOCK_SKEW: Duration = Duration::from_secs(30);
+
+/// What a sealed state is bound to: the originating request and the authenticated principal.
+///
+/// The same binding must be presented when the state comes back; any difference refuses it. The
+/// MCP spec asks servers to bind `requestState` to the authenticated principal and to the
+/// originating request (method plus a digest of its salient params).
+///
+/// ```
+/// use elicit_runtime::state::{Binding, args_digest};
+/// use serde_json::json;
+///
+/// let args = json!({"location": "New York"});
+/// let binding = Binding::tool_call("get_weather", &args).with_principal("user-123");
+/// assert_eq!(binding.method, "tools/call");
+/// assert_eq!(binding.target, "get_weather");
+/// assert_eq!(binding.args_digest, args_digest(&args));
+/// assert_eq!(binding.principal, Some("user-123"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Binding<'a> {
+    /// The JSON-RPC method of the originating request: `tools/call`, `prompts/get` or
+    /// `resources/read`.
+    pub method: &'a str,
+    /// The tool name, prompt name or resource URI.
+    pub target: &'a str,
+    /// [`args_digest`] of the request's arguments.
+    pub args_digest: [u8; 16],
+    /// The authenticated subject (e.g. the `sub` of the MCP authorization token), if any. Sealed
+    /// only as a hash salted with the sealer's audience, never in clear.
+    pub principal: Option<&'a str>,
+}
+
+impl<'a> Binding<'a> {
+    /// A binding for `method` on `target` with `arguments` (`&Value::Null` when absent), and no
+    /// principal.
+    ///
+    /// ```
+    /// use elicit_runtime::state::Binding;
+    /// use serde_json::json;
+    ///
+    /// let binding = Binding::new("tools/call", "deploy", &json!({"env": "prod"}));
+    /// assert_eq!(binding.principal, None);
+    /// ```
+    #[must_use]
+    pub fn new(method: &'a str, target: &'a str, arguments: &Value) -> Self {
+        Self {
+            method,
+            target,
+            args_digest: args_digest(arguments),
+            principal: None,
+        }
+    }
+
+    /// A `tools/call` binding for tool `name` with `arguments`.
+    ///
+    /// ```
+    /// use elicit_runtime::state::Binding;
+    /// use serde_json::Value;
+    ///
+    /// assert_eq!(Binding::tool_call("ping", &Value::Null).method, "tools/call");
+    /// ```
+    #[must_use]
+    pub fn tool_call(name: &'a str, arguments: &Value) -> Self {
+        Self::new("tools/call", name, arguments)
+    }
+
+    /// A `prompts/get` binding for prompt `name` with `arguments`.
+    ///
+    /// ```
+    /// use elicit_runtime::state::Binding;
+    /// use serde_json::json;
+    ///
+    /// assert_eq!(Binding::prompt_get("review", &json!({})).method, "prompts/get");
+    /// ```
+    #[must_use]
+    pub fn prompt_get(name: &'a str, arguments: &Value) -> Self {
+        Self::new("prompts/get", name, arguments)
+    }
+
+    /// A `resources/read` binding for resource `uri` (which has no arguments).
+    ///
+    /// ```
+    /// use elicit_runtime::state::Binding;
+    ///
+    /// let binding = Binding::resource_read("file:///notes.txt");
+    /// assert_eq!((binding.method, binding.target), ("resources/read", "file:///notes.txt"));
+    /// ```
+    #[must_use]
+    pub fn resource_read(uri: &'a str) -> Self {
+        Self::new("resources/read", uri, &Value::Null)
+    }
+
+    /// The same binding for `principal` (a `&str`, or an `Option<&str>` as it comes from the
+    /// transport's authentication).
+    ///
+    /// ```
+    /// use elicit_runtime::state::Binding;
+    /// use serde_json::Value;
+    ///
+    /// let subject: Option<&str> = None;
+    /// let anonymous = Binding::tool_call("ping", &Value::Null).with_principal(subject);
+    /// assert_eq!(anonymous.principal, None);
+    /// let alice = anonymous.with_principal("alice");
+    /// assert_eq!(alice.principal, Some("alice"));
+    /// ```
+    #[must_use]
+    pub fn with_principal(self, principal: impl Into<Option<&'a str>>) -> Self {
+        Self {
+            principal: principal.into(),
+            ..self
+        }
+    }
+}
+
+/// A state that passed every check of [`StateSealer::open`], with its payload read back as a
+/// `P` (any `Deserialize` type; a JSON [`Value`] unless said otherwise).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Opened<P = Value> {
+    /// The payload given to [`StateSealer::seal`].
+    pub payload: P,
+    /// The token's random state id (what a [`ReplayGuard`] redeems).
+    pub id: [u8; 16],
+    /// When the token was sealed (whole seconds).
+    pub issued_at: SystemTime,
+    /// When the token stops opening.
+    pub expires_at: SystemTime,
+    /// Id of the key that opened it (an old key's id means it was sealed before a rotation).
+    pub kid: u32,
+}
+
+/// Seals server state into an opaque, tamper-proof, expiring `requestState` token and opens it
+/// again, checking that it comes back for the same request, principal and server.
+///
+/// Tokens are AES-256-GCM encrypted (so the client can neither read nor change them) with a
+/// random 96-bit nonce per token. Per NIST SP 800-38D a key should seal at most 2^32 tokens;
+/// rotate keys (see [`KeyRing`]) well before that.
+///
+/// Token layout: `es1.` + base64url-nopad( kid (u32 big-endian) ‖ nonce (12 bytes) ‖
+/// ciphertext ‖ tag (16 bytes) ), with the prefix and kid as associated data. The plaintext is a
+/// compact JSON envelope with the version, issue and expiry times, audience, method, target,
+/// arguments digest, salted principal hash, a random 16-byte state id and the payload.
+///
+/// ```
+/// use elicit_runtime::state::{Binding, KeyRing, StateError, StateSealer};
+/// use serde_json::{Value, json};
+///
+/// let sealer = StateSealer::new(KeyRing::new(1, [7u8; 32]), "example-server");
+/// let args = json!({"location": "New York"});
+/// let binding = Binding::tool_call("get_weather", &args).with_principal("user-123");
+///
+/// // First round: the handler needs input; seal what it knows so far.
+/// let token = sealer.seal_now(&binding, &json!({"step": 1}))?;
+/// assert!(token.starts_with("es1."));
+///
+/// // Retry: the client echoes the token with the same request.
+/// let opened = sealer.open_now::<Value>(&token, &binding)?;
+/// assert_eq!(opened.payload, json!({"step": 1}));
+///
+/// // The same token for another tool is refused, with one uniform error for the client.
+/// let other = Binding::tool_call("delete_repo", &args).with_principal("user-123");
+/// let err = sealer.open_now::<Value>(&token, &other).unwrap_err();
+/// assert_eq!(err, StateError::TargetMismatch);
+/// assert_eq!(err.to_jsonrpc_error()["code"], -32602);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct StateSealer {
+    ring: KeyRing,
+    audience: String,
+    ttl: Duration,
+    replay: Option<Arc<dyn ReplayGuard>>,
+}
+
+impl StateSealer {
+    /// A sealer using `ring`, for the server identified by `audience` (e.g. its name). Tokens
+    /// live for [`DEFAULT_TTL`] and may be opened any number of times within it.
+    ///
+    /// ```
+    /// use elicit_runtime::state::{KeyRing, StateSealer, DEFAULT_TTL};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "example-server");
+    /// assert_eq!(sealer.audience(), "example-server");
+    /// assert_eq!(sealer.ttl(), DEFAULT_TTL);
+    /// ```
+    #[must_use]
+    pub fn new(ring: KeyRing, audience: impl Into<String>) -> Self {
+        Self {
+            ring,
+            audience: audience.into(),
+            ttl: DEFAULT_TTL,
+            replay: None,
+        }
+    }
+
+    /// Sets the lifetime of new tokens (rounded up to whole seconds, at least one, at most
+    /// [`MAX_TTL`](super::MAX_TTL)).
+    ///
+    /// Opening also caps a token's lifetime at the current TTL, so lowering it takes effect at
+    /// once for tokens already handed out.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "example-server")
+    ///     .with_ttl(Duration::from_secs(120));
+    /// assert_eq!(sealer.ttl(), Duration::from_secs(120));
+    /// // Any setting is safe; more than a day is a day.
+    /// assert_eq!(sealer.with_ttl(Duration::MAX).ttl(), Duration::from_hours(24));
+    /// ```
+    #[must_use]
+    pub fn with_ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = Duration::from_secs(ttl_secs(ttl));
+        self
+    }
+
+    /// Makes tokens single-use: every [`open`](Self::open) that passes all other checks redeems
+    /// the token's id with `guard`, and a second open fails with [`StateError::Replayed`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use elicit_runtime::state::{Binding, KeyRing, MemoryReplayGuard, StateError, StateSealer};
+    /// use serde_json::Value;
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "example-server")
+    ///     .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
+    /// let binding = Binding::tool_call("pay", &Value::Null);
+    /// let token = sealer.seal_now(&binding, &Value::Null)?;
+    /// assert!(sealer.open_now::<Value>(&token, &binding).is_ok());
+    /// assert_eq!(sealer.open_now::<Value>(&token, &binding), Err(StateError::Replayed));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_replay_guard(mut self, guard: Arc<dyn ReplayGuard>) -> Self {
+        self.replay = Some(guard);
+        self
+    }
+
+    /// The audience tokens are sealed for and checked against.
+    ///
+    /// ```
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// assert_eq!(StateSealer::new(KeyRing::generate(), "srv").audience(), "srv");
+    /// ```
+    #[must_use]
+    pub fn audience(&self) -> &str {
+        &self.audience
+    }
+
+    /// The lifetime of new tokens.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "srv").with_ttl(Duration::from_millis(1500));
+    /// assert_eq!(sealer.ttl(), Duration::from_secs(2));
+    /// ```
+    #[must_use]
+    pub fn ttl(&self) -> Duration {
+        self.ttl
+    }
+
+    /// The key ring.
+    ///
+    /// ```
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::new(4, [0u8; 32]), "srv");
+    /// assert_eq!(sealer.key_ring().primary_kid(), 4);
+    /// ```
+    #[must_use]
+    pub fn key_ring(&self) -> &KeyRing {
+        &self.ring
+    }
+
+    /// Seals `payload` (a JSON [`Value`] or any `Serialize` type), bound to `binding`, as of
+    /// `now`, into a token for `requestState`.
+    ///
+    /// # Errors
+    ///
+    /// [`SealError::PayloadTooLarge`] if the token would exceed [`MAX_TOKEN_LEN`] (keep large
+    /// data server-side and seal a reference); [`SealError::Randomness`] if the OS random number
+    /// generator fails; [`SealError::Serialize`] if `payload`'s `Serialize` fails (a map with
+    /// keys that are not strings, say).
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use elicit_runtime::state::{Binding, KeyRing, Opened, StateSealer};
+    /// use serde_json::{Value, json};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "srv");
+    /// let binding = Binding::tool_call("ping", &Value::Null);
+    /// let now = SystemTime::now();
+    /// let token = sealer.seal(&binding, &json!([1, 2, 3]), now)?;
+    /// let opened: Opened = sealer.open(&token, &binding, now + Duration::from_secs(5))?;
+    /// assert_eq!(opened.payload, json!([1, 2, 3]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn seal<P: Serialize + ?Sized>(
+        &self,
+        binding: &Binding<'_>,
+        payload: &P,
+        now: SystemTime,
+    ) -> Result<String, SealError> {
+        let (iat, exp) = lifetime(now, self.ttl);
+        let capacity = Sealing::<P>::capacity(&self.audience, binding.method, binding.target);
+        let mut plaintext = Plaintext::new(capacity)?;
+        let jti = plaintext.random_id();
+        let principal = binding
+            .principal
+            .map(|principal| B64::new(&principal_hash(&self.audience, principal)));
+        let (args, jti) = (B64::new(&binding.args_digest), B64::new(&jti));
+        let envelope = Sealing {
+            v: ENVELOPE_VERSION,
+            iat,
+            exp,
+            aud: &self.audience,
+            m: binding.method,
+            t: binding.target,
+            a: args.as_str(),
+            p: principal.as_ref().map(B64::as_str),
+            jti: jti.as_str(),
+            s: payload,
+        };
+        envelope.write(&mut plaintext)?;
+        plaintext.seal(&self.ring, PREFIX)
+    }
+
+    /// [`seal`](Self::seal) as of [`SystemTime::now`].
+    ///
+    /// # Errors
+    ///
+    /// As [`seal`](Self::seal).
+    ///
+    /// ```
+    /// use elicit_runtime::state::{Binding, KeyRing, StateSealer};
+    /// use serde_json::json;
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "srv");
+    /// let token = sealer.seal_now(&Binding::resource_read("file:///a"), &json!("x"))?;
+    /// assert!(token.starts_with("es1."));
+    /// # Ok::<(), elicit_runtime::state::SealError>(())
+    /// ```
+    pub fn seal_now<P: Serialize + ?Sized>(
+        &self,
+        binding: &Binding<'_>,
+        payload: &P,
+    ) -> Result<String, SealError> {
+        self.seal(binding, payload, SystemTime::now())
+    }
+
+    /// Opens `token` (the `requestState` the client sent back) for the request described by
+    /// `binding`, as of `now`.
+    ///
+    /// Checks, in order: size, prefix and version, base64, length, key id, authenticated
+    /// decryption, envelope, audience, issue time (at most [`MAX_CLOCK_SKEW`] ahead), expiry,
+    /// method, target, arguments digest, principal; then, if a [`ReplayGuard`] is set, redeems
+    /// the state id. Never panics, whatever the input.
+    ///
+    /// # Errors
+    ///
+    /// The [`StateError`] naming the first check that failed. Log it; send the client
+    /// [`StateError::to_jsonrpc_error`], which is the same for all of them.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use elicit_runtime::state::{Binding, KeyRing, StateError, StateSealer};
+    /// use serde_json::{Value, json};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "srv");
+    /// let binding = Binding::tool_call("ping", &Value::Null);
+    /// let now = SystemTime::now();
+    /// let token = sealer.seal(&binding, &json!(1), now)?;
+    /// let later = now + Duration::from_secs(601);
+    /// assert_eq!(sealer.open::<Value>(&token, &binding, later), Err(StateError::Expired));
+    /// assert!(matches!(
+    ///     sealer.open::<Value>("es1.garbage", &binding, now),
+    ///     Err(StateError::Malformed(_))
+    /// ));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open<P: DeserializeOwned>(
+        &self,
+        token: &str,
+        binding: &Binding<'_>,
+        now: SystemTime,
+    ) -> Result<Opened<P>, StateError> {
+        let opened = frame::open(&self.ring, PREFIX, token)?;
+        let env = Claims::<P>::parse(opened.plaintext())?;
+        let sealed_args: [u8; 16] = unb64(env.a)?;
+        let sealed_principal: Option<[u8; 32]> = env.p.map(unb64).transpose()?;
+        let id: [u8; 16] = unb64(env.jti)?;
+
+        if !ct_eq(env.aud.as_bytes(), self.audience.as_bytes()) {
+            return Err(StateError::AudienceMismatch);
+        }
+        let (issued_at, expires_at) = self.check_times(env.iat, env.exp, now)?;
+        if env.m != binding.method {
+            return Err(StateError::MethodMismatch);
+        }
+        if env.t != binding.target {
+            return Err(StateError::TargetMismatch);
+        }
+        if !ct_eq(&sealed_args, &binding.args_digest) {
+            return Err(StateError::ArgumentsChanged);
+        }
+        let principal_ok = match (sealed_principal, binding.principal) {
+            (None, None) => true,
+            (Some(sealed), Some(principal)) => {
+                ct_eq(&sealed, &principal_hash(&self.audience, principal))
+            }
+            _ => false,
+        };
+        if !principal_ok {
+            return Err(StateError::PrincipalMismatch);
+        }
+
+        if let Some(guard) = &self.replay {
+            guard.redeem(id, expires_at, now)?;
+        }
+        Ok(Opened {
+            payload: env.s,
+            id,
+            issued_at,
+            expires_at,
+            kid: opened.kid,
+        })
+    }
+
+    /// Issue time at most [`MAX_CLOCK_SKEW`] ahead of `now`; the sealed expiry, capped by the
+    /// current TTL (so that lowering it applies at once), after `now`.
+    fn check_times(
+        &self,
+        iat: u64,
+        exp: u64,
+        now: SystemTime,
+    ) -> Result<(SystemTime, SystemTime), StateError> {
+        let now_secs = unix_secs(now);
+        if iat > now_secs.saturating_add(MAX_CLOCK_SKEW.as_secs()) {
+            return Err(StateError::NotYetValid);
+        }
+        let exp = exp.min(iat.saturating_add(ttl_secs(self.ttl)).saturating_add(1));
+        if now_secs >= exp {
+            return Err(StateError::Expired);
+        }
+        let out_of_range = StateError::Malformed("timestamp out of range");
+        let issued_at = from_unix_secs(iat).ok_or(out_of_range.clone())?;
+        let expires_at = from_unix_secs(exp).ok_or(out_of_range)?;
+        Ok((issued_at, expires_at))
+    }
+
+    /// [`open`](Self::open) as of [`SystemTime::now`].
+    ///
+    /// # Errors
+    ///
+    /// As [`open`](Self::open).
+    ///
+    /// ```
+    /// use elicit_runtime::state::{Binding, KeyRing, StateSealer};
+    /// use serde_json::{Value, json};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "srv");
+    /// let binding = Binding::prompt_get("review", &json!({"pr": 7}));
+    /// let token = sealer.seal_now(&binding, &json!({"asked": ["title"]}))?;
+    /// assert_eq!(sealer.open_now::<Value>(&token, &binding)?.payload["asked"][0], "title");
+    ///
+    /// // A typed payload: what does not deserialize as the type is refused like any other
+    /// // malformed state.
+    /// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    /// struct Round { asked: Vec<String> }
+    /// let token = sealer.seal_now(&binding, &Round { asked: vec!["title".into()] })?;
+    /// assert_eq!(sealer.open_now::<Round>(&token, &binding)?.payload.asked, ["title"]);
+    /// assert!(sealer.open_now::<u32>(&token, &binding).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_now<P: DeserializeOwned>(
+        &self,
+        token: &str,
+        binding: &Binding<'_>,
+    ) -> Result<Opened<P>, StateError> {
+        self.open(token, binding, SystemTime::now())
+    }
+}
+
+impl fmt::Debug for StateSealer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StateSealer")
+            .field("ring", &self.ring)
+            .field("audience", &self.audience)
+            .field("ttl", &self.ttl)
+            .field("replay_guard", &self.replay.is_some())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests;
