@@ -4,6 +4,7 @@
 
 mod check;
 mod expand;
+mod parse;
 
 use darling::ast::NestedMeta;
 use darling::{Error, FromMeta};
