@@ -21,7 +21,7 @@ pub mod wire;
 pub use answer::{Answer, Interrupt};
 pub use choice::ElicitEnum;
 pub use context::{ContextBuilder, ContextError, ElicitContext, Elicitation, Outcome};
-pub use elicit_macros::{ElicitEnum, ElicitForm, elicit_url};
+pub use elicit_macros::{ElicitEnum, ElicitForm, ElicitUrl};
 pub use field::{ElicitField, FieldKind, FieldSpec};
 pub use form::ElicitForm;
 pub use question::{Prepared, Question};

@@ -15,8 +15,8 @@ use elicit_runtime::testing::block_on;
 use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
 use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, ProtocolEra};
 use elicit_runtime::{
-    Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome, UrlElicitation, UrlOutcome,
-    elicit_url,
+    Answer, ElicitContext, ElicitForm, ElicitUrl, Elicitation, Interrupt, Outcome, UrlElicitation,
+    UrlOutcome,
 };
 use serde_json::{Value, json};
 
@@ -292,8 +292,8 @@ fn with_url_origin_moves_the_link_to_the_dev_origin() {
 // --- the landing page's refusals ---------------------------------------------------------------
 
 /// A second URL elicitation, to check the page tells kinds apart.
-#[elicit_url(message = "Pay the invoice", url = "https://pay.example.com/checkout")]
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize, ElicitUrl)]
+#[elicit(message = "Pay the invoice", url = "https://pay.example.com/checkout")]
 struct PayInvoice {
     invoice: u64,
 }

@@ -22,7 +22,7 @@ fn internal(message: impl Into<String>) -> Interrupt {
 
 impl ElicitContext {
     /// Asks the user to open a URL-mode page bound to `state` (generated as `state.ask(cx)`
-    /// by `#[elicit_url]`).
+    /// by `#[derive(ElicitUrl)]`).
     ///
     /// On 2026-07-28 the first round sends the link; on the retry an `accept` is checked
     /// against the completion store: completed, failed, expired — or, while the page has not

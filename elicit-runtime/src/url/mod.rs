@@ -1,8 +1,9 @@
 //! URL mode: credentials, third-party OAuth and payments happen on a page of yours that the
 //! user opens out of band; nothing sensitive passes through the MCP client.
 //!
-//! * `#[elicit_url(message = "…", url = "https://…")]` declares the elicitation; its fields
-//!   are the server-side state bound to the request. The URL is checked at compile time (no
+//! * `#[derive(Serialize, Deserialize, ElicitUrl)]` with `#[elicit(message = "…",
+//!   url = "https://…")]` declares the elicitation; its fields are the server-side state bound
+//!   to the request. The URL is checked at compile time (no
 //!   credentials or personal data, HTTPS outside localhost) and gets a sealed handle.
 //! * The handle is unguessable and sealed with the same keys as `requestState`; it binds the
 //!   principal (hashed), the tool call and a short expiry, and carries the bound state
@@ -27,7 +28,7 @@ pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 pub use redis::{RedisCompletionStore, RedisReplayGuard};
 pub use store::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 
-/// A URL-mode elicitation, implemented by `#[elicit_url]`: the bound state is the struct.
+/// A URL-mode elicitation, implemented by `#[derive(ElicitUrl)]`: the bound state is the struct.
 pub trait UrlElicitation: serde::Serialize + serde::de::DeserializeOwned {
     /// The key it is asked under.
     const KEY: &'static str;
