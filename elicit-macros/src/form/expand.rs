@@ -341,7 +341,7 @@ pub fn defaults_struct_of<'a>(
     });
     quote! {
         #[doc = #doc]
-        #[derive(Default)]
+        #[derive(::core::default::Default)]
         #vis struct #name {
             #(#fields)*
         }
