@@ -1,6 +1,10 @@
 //! `rename_all`: the case conventions a wire name can follow.
 
 use darling::FromMeta;
+use heck::{
+    ToKebabCase, ToLowerCamelCase, ToShoutyKebabCase, ToShoutySnakeCase, ToSnakeCase,
+    ToUpperCamelCase,
+};
 
 /// A case convention, as serde spells them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,66 +46,34 @@ impl FromMeta for RenameRule {
     }
 }
 
-/// Splits an identifier (snake_case, camelCase or PascalCase) into lowercase words.
+/// Splits an identifier (snake_case, camelCase or PascalCase) into lowercase words, as heck
+/// splits it for `snake_case`.
 pub fn words(ident: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let chars: Vec<char> = ident.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' || c == '-' || c == ' ' || c == '.' {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        let prev = i.checked_sub(1).map(|p| chars[p]);
-        let next = chars.get(i + 1).copied();
-        let boundary = c.is_uppercase()
-            && prev.is_some_and(|p| {
-                p.is_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
-            });
-        if boundary && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        current.extend(c.to_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
+    ident
+        .to_snake_case()
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 impl RenameRule {
-    /// Applies the rule to a Rust field or variant name.
+    /// Applies the rule to a Rust field or variant name (without its `r#`).
+    ///
+    /// heck's conversions, checked to give the same names as the hand-written splitter this
+    /// replaced on snake, camel, Pascal, acronym (`APIKey`, `IOError`), digit (`x86_64`,
+    /// `item2Name`) and non-ASCII names.
     pub fn apply(self, ident: &str) -> String {
-        let words = words(ident);
-        let capitalized = || {
-            words
-                .iter()
-                .map(|w| {
-                    let mut c = w.chars();
-                    c.next()
-                        .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                        .unwrap_or_default()
-                })
-                .collect::<Vec<_>>()
-        };
         match self {
             // As serde does: only the letters change, never the separators.
             RenameRule::Lower => ident.to_lowercase(),
             RenameRule::Upper => ident.to_uppercase(),
-            RenameRule::Pascal => capitalized().concat(),
-            RenameRule::Camel => {
-                let mut out = words.first().cloned().unwrap_or_default();
-                out.push_str(&capitalized().get(1..).unwrap_or_default().concat());
-                out
-            }
-            RenameRule::Snake => words.join("_"),
-            RenameRule::ScreamingSnake => words.join("_").to_uppercase(),
-            RenameRule::Kebab => words.join("-"),
-            RenameRule::ScreamingKebab => words.join("-").to_uppercase(),
+            RenameRule::Pascal => ident.to_upper_camel_case(),
+            RenameRule::Camel => ident.to_lower_camel_case(),
+            RenameRule::Snake => ident.to_snake_case(),
+            RenameRule::ScreamingSnake => ident.to_shouty_snake_case(),
+            RenameRule::Kebab => ident.to_kebab_case(),
+            RenameRule::ScreamingKebab => ident.to_shouty_kebab_case(),
         }
     }
 }
@@ -120,5 +92,13 @@ mod tests {
         assert_eq!(RenameRule::ScreamingSnake.apply("dateTime"), "DATE_TIME");
         assert_eq!(RenameRule::Lower.apply("Indoor"), "indoor");
         assert_eq!(RenameRule::Pascal.apply("dine_in"), "DineIn");
+        assert_eq!(words("IOError"), ["io", "error"]);
+        assert_eq!(words("x86_64"), ["x86", "64"]);
+        assert_eq!(words("item2Name"), ["item2", "name"]);
+        assert_eq!(RenameRule::Camel.apply("TOTPCode"), "totpCode");
+        assert_eq!(
+            RenameRule::ScreamingKebab.apply("über_größe"),
+            "ÜBER-GRÖSSE"
+        );
     }
 }

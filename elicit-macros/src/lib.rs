@@ -34,11 +34,13 @@ pub fn derive_elicit_enum(input: TokenStream) -> TokenStream {
     choice::derive(&input).into()
 }
 
-/// Declares a URL-mode elicitation: `#[elicit_url(message = "…", url = "https://…")]` on a
-/// struct whose fields are the server-side state bound to the request.
+/// Derives `ElicitUrl` for a struct whose fields are the server-side state bound to a
+/// URL-mode elicitation: `#[elicit(message = "…", url = "https://…")]`, optionally
+/// `key = "…"`. It derives no serde traits: write `#[derive(Serialize, Deserialize, ElicitUrl)]`.
 ///
 /// See the `elicit-runtime` crate for the rules the URL must follow and examples.
-#[proc_macro_attribute]
-pub fn elicit_url(args: TokenStream, item: TokenStream) -> TokenStream {
-    url::expand(args.into(), item.into()).into()
+#[proc_macro_derive(ElicitUrl, attributes(elicit))]
+pub fn derive_elicit_url(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    url::derive(&input).into()
 }

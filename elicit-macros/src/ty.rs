@@ -95,39 +95,13 @@ fn shape(ty: &Type) -> Result<Shape, String> {
     let name = last.ident.to_string();
     if secret_in(&name).is_some() {
         return Err(format!(
-            "`{name}` holds a secret, and MCP form mode must not collect secrets: ask for it with a URL-mode elicitation (`#[elicit_url]`), where it never passes through the client"
+            "`{name}` holds a secret, and MCP form mode must not collect secrets: ask for it with a URL-mode elicitation (`#[derive(ElicitUrl)]`), where it never passes through the client"
         ));
     }
-    let plain = matches!(last.arguments, PathArguments::None);
-    if plain {
-        match name.as_str() {
-            "String" => return Ok(Shape::Text),
-            "bool" => return Ok(Shape::Boolean),
-            "f32" => {
-                return Ok(Shape::Float {
-                    max: f64::from(f32::MAX),
-                });
-            }
-            "f64" => return Ok(Shape::Float { max: f64::MAX }),
-            "str" => return Err("`str` cannot be a form field: use `String`".into()),
-            "char" => {
-                return Err(
-                    "`char` cannot be a form field: use `String` with `max_length = 1`".into(),
-                );
-            }
-            "i128" | "u128" => {
-                return Err(format!(
-                    "`{name}` cannot be a form field: JSON numbers hold at most 64-bit integers; use `i64` or `u64`"
-                ));
-            }
-            _ => {}
-        }
-        if let Some((_, min, max)) = INTEGERS.iter().find(|(n, ..)| *n == name) {
-            return Ok(Shape::Integer {
-                min: *min,
-                max: *max,
-            });
-        }
+    if matches!(last.arguments, PathArguments::None)
+        && let Some(primitive) = primitive(&name)
+    {
+        return primitive;
     }
     match name.as_str() {
         "Vec" | "BTreeSet" | "HashSet" | "VecDeque" | "IndexSet" => {
@@ -153,6 +127,38 @@ fn shape(ty: &Type) -> Result<Shape, String> {
         )),
         _ => Ok(Shape::Opaque),
     }
+}
+
+/// The shape of a primitive type named `name` (no generic arguments), or why it cannot be a
+/// field; `None` when `name` is no primitive.
+fn primitive(name: &str) -> Option<Result<Shape, String>> {
+    let shape = match name {
+        "String" => Shape::Text,
+        "bool" => Shape::Boolean,
+        "f32" => Shape::Float {
+            max: f64::from(f32::MAX),
+        },
+        "f64" => Shape::Float { max: f64::MAX },
+        "str" => return Some(Err("`str` cannot be a form field: use `String`".into())),
+        "char" => {
+            return Some(Err(
+                "`char` cannot be a form field: use `String` with `max_length = 1`".into(),
+            ));
+        }
+        "i128" | "u128" => {
+            return Some(Err(format!(
+                "`{name}` cannot be a form field: JSON numbers hold at most 64-bit integers; use `i64` or `u64`"
+            )));
+        }
+        _ => {
+            let (_, min, max) = INTEGERS.iter().find(|(n, ..)| *n == name)?;
+            Shape::Integer {
+                min: *min,
+                max: *max,
+            }
+        }
+    };
+    Some(Ok(shape))
 }
 
 /// The `T` of a syntactic `Option<T>`.

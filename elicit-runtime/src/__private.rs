@@ -154,6 +154,56 @@ pub const fn float_fits(kind: FieldKind, value: f64) -> bool {
     }
 }
 
+/// The state of a URL elicitation travels sealed in its handle: `#[derive(ElicitUrl)]` bounds
+/// on this (next to the impl, which needs the same) so a missing serde derive says what to add.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` derives `ElicitUrl` but not `Serialize` and `Deserialize`",
+    label = "add `#[derive(serde::Serialize, serde::Deserialize)]` to `{Self}`",
+    note = "the fields of a URL elicitation are the state bound to the request: it is serialized into the sealed handle and read back on completion"
+)]
+pub trait UrlState {}
+#[diagnostic::do_not_recommend]
+impl<T: serde::Serialize + serde::de::DeserializeOwned> UrlState for T {}
+
+/// Declares the bounds `#[derive(ElicitForm)]` puts on field types it cannot see through
+/// (aliases, newtypes): `Field: Check<{ condition on <Field as ElicitField>::KIND }>`, which
+/// holds for `Check<true>` only, so a failed condition is an E0277 whose message (from
+/// `#[diagnostic::on_unimplemented]`) names the attribute and the type.
+macro_rules! field_checks {
+    ($($(#[doc = $doc:literal])* $name:ident => $message:literal, $label:literal;)*) => {$(
+        $(#[doc = $doc])*
+        #[diagnostic::on_unimplemented(message = $message, label = $label)]
+        pub trait $name<const OK: bool> {}
+        #[diagnostic::do_not_recommend]
+        impl<T: ?Sized> $name<true> for T {}
+    )*};
+}
+
+field_checks! {
+    /// `min_length` needs a text field.
+    MinLengthOnText => "`min_length` applies only to text fields, and `{Self}` is not text", "needs a `String` field";
+    /// `max_length` needs a text field.
+    MaxLengthOnText => "`max_length` applies only to text fields, and `{Self}` is not text", "needs a `String` field";
+    /// `format` needs a text field.
+    FormatOnText => "`format` applies only to text fields, and `{Self}` is not text", "needs a `String` field";
+    /// `min_items` needs a multi-select field.
+    MinItemsOnMulti => "`min_items` applies only to multi-select fields, and `{Self}` is not one", "needs a `Vec`, `BTreeSet` or `HashSet` of an `ElicitEnum`";
+    /// `max_items` needs a multi-select field.
+    MaxItemsOnMulti => "`max_items` applies only to multi-select fields, and `{Self}` is not one", "needs a `Vec`, `BTreeSet` or `HashSet` of an `ElicitEnum`";
+    /// `minimum` must be a value of the numeric field.
+    MinimumFits => "`minimum` must be a number that `{Self}` can hold", "not a value of `{Self}`";
+    /// `maximum` must be a value of the numeric field.
+    MaximumFits => "`maximum` must be a number that `{Self}` can hold", "not a value of `{Self}`";
+    /// A numeric `default` must be a value of the numeric field.
+    DefaultNumberFits => "`default` must be a number that `{Self}` can hold", "not a value of `{Self}`";
+    /// A string `default` must be an option of the single-select (or the field text).
+    DefaultOptionFits => "this `default` is not one of the options of `{Self}`, and `{Self}` is not text", "not an option of `{Self}`";
+    /// A boolean `default` needs a `bool` field.
+    DefaultBoolFits => "`default` is a boolean, but `{Self}` is not `bool`", "needs a `bool` field";
+    /// A list `default` must choose options of the multi-select.
+    DefaultOptionsFit => "this `default` must list options of `{Self}`, and `{Self}` is not a multi-select offering them all", "not options of `{Self}`";
+}
+
 /// A JSON number from a float literal written in an attribute (always finite).
 pub fn number_f64(value: f64) -> serde_json::Number {
     serde_json::Number::from_f64(value).unwrap_or_else(|| serde_json::Number::from(0))

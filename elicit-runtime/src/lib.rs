@@ -33,7 +33,7 @@ pub mod testing;
 
 pub use channel::InputChannel;
 pub use choice::ElicitEnum;
-pub use elicit_macros::{ElicitEnum, ElicitForm, elicit_url};
+pub use elicit_macros::{ElicitEnum, ElicitForm, ElicitUrl};
 pub use field::ElicitField;
 pub use form::{Answer, ElicitForm, Question};
 pub use interrupt::Interrupt;

@@ -1,7 +1,7 @@
 //! Code generation for a validated form. Creates no errors: every rule ran in `valid`.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::valid::{Field, Form, KindCheck, KindRule, Num};
@@ -11,80 +11,39 @@ use crate::paths::private;
 pub fn expand(form: &Form) -> TokenStream {
     let p = private();
     let ident = form.ident;
-    let message = &form.message;
-    let key = &form.key;
     let bounds = field_bounds(form.fields.iter().map(|f| f.ty));
-    let schema_uri = form
-        .schema_uri
-        .as_ref()
-        .map(|uri| quote!(.with_schema_uri(#uri)));
-    let pushes = form.fields.iter().map(|f| {
-        let ty = f.ty;
-        let wire = &f.wire;
-        let spec = field_spec(f);
-        quote!(let __elicit_schema = #p::push_field::<#ty>(__elicit_schema, #wire, &#spec);)
-    });
+    let schema_fns = schema_fns(form);
+    let content_fns = content_fns(form);
     let names: Vec<_> = form.fields.iter().map(|f| f.ident).collect();
+    // serde's convention: locals are `__field0`…, never the user's names, which could shadow
+    // anything the generated code names.
+    let locals: Vec<_> = (0..form.fields.len())
+        .map(|i| quote::format_ident!("__field{}", i))
+        .collect();
     // One pass over the answer finds every field's value; unknown keys fall through.
     let count = form.fields.len();
     let slot_arms = form.fields.iter().enumerate().map(|(i, f)| {
         let wire = &f.wire;
         quote!(#wire => __elicit_slots[#i] = #p::Option::Some(__elicit_field_value),)
     });
-    let decodes = form.fields.iter().enumerate().map(|(i, f)| {
-        let (ty, name) = (f.ty, f.ident);
-        quote!(let #name = #p::decode_slot::<#ty>(__elicit_slots[#i], __elicit_schema, #i, &mut __elicit_errors);)
-    });
-    let encodes = form.fields.iter().map(|f| {
-        let (ty, name, wire) = (f.ty, f.ident, &f.wire);
-        quote!(#p::encode_field::<#ty>(&mut __elicit_content, #wire, &self.#name);)
+    let decodes = form.fields.iter().zip(&locals).enumerate().map(|(i, (f, local))| {
+        let ty = f.ty;
+        quote!(let #local = #p::decode_slot::<#ty>(__elicit_slots[#i], __elicit_schema, #i, &mut __elicit_errors);)
     });
     let checks = form
         .fields
         .iter()
         .flat_map(|f| f.checks.iter().map(move |c| kind_check(f, c)));
-    let defaults_ident = defaults_ident(ident);
-    let default_encodes = form.fields.iter().map(|f| {
-        let (ty, name, wire) = (f.value_ty, f.ident, &f.wire);
-        quote! {
-            if let #p::Option::Some(__elicit_value) = &__elicit_defaults.#name {
-                #p::encode_field::<#ty>(&mut __elicit_content, #wire, __elicit_value);
-            }
-        }
-    });
     let defaults_struct = defaults_struct(form);
     quote! {
         #defaults_struct
 
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
             #[automatically_derived]
             #[allow(unused_qualifications)]
             impl #p::ElicitForm for #ident where #(#bounds,)* {
-                fn key() -> &'static str {
-                    #key
-                }
-
-                fn message() -> &'static str {
-                    #message
-                }
-
-                fn __elicit_digest() -> &'static str {
-                    static __ELICIT_DIGEST: #p::OnceLock<::std::string::String> = #p::OnceLock::new();
-                    __ELICIT_DIGEST.get_or_init(|| {
-                        #p::question_digest(#key, #message, <Self as #p::ElicitForm>::requested_schema())
-                    })
-                }
-
-                fn requested_schema() -> &'static #p::RequestedSchema {
-                    static __ELICIT_SCHEMA: #p::OnceLock<#p::RequestedSchema> = #p::OnceLock::new();
-                    __ELICIT_SCHEMA.get_or_init(|| {
-                        let __elicit_schema = #p::RequestedSchema::new() #schema_uri;
-                        #(#pushes)*
-                        __elicit_schema
-                    })
-                }
+                #schema_fns
 
                 fn decode_with(
                     __elicit_value: &#p::serde_json::Value,
@@ -102,33 +61,95 @@ pub fn expand(form: &Form) -> TokenStream {
                         }
                     }
                     #(#decodes)*
-                    match (#(#names,)*) {
-                        (#(#p::Option::Some(#names),)*) if __elicit_errors.is_empty() => {
-                            #p::Result::Ok(Self { #(#names,)* })
+                    match (#(#locals,)*) {
+                        (#(#p::Option::Some(#locals),)*) if __elicit_errors.is_empty() => {
+                            #p::Result::Ok(Self { #(#names: #locals,)* })
                         }
                         _ => #p::Result::Err(__elicit_errors),
                     }
                 }
 
-                fn to_content(&self) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
-                    let mut __elicit_content = #p::serde_json::Map::new();
-                    #(#encodes)*
-                    __elicit_content
-                }
-
-                type Defaults = #defaults_ident;
-
-                fn defaults_content(
-                    __elicit_defaults: &#defaults_ident,
-                ) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
-                    let mut __elicit_content = #p::serde_json::Map::new();
-                    #(#default_encodes)*
-                    __elicit_content
-                }
+                #content_fns
             }
 
             #(#checks)*
         };
+    }
+}
+
+/// `key`, `message`, `__elicit_digest` and `requested_schema`.
+fn schema_fns(form: &Form) -> TokenStream {
+    let p = private();
+    let (key, message) = (&form.key, &form.message);
+    let schema_uri = form
+        .schema_uri
+        .as_ref()
+        .map(|uri| quote!(.with_schema_uri(#uri)));
+    let pushes = form.fields.iter().map(|f| {
+        let ty = f.ty;
+        let wire = &f.wire;
+        let spec = field_spec(f);
+        quote!(let __elicit_schema = #p::push_field::<#ty>(__elicit_schema, #wire, &#spec);)
+    });
+    quote! {
+    fn key() -> &'static str {
+        #key
+    }
+
+    fn message() -> &'static str {
+        #message
+    }
+
+    fn __elicit_digest() -> &'static str {
+        static __ELICIT_DIGEST: #p::OnceLock<::std::string::String> = #p::OnceLock::new();
+        __ELICIT_DIGEST.get_or_init(|| {
+            #p::question_digest(#key, #message, <Self as #p::ElicitForm>::requested_schema())
+        })
+    }
+
+    fn requested_schema() -> &'static #p::RequestedSchema {
+        static __ELICIT_SCHEMA: #p::OnceLock<#p::RequestedSchema> = #p::OnceLock::new();
+        __ELICIT_SCHEMA.get_or_init(|| {
+            let __elicit_schema = #p::RequestedSchema::new() #schema_uri;
+            #(#pushes)*
+            __elicit_schema
+        })
+    }
+    }
+}
+
+/// `to_content`, `Defaults` and `defaults_content`.
+fn content_fns(form: &Form) -> TokenStream {
+    let p = private();
+    let encodes = form.fields.iter().map(|f| {
+        let (ty, name, wire) = (f.ty, f.ident, &f.wire);
+        quote!(#p::encode_field::<#ty>(&mut __elicit_content, #wire, &self.#name);)
+    });
+    let defaults_ident = defaults_ident(form.ident);
+    let default_encodes = form.fields.iter().map(|f| {
+        let (ty, name, wire) = (f.value_ty, f.ident, &f.wire);
+        quote! {
+            if let #p::Option::Some(__elicit_value) = &__elicit_defaults.#name {
+                #p::encode_field::<#ty>(&mut __elicit_content, #wire, __elicit_value);
+            }
+        }
+    });
+    quote! {
+    fn to_content(&self) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
+        let mut __elicit_content = #p::serde_json::Map::new();
+        #(#encodes)*
+        __elicit_content
+    }
+
+    type Defaults = #defaults_ident;
+
+    fn defaults_content(
+        __elicit_defaults: &#defaults_ident,
+    ) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
+        let mut __elicit_content = #p::serde_json::Map::new();
+        #(#default_encodes)*
+        __elicit_content
+    }
     }
 }
 
@@ -234,31 +255,58 @@ fn json(v: &Value) -> TokenStream {
     }
 }
 
+/// A `KindCheck` as a trivially true or false bound `FieldType: Check<{ condition }>`, spanned
+/// on the attribute: when the condition fails, the check trait's `on_unimplemented` message
+/// names the attribute and the type.
 fn kind_check(f: &Field, check: &KindCheck) -> TokenStream {
-    let p = private();
-    let ty = f.ty;
-    let kind = quote!(<#ty as #p::ElicitField>::KIND);
+    // Written out, not `private()`: every token must carry the attribute's span.
+    let span = check.span;
+    let p = quote_spanned!(span=> ::elicit_runtime::__private);
+    // The type too, or the error would stretch from the attribute to the field's type.
+    let ty = respan(f.ty.to_token_stream(), span);
+    let kind = quote_spanned!(span=> <#ty as #p::ElicitField>::KIND);
     let cond = match &check.rule {
-        KindRule::Text => quote!(#p::is_text(#kind)),
+        KindRule::Text => quote_spanned!(span=> #p::is_text(#kind)),
+        KindRule::Multi => quote_spanned!(span=> #p::is_multi(#kind)),
         KindRule::Int(i) => {
             let lit = Literal::i128_unsuffixed(*i);
-            quote!(#p::int_fits(#kind, #lit))
+            quote_spanned!(span=> #p::int_fits(#kind, #lit))
         }
-        KindRule::Float(f) => {
-            let lit = Literal::f64_unsuffixed(*f);
-            quote!(#p::float_fits(#kind, #lit))
+        KindRule::Float(x) => {
+            let lit = Literal::f64_unsuffixed(*x);
+            quote_spanned!(span=> #p::float_fits(#kind, #lit))
         }
-        KindRule::Multi => quote!(#p::is_multi(#kind)),
-        KindRule::DefaultStr(s) => quote!(#p::single_offers(#kind, #s) || #p::is_text(#kind)),
-        KindRule::DefaultBool => quote!(#p::is_boolean(#kind)),
-        KindRule::DefaultList(items) => quote!(#p::multi_offers(#kind, &[#(#items),*])),
+        KindRule::OfferedOrText(s) => {
+            quote_spanned!(span=> #p::single_offers(#kind, #s) || #p::is_text(#kind))
+        }
+        KindRule::Boolean => quote_spanned!(span=> #p::is_boolean(#kind)),
+        KindRule::OffersAll(items) => {
+            quote_spanned!(span=> #p::multi_offers(#kind, &[#(#items),*]))
+        }
     };
-    let message = &check.message;
-    quote_spanned! {check.span=>
-        const _: () = if !(#cond) {
-            ::core::panic!(#message)
+    let bound = syn::Ident::new(check.bound, span);
+    quote_spanned! {span=>
+        const _: () = {
+            #[allow(dead_code)]
+            fn __elicit_check() where #ty: #p::#bound<{ #cond }> {}
         };
     }
+}
+
+/// `tokens` with every token at `span`.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let proc_macro2::TokenTree::Group(g) = &tree {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tree = group.into();
+            }
+            tree.set_span(span);
+            tree
+        })
+        .collect()
 }
 
 /// `BookingDefaults` for `Booking`.
@@ -268,20 +316,32 @@ pub fn defaults_ident(ident: &syn::Ident) -> syn::Ident {
 
 /// The call-site defaults struct: every field of the form, optional.
 fn defaults_struct(form: &Form) -> TokenStream {
-    let (vis, ident) = (form.vis, form.ident);
+    let fields = form
+        .fields
+        .iter()
+        .map(|f| (f.ident, f.value_ty, f.wire.clone()));
+    defaults_struct_of(form.vis, form.ident, fields)
+}
+
+/// `<Form>Defaults` with one `Option` per `(field, value type, wire name)`; the fallback emits
+/// it too, so code naming it compiles while the form's own errors are fixed.
+pub fn defaults_struct_of<'a>(
+    vis: &syn::Visibility,
+    ident: &syn::Ident,
+    fields: impl Iterator<Item = (&'a syn::Ident, &'a syn::Type, String)>,
+) -> TokenStream {
     let name = defaults_ident(ident);
     let doc = format!(
         "Call-site defaults for [`{ident}`]: each field set here is pre-filled in the form. \
          Pass it to `{ident}::question().defaults(…)`."
     );
-    let fields = form.fields.iter().map(|f| {
-        let (name, ty) = (f.ident, f.value_ty);
-        let doc = format!("Pre-fills `{}`.", f.wire);
+    let fields = fields.map(|(name, ty, wire)| {
+        let doc = format!("Pre-fills `{wire}`.");
         quote!(#[doc = #doc] pub #name: ::core::option::Option<#ty>,)
     });
     quote! {
         #[doc = #doc]
-        #[derive(Default)]
+        #[derive(::core::default::Default)]
         #vis struct #name {
             #(#fields)*
         }

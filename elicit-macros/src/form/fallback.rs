@@ -1,11 +1,12 @@
-//! What is emitted next to the errors of a rejected form: an impl with the same trait bounds,
-//! so bad field types are still reported and code using the form has no cascade of errors.
+//! What is emitted next to the errors of a rejected form: everything a user can name (the
+//! `ElicitForm` impl with the same trait bounds, and `<Form>Defaults`), so bad field types are
+//! still reported and code using the form has no cascade of errors.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Data, DeriveInput, Fields};
 
-use super::expand::field_bounds;
+use super::expand::{defaults_ident, defaults_struct_of, field_bounds};
 use crate::paths::private;
 use crate::ty::classify;
 
@@ -16,20 +17,32 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     if !input.generics.params.is_empty() {
         return TokenStream::new();
     }
-    let tys = match &input.data {
+    let named: Vec<&syn::Field> = match &input.data {
         Data::Struct(s) => match &s.fields {
-            Fields::Named(named) => named
-                .named
-                .iter()
-                .map(|f| &f.ty)
-                .filter(|ty| classify(ty).is_ok())
-                .collect(),
+            Fields::Named(named) => named.named.iter().collect(),
             _ => Vec::new(),
         },
         _ => Vec::new(),
     };
-    let bounds = field_bounds(tys.into_iter());
+    let tys = named
+        .iter()
+        .map(|f| &f.ty)
+        .filter(|ty| classify(ty).is_ok());
+    let bounds = field_bounds(tys);
+    let defaults = defaults_ident(ident);
+    let defaults_struct = defaults_struct_of(
+        &input.vis,
+        ident,
+        named.iter().filter_map(|f| {
+            let name = f.ident.as_ref()?;
+            let ty = crate::ty::option_inner(&f.ty).unwrap_or(&f.ty);
+            Some((name, ty, name.to_string()))
+        }),
+    );
     quote! {
+        #defaults_struct
+
+
         #[doc(hidden)]
         const _: () = {
             #[automatically_derived]
@@ -52,8 +65,8 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
                 ) -> #p::Result<Self, #p::ContentError> {
                     ::core::unreachable!()
                 }
-                type Defaults = ();
-                fn defaults_content(_: &()) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
+                type Defaults = #defaults;
+                fn defaults_content(_: &#defaults) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {
                     ::core::unreachable!()
                 }
                 fn to_content(&self) -> #p::serde_json::Map<::std::string::String, #p::serde_json::Value> {

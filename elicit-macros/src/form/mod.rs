@@ -1,9 +1,12 @@
-//! `#[derive(ElicitForm)]`: attributes (`ast`) → rules (`valid`) → code (`expand`), with a
-//! `fallback` impl next to the errors when a rule fails.
+//! `#[derive(ElicitForm)]`: attributes parsed by darling (`ast`) → checked against the rules
+//! (`rules`, `default`) into the validated model (`valid`) → code (`expand`), with a `fallback`
+//! next to the errors when a rule fails.
 
 mod ast;
+mod default;
 mod expand;
 mod fallback;
+mod rules;
 mod valid;
 
 use proc_macro2::TokenStream;

@@ -8,9 +8,10 @@ use proc_macro2::Span;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
 use super::ast::{FormField, FormInput};
+use super::rules::{self, Sink};
 use crate::case::RenameRule;
 use crate::doc::doc_text;
-use crate::lit::{Count, Format, Literal, Value};
+use crate::lit::{Format, Text, Value};
 use crate::secret::secret_in;
 use crate::ty::{Shape, classify};
 
@@ -32,7 +33,7 @@ pub enum Num {
 }
 
 impl Num {
-    fn as_f64(self) -> f64 {
+    pub fn as_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
             Num::Float(f) => f,
@@ -40,23 +41,29 @@ impl Num {
     }
 }
 
-/// What only the compiler can check, for field types syntax cannot see through.
+/// What only the compiler can check, for field types syntax cannot see through: emitted as
+/// `FieldType: __private::<bound><{ condition }>`, whose `on_unimplemented` message (in the
+/// runtime) is the diagnostic.
 pub struct KindCheck {
+    /// The check trait in `elicit_runtime::__private`, one per attribute and rule.
+    pub bound: &'static str,
     pub rule: KindRule,
-    pub message: String,
+    /// The attribute value the diagnostic points at.
     pub span: Span,
 }
 
 /// The condition a `KindCheck` asserts on the field type's `ElicitField::KIND`.
 pub enum KindRule {
     Text,
+    Multi,
     /// A bound or default that must fit the numeric type.
     Int(i128),
     Float(f64),
-    Multi,
-    DefaultStr(String),
-    DefaultBool,
-    DefaultList(Vec<String>),
+    /// A single-select offering this value, or text.
+    OfferedOrText(String),
+    Boolean,
+    /// A multi-select offering all these values.
+    OffersAll(Vec<String>),
 }
 
 /// One validated field.
@@ -84,54 +91,10 @@ pub fn validate(input: &DeriveInput) -> darling::Result<Form<'_>> {
     let mut errors = Error::accumulator();
     let container = errors.handle(FormInput::from_derive_input(input));
 
-    // A form is a flat list of named questions: anything else has no schema.
-    let named = match &input.data {
-        Data::Struct(s) => match &s.fields {
-            Fields::Named(named) => Some(named),
-            _ => {
-                errors.push(
-                    Error::custom("`ElicitForm` needs a struct with named fields: each field is one question of the form, named on the wire")
-                        .with_span(&input.ident),
-                );
-                None
-            }
-        },
-        _ => {
-            errors.push(
-                Error::custom("`ElicitForm` can only be derived for a struct with named fields; for the options of a select, derive `ElicitEnum` on a unit-only enum")
-                    .with_span(&input.ident),
-            );
-            None
-        }
-    };
-    // The form is a concrete schema, built once: there is nothing to fill a parameter with.
-    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
-        errors.push(
-            Error::custom("`ElicitForm` cannot be derived for a generic struct: a form's schema is fixed at compile time")
-                .with_span(&input.generics),
-        );
-    }
-
-    let message = container.as_ref().and_then(|c| {
-        let text = c.message.as_ref().map(|m| (m.value.clone(), m.span));
-        match text {
-            Some((m, span)) if m.trim().is_empty() => {
-                errors.push(Error::custom("the form message must not be empty: it tells the user why they are asked").with_span(&span));
-                None
-            }
-            Some((m, _)) => Some(m),
-            None => {
-                let doc = doc_text(&c.attrs);
-                if doc.is_none() {
-                    errors.push(
-                        Error::custom("missing form message: add `#[elicit(message = \"…\")]` or a doc comment on the struct; it is the text the user sees")
-                            .with_span(&input.ident),
-                    );
-                }
-                doc
-            }
-        }
-    });
+    let named = named_fields(input, &mut errors);
+    let message = container
+        .as_ref()
+        .and_then(|c| form_message(input, c, &mut errors));
     let rename_all = container
         .as_ref()
         .and_then(|c| c.rename_all.as_ref().map(|r| **r));
@@ -139,10 +102,7 @@ pub fn validate(input: &DeriveInput) -> darling::Result<Form<'_>> {
     let mut fields = Vec::new();
     if let Some(named) = named {
         for field in &named.named {
-            let Some(parsed) = errors.handle(FormField::from_field(field)) else {
-                continue;
-            };
-            if let Some(valid) = validate_field(field, parsed, rename_all, &mut errors) {
+            if let Some(valid) = validate_field(field, rename_all, &mut errors) {
                 fields.push(valid);
             }
         }
@@ -182,175 +142,170 @@ pub fn validate(input: &DeriveInput) -> darling::Result<Form<'_>> {
     })
 }
 
+/// The named fields of `input`, or an error: a form is a flat list of named questions, with a
+/// concrete schema.
+fn named_fields<'a>(
+    input: &'a DeriveInput,
+    errors: &mut darling::error::Accumulator,
+) -> Option<&'a syn::FieldsNamed> {
+    // A form is a flat list of named questions: anything else has no schema.
+    let named = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(named) => Some(named),
+            _ => {
+                errors.push(
+                    Error::custom("`ElicitForm` needs a struct with named fields: each field is one question of the form, named on the wire")
+                        .with_span(&input.ident),
+                );
+                None
+            }
+        },
+        _ => {
+            errors.push(
+                Error::custom("`ElicitForm` can only be derived for a struct with named fields; for the options of a select, derive `ElicitEnum` on a unit-only enum")
+                    .with_span(&input.ident),
+            );
+            None
+        }
+    };
+    // The form is a concrete schema, built once: there is nothing to fill a parameter with.
+    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
+        errors.push(
+            Error::custom("`ElicitForm` cannot be derived for a generic struct: a form's schema is fixed at compile time")
+                .with_span(&input.generics),
+        );
+    }
+
+    named
+}
+
+/// The message the user sees: `message = "…"` or the struct's doc comment.
+fn form_message(
+    input: &DeriveInput,
+    c: &FormInput,
+    errors: &mut darling::error::Accumulator,
+) -> Option<String> {
+    let text = c.message.as_ref().map(|m| (m.value.clone(), m.span));
+    match text {
+        Some((m, span)) if m.trim().is_empty() => {
+            errors.push(
+                Error::custom(
+                    "the form message must not be empty: it tells the user why they are asked",
+                )
+                .with_span(&span),
+            );
+            None
+        }
+        Some((m, _)) => Some(m),
+        None => {
+            let doc = doc_text(&c.attrs);
+            if doc.is_none() {
+                errors.push(
+                    Error::custom("missing form message: add `#[elicit(message = \"…\")]` or a doc comment on the struct; it is the text the user sees")
+                        .with_span(&input.ident),
+                );
+            }
+            doc
+        }
+    }
+}
+
+/// Parses a field's attributes, checks them, and builds the validated field. The type and
+/// secret checks run even when the attributes do not parse, so all errors come at once.
 fn validate_field<'a>(
     field: &'a syn::Field,
-    attrs: FormField,
     rename_all: Option<RenameRule>,
     errors: &mut darling::error::Accumulator,
 ) -> Option<Field<'a>> {
     let ident = field.ident.as_ref()?;
+    let parsed = errors.handle(FormField::from_field(field));
+    let mut sink = Sink::new(errors);
     let rust_name = ident.to_string();
     let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
+    let shape = classify(&field.ty)
+        .map_err(|message| sink.fail(message, syn::spanned::Spanned::span(&field.ty)))
+        .ok()
+        .map(|t| t.shape);
+    let Some(attrs) = parsed else {
+        let not_secret = lenient_not_secret(&field.attrs);
+        check_secret(ident, rust_name, rust_name, not_secret.as_ref(), &mut sink);
+        return None;
+    };
     let wire = match (&attrs.rename, rename_all) {
         (Some(r), _) => r.value.clone(),
         (None, Some(rule)) => rule.apply(rust_name),
         (None, None) => rust_name.to_owned(),
     };
-    let mut ok = true;
-    let mut fail = |e: Error| {
-        errors.push(e);
-        ok = false;
-    };
-
     if wire.is_empty() {
-        fail(
-            Error::custom("a wire name must not be empty")
-                .with_span(&attrs.rename.as_ref().map_or(ident.span(), |r| r.span)),
-        );
+        let span = attrs.rename.as_ref().map_or(ident.span(), |r| r.span);
+        sink.fail("a wire name must not be empty", span);
     }
+    check_secret(
+        ident,
+        rust_name,
+        &wire,
+        attrs.not_secret.as_ref(),
+        &mut sink,
+    );
+    let checked = check_attrs(&attrs, shape.as_ref(), rust_name, &mut sink);
+    sink.ok
+        .then(|| build_field(field, ident, wire, attrs, checked))
+}
 
-    // Form mode must never collect secrets: the spec sends them through URL mode instead.
-    let secret = secret_in(rust_name).or_else(|| secret_in(&wire));
-    match (&attrs.not_secret, secret) {
-        (Some(reason), _) if reason.value.trim().is_empty() => fail(
-            Error::custom("`not_secret` needs the reason this field is not a secret, e.g. `not_secret = \"counts tokens, holds none\"`")
-                .with_span(&reason.span),
-        ),
-        (None, Some(what)) => fail(
-            Error::custom(format!(
-                "field `{rust_name}` looks like it asks for {what}; MCP form mode must not collect secrets (passwords, API keys, tokens, payment data): ask for it with a URL-mode elicitation (`#[elicit_url]`) instead, or add `#[elicit(not_secret = \"…\")]` with the reason if it is not a secret"
-            ))
-            .with_span(ident),
-        ),
-        _ => {}
-    }
+/// What `check_attrs` found: the numbers, the default and the checks left to the compiler.
+struct Checked {
+    bounds: (Option<Num>, Option<Num>),
+    default: Option<Value>,
+    checks: Vec<KindCheck>,
+}
 
-    let ty = match classify(&field.ty) {
-        Ok(ty) => Some(ty),
-        Err(message) => {
-            fail(Error::custom(message).with_span(&field.ty));
-            None
-        }
-    };
-    let shape = ty.as_ref().map(|t| t.shape.clone());
+fn check_attrs(
+    attrs: &FormField,
+    shape: Option<&Shape>,
+    rust_name: &str,
+    sink: &mut Sink,
+) -> Checked {
+    let minimum = rules::number(shape, attrs.minimum.as_ref(), "minimum", sink);
+    let maximum = rules::number(shape, attrs.maximum.as_ref(), "maximum", sink);
     let mut checks = Vec::new();
-    let ty_name = type_name(&field.ty);
-
-    let mut rule = |applies: bool,
-                    opaque_rule: KindRule,
-                    key: &str,
-                    what: &str,
-                    span: Span,
-                    fail: &mut dyn FnMut(Error)| {
-        match &shape {
-            Some(Shape::Opaque) => checks.push(KindCheck {
-                message: match &opaque_rule {
-                    KindRule::Int(_) | KindRule::Float(_) => {
-                        format!("`{key}` must be a number that `{ty_name}` can hold")
-                    }
-                    _ => {
-                        format!("`{key}` applies only to {what} fields, and `{ty_name}` is not one")
-                    }
-                },
-                rule: opaque_rule,
-                span,
-            }),
-            Some(s) if !applies => fail(
-                Error::custom(format!(
-                    "`{key}` applies only to {what} fields, but `{rust_name}` is {}",
-                    describe(s)
-                ))
-                .with_span(&span),
-            ),
-            _ => {}
-        }
-    };
-
-    let is = |p: fn(&Shape) -> bool| shape.as_ref().is_some_and(p);
-    let text = is(|s| matches!(s, Shape::Text));
-    let numeric = is(|s| matches!(s, Shape::Integer { .. } | Shape::Float { .. }));
-    let multi = is(|s| matches!(s, Shape::Multi));
-    for (count, key) in [
-        (&attrs.min_length, "min_length"),
-        (&attrs.max_length, "max_length"),
-    ] {
-        if let Some(c) = count {
-            rule(text, KindRule::Text, key, "text", c.span, &mut fail);
-        }
-    }
-    if let Some(f) = &attrs.format {
-        rule(text, KindRule::Text, "format", "text", f.span, &mut fail);
-    }
-    for (count, key) in [
-        (&attrs.min_items, "min_items"),
-        (&attrs.max_items, "max_items"),
-    ] {
-        if let Some(c) = count {
-            rule(
-                multi,
-                KindRule::Multi,
-                key,
-                "multi-select",
-                c.span,
-                &mut fail,
-            );
-        }
-    }
-    let mut bound =
-        |lit: &Option<Literal>, key: &str, fail: &mut dyn FnMut(Error)| -> Option<Num> {
-            let lit = lit.as_ref()?;
-            let num = number_for(&shape, lit, key, fail)?;
-            let opaque_rule = match num {
-                Num::Int(i) => KindRule::Int(i),
-                Num::Float(f) => KindRule::Float(f),
-            };
-            rule(numeric, opaque_rule, key, "numeric", lit.span, fail);
-            Some(num)
-        };
-    let minimum = bound(&attrs.minimum, "minimum", &mut fail);
-    let maximum = bound(&attrs.maximum, "maximum", &mut fail);
-
-    // A range nobody can satisfy is a mistake, not a form.
-    order(
-        attrs.min_length,
-        attrs.max_length,
-        "min_length",
-        "max_length",
-        &mut fail,
+    rules::applies(
+        attrs,
+        (minimum, maximum),
+        shape,
+        rust_name,
+        &mut checks,
+        sink,
     );
-    order(
-        attrs.min_items,
-        attrs.max_items,
-        "min_items",
-        "max_items",
-        &mut fail,
-    );
-    if let (Some(lo), Some(hi), Some(span)) =
-        (minimum, maximum, attrs.maximum.as_ref().map(|m| m.span))
-        && lo.as_f64() > hi.as_f64()
-    {
-        fail(
-            Error::custom("`minimum` is greater than `maximum`: no value could satisfy both")
-                .with_span(&span),
-        );
-    }
-
+    rules::order(attrs, minimum, maximum, sink);
     let default = attrs.default.as_ref().and_then(|lit| {
-        let problem = check_default(&shape, lit, &attrs, minimum, maximum, &mut checks, &ty_name);
-        match problem {
+        let shape = shape?;
+        match super::default::check(shape, lit, attrs, (minimum, maximum), &mut checks) {
             Some(message) => {
-                fail(Error::custom(message).with_span(&lit.span));
+                sink.fail(message, lit.span);
                 None
             }
             None => Some(lit.value.clone()),
         }
     });
+    Checked {
+        bounds: (minimum, maximum),
+        default,
+        checks,
+    }
+}
 
+fn build_field<'a>(
+    field: &'a syn::Field,
+    ident: &'a Ident,
+    wire: String,
+    attrs: FormField,
+    checked: Checked,
+) -> Field<'a> {
     let description = attrs
         .description
         .map(|d| d.value)
         .or_else(|| doc_text(&attrs.attrs));
-    ok.then(|| Field {
+    Field {
         ident,
         ty: &field.ty,
         value_ty: crate::ty::option_inner(&field.ty).unwrap_or(&field.ty),
@@ -360,238 +315,59 @@ fn validate_field<'a>(
         min_length: attrs.min_length.map(|c| c.value),
         max_length: attrs.max_length.map(|c| c.value),
         format: attrs.format.map(|f| f.format),
-        minimum,
-        maximum,
+        minimum: checked.bounds.0,
+        maximum: checked.bounds.1,
         min_items: attrs.min_items.map(|c| c.value),
         max_items: attrs.max_items.map(|c| c.value),
-        default,
-        checks,
-    })
+        default: checked.default,
+        checks: checked.checks,
+    }
 }
 
-fn order(
-    lo: Option<Count>,
-    hi: Option<Count>,
-    lo_key: &str,
-    hi_key: &str,
-    fail: &mut dyn FnMut(Error),
+/// Form mode must never collect secrets: the spec sends them through URL mode instead.
+fn check_secret(
+    ident: &Ident,
+    rust_name: &str,
+    wire: &str,
+    not_secret: Option<&Text>,
+    sink: &mut Sink,
 ) {
-    if let (Some(lo), Some(hi)) = (lo, hi)
-        && lo.value > hi.value
-    {
-        fail(
-            Error::custom(format!(
-                "`{lo_key}` ({}) is greater than `{hi_key}` ({}): no answer could satisfy both",
-                lo.value, hi.value
-            ))
-            .with_span(&hi.span),
-        );
-    }
-}
-
-/// Reads `minimum`/`maximum` for the field's type.
-fn number_for(
-    shape: &Option<Shape>,
-    lit: &Literal,
-    key: &str,
-    fail: &mut dyn FnMut(Error),
-) -> Option<Num> {
-    let Some(value) = lit.value.as_f64() else {
-        fail(
-            Error::custom(format!(
-                "`{key}` must be a number, found {}",
-                lit.value.kind()
-            ))
-            .with_span(&lit.span),
-        );
-        return None;
-    };
-    match (shape, &lit.value) {
-        (Some(Shape::Integer { min, max }), Value::Int(i)) => {
-            if i < min || i > max.min(&i128::from(i64::MAX)) {
-                fail(
-                    Error::custom(format!(
-                        "`{key}` = {i} is outside the range of the field's type ({min}..={max})"
-                    ))
-                    .with_span(&lit.span),
-                );
-                return None;
-            }
-            Some(Num::Int(*i))
-        }
-        (Some(Shape::Integer { .. }), _) => {
-            fail(
-                Error::custom(format!(
-                    "`{key}` of an integer field must be a whole number"
-                ))
-                .with_span(&lit.span),
-            );
-            None
-        }
-        (Some(Shape::Float { max }), _) if value.abs() > *max => {
-            fail(
-                Error::custom(format!("`{key}` is outside the range of the field's type"))
-                    .with_span(&lit.span),
-            );
-            None
-        }
-        (_, Value::Int(i)) if *i > i128::from(u64::MAX) || *i < i128::from(i64::MIN) => {
-            fail(
-                Error::custom(format!("`{key}` does not fit in a 64-bit JSON number"))
-                    .with_span(&lit.span),
-            );
-            None
-        }
-        (_, Value::Int(i)) => Some(Num::Int(*i)),
-        _ => Some(Num::Float(value)),
-    }
-}
-
-/// Why `lit` cannot be the default of this field, if it cannot.
-fn check_default(
-    shape: &Option<Shape>,
-    lit: &Literal,
-    attrs: &FormField,
-    minimum: Option<Num>,
-    maximum: Option<Num>,
-    checks: &mut Vec<KindCheck>,
-    ty_name: &str,
-) -> Option<String> {
-    let shape = shape.as_ref()?;
-    // The constraints written beside the default apply whatever the type, alias or not.
-    if let Some(problem) = literal_constraints(lit, attrs, minimum, maximum) {
-        return Some(problem);
-    }
-    let wrong = |expected: &str| {
-        Some(format!(
-            "`default` must be {expected} for this field, found {}",
-            lit.value.kind()
-        ))
-    };
-    let mut check = |rule: KindRule, message: String| {
-        checks.push(KindCheck {
-            rule,
-            message,
-            span: lit.span,
-        });
-        None
-    };
-    match (shape, &lit.value) {
-        (Shape::Text, Value::Str(_)) | (Shape::Boolean, Value::Bool(_)) => None,
-        (Shape::Text, _) => wrong("a string"),
-        (Shape::Boolean, _) => wrong("`true` or `false`"),
-        (Shape::Integer { min, max }, Value::Int(i)) if i < min || i > max => Some(format!(
-            "`default` = {i} is outside the range of the field's type ({min}..={max})"
-        )),
-        (Shape::Integer { .. }, Value::Int(_)) => None,
-        (Shape::Integer { .. }, _) => wrong("a whole number"),
-        (Shape::Float { max }, Value::Int(_) | Value::Float(_)) => {
-            (lit.value.as_f64().unwrap_or_default().abs() > *max)
-                .then(|| "`default` is outside the range of the field's type".into())
-        }
-        (Shape::Float { .. }, _) => wrong("a number"),
-        (Shape::Multi, Value::List(items)) => check(
-            KindRule::DefaultList(items.clone()),
-            format!("`default` lists a value that is not one of the options of `{ty_name}`"),
+    let secret = secret_in(rust_name).or_else(|| secret_in(wire));
+    match (not_secret, secret) {
+        (Some(reason), _) if reason.value.trim().is_empty() => sink.fail(
+            "`not_secret` needs the reason this field is not a secret, e.g. `not_secret = \"counts tokens, holds none\"`",
+            reason.span,
         ),
-        (Shape::Multi, _) => wrong("a list of option values such as `[\"a\", \"b\"]`"),
-        (Shape::Opaque, Value::Str(s)) => check(
-            KindRule::DefaultStr(s.clone()),
+        (None, Some(what)) => sink.fail(
             format!(
-                "`default` \"{s}\" is not one of the options of `{ty_name}` (and `{ty_name}` is not text)"
+                "field `{rust_name}` looks like it asks for {what}; MCP form mode must not collect secrets (passwords, API keys, tokens, payment data): ask for it with a URL-mode elicitation (`#[derive(ElicitUrl)]`) instead, or add `#[elicit(not_secret = \"…\")]` with the reason if it is not a secret"
             ),
+            ident.span(),
         ),
-        (Shape::Opaque, Value::Int(i)) => check(
-            KindRule::Int(*i),
-            format!("`default` = {i} does not fit `{ty_name}`"),
-        ),
-        (Shape::Opaque, Value::Float(f)) => check(
-            KindRule::Float(*f),
-            format!("`default` is a number `{ty_name}` cannot hold"),
-        ),
-        (Shape::Opaque, Value::Bool(_)) => check(
-            KindRule::DefaultBool,
-            format!("`default` is a boolean, but `{ty_name}` is not `bool`"),
-        ),
-        (Shape::Opaque, Value::List(items)) => check(
-            KindRule::DefaultList(items.clone()),
-            format!("`default` must list options of `{ty_name}`, a multi-select"),
-        ),
+        _ => {}
     }
 }
 
-/// The field's own constraints, checked on the default literal.
-fn literal_constraints(
-    lit: &Literal,
-    attrs: &FormField,
-    minimum: Option<Num>,
-    maximum: Option<Num>,
-) -> Option<String> {
-    let in_range = |v: f64| {
-        let low = minimum.is_some_and(|m| v < m.as_f64());
-        let high = maximum.is_some_and(|m| v > m.as_f64());
-        (low || high)
-            .then(|| "`default` is outside the field's `minimum`..`maximum` range".to_owned())
-    };
-    match &lit.value {
-        Value::Str(s) => {
-            let n = s.chars().count() as u64;
-            if attrs.min_length.is_some_and(|m| n < m.value)
-                || attrs.max_length.is_some_and(|m| n > m.value)
+/// `not_secret` read from attributes darling refused as a whole, so that the secret check of
+/// a field with, say, a misspelt attribute still honours it. Anything else is skipped.
+fn lenient_not_secret(attrs: &[syn::Attribute]) -> Option<Text> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("elicit")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            let value = meta.value().and_then(|v| v.parse::<syn::Expr>());
+            if meta.path.is_ident("not_secret")
+                && let Ok(syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                })) = &value
             {
-                return Some(
-                    "`default` does not satisfy the field's `min_length`/`max_length`".into(),
-                );
+                found = Some(Text {
+                    value: s.value(),
+                    span: s.span(),
+                });
             }
-            let format = attrs.format.as_ref()?.format;
-            (!crate::format::is_valid(format, s)).then(|| {
-                format!(
-                    "`default` \"{s}\" is not a valid {}",
-                    crate::format::name(format)
-                )
-            })
-        }
-        Value::Int(i) if *i > i128::from(i64::MAX) || *i < i128::from(i64::MIN) => Some(
-            "`default` is outside the 64-bit signed range every whole number of a form lives in"
-                .into(),
-        ),
-        Value::Int(i) => in_range(*i as f64),
-        Value::Float(f) => in_range(*f),
-        Value::List(items) => {
-            let n = items.len() as u64;
-            if attrs.min_items.is_some_and(|m| n < m.value)
-                || attrs.max_items.is_some_and(|m| n > m.value)
-            {
-                return Some(
-                    "`default` does not satisfy the field's `min_items`/`max_items`".into(),
-                );
-            }
-            let dup = items
-                .iter()
-                .enumerate()
-                .find(|(i, v)| items[..*i].contains(v));
-            dup.map(|(_, v)| format!("`default` chooses \"{v}\" twice"))
-        }
-        Value::Bool(_) => None,
+            Ok(())
+        });
     }
-}
-
-fn describe(shape: &Shape) -> &'static str {
-    match shape {
-        Shape::Text => "text",
-        Shape::Boolean => "a boolean",
-        Shape::Integer { .. } => "an integer",
-        Shape::Float { .. } => "a number",
-        Shape::Multi => "a multi-select",
-        // Never described: attributes on such types are checked by const assertions instead.
-        Shape::Opaque => "a type checked by the compiler",
-    }
-}
-
-fn type_name(ty: &Type) -> String {
-    quote::ToTokens::to_token_stream(ty)
-        .to_string()
-        .replace(" < ", "<")
-        .replace(" >", ">")
-        .replace(" :: ", "::")
+    found
 }

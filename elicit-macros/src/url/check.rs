@@ -1,7 +1,7 @@
 //! Compile-time rules for the URL of a URL-mode elicitation: the spec forbids credentials and
 //! personal data in it, and pre-authenticated links; outside development it must be HTTPS.
 
-use url::{Host, Url};
+use super::parse::{Host, Url};
 
 use crate::case::words;
 
@@ -56,26 +56,27 @@ pub fn check(raw: &str) -> Result<String, String> {
     }
     // A sentinel the parser keeps as is, so the rest of the URL can be checked normally.
     const SENTINEL: &str = "elicithandle0sentinel";
-    let parsed = Url::parse(&raw.replace(PLACEHOLDER, SENTINEL)).map_err(|e| {
+    let replaced = raw.replace(PLACEHOLDER, SENTINEL);
+    let parsed = Url::parse(&replaced).map_err(|e| {
         format!(
             "not an absolute URL ({e}): write the full `https://…` address of your connect page"
         )
     })?;
-    match parsed.scheme() {
+    match parsed.scheme.as_str() {
         "https" => {}
         "http" if is_loopback(&parsed) => {}
         "http" => return Err("URL-mode elicitations must use `https`: plain `http` is allowed only for `localhost`, `127.0.0.1` and `[::1]` during development".into()),
         other => return Err(format!("scheme `{other}` is not allowed: the URL must be `https://…`")),
     }
-    if parsed.host().is_none() {
+    if parsed.host.is_none() {
         return Err("the URL needs a host".into());
     }
-    if !parsed.username().is_empty() || parsed.password().is_some() {
+    if parsed.userinfo.is_some() {
         return Err("the URL must not carry user info (`user:password@`): a URL-mode link must never be pre-authenticated".into());
     }
-    for segment in parsed.path_segments().into_iter().flatten() {
+    for segment in parsed.path_segments() {
         if segment != SENTINEL
-            && let Some(word) = forbidden(segment)
+            && let Some(word) = forbidden(&segment)
         {
             return Err(format!(
                 "the URL path segment `{segment}` looks like it carries {word}; URLs must not contain credentials or personal data"
@@ -94,23 +95,23 @@ pub fn check(raw: &str) -> Result<String, String> {
             ));
         }
     }
-    if raw.contains('@') && placeholders == 0 && parsed.username().is_empty() {
+    if raw.contains('@') && placeholders == 0 {
         return Err("the URL must not contain an email address or other personal data".into());
     }
     if placeholders == 1 {
         return Ok(raw.to_owned());
     }
-    if parsed.fragment().is_some() {
+    if parsed.fragment.is_some() {
         return Err(
             "a URL with a `#fragment` must say where the handle goes: put `{handle}` in it".into(),
         );
     }
-    let separator = if parsed.query().is_some() { '&' } else { '?' };
+    let separator = if parsed.query.is_some() { '&' } else { '?' };
     Ok(format!("{raw}{separator}{HANDLE_PARAM}={PLACEHOLDER}"))
 }
 
 fn is_loopback(url: &Url) -> bool {
-    match url.host() {
+    match &url.host {
         Some(Host::Domain(d)) => d == "localhost",
         Some(Host::Ipv4(ip)) => ip.is_loopback(),
         Some(Host::Ipv6(ip)) => ip.is_loopback(),
@@ -159,6 +160,9 @@ mod tests {
         assert!(check("http://127.0.0.1/connect").is_ok());
         assert!(check("http://[::1]:3000/connect").is_ok());
         assert!(check("https://example.com/keyboard?monkey=1").is_ok());
+        assert!(check("http://LOCALHOST/connect").is_ok());
+        assert!(check("http://127.0.0.2/connect").is_ok());
+        assert!(check("HTTPS://Example.com/connect").is_ok());
     }
 
     #[test]
@@ -177,6 +181,13 @@ mod tests {
             "https://example.com/password/reset",
             "https://example.com/{handle}/{handle}",
             "https://example.com/c#frag",
+            "mailto:someone@example.com",
+            "https:///connect",
+            "http://[::2]/connect",
+            "http://localhost.example.com/connect",
+            "https://example.com/pass%77ord/reset",
+            "https://example.com/connect?api+key=1",
+            "https://example.com/connect?to=me%40example.com",
         ] {
             assert!(check(bad).is_err(), "{bad} should be refused");
         }

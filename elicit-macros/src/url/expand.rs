@@ -1,32 +1,34 @@
-//! Code generation for a validated `#[elicit_url]` struct.
+//! Code generation for a validated `#[derive(ElicitUrl)]` struct.
 
 use proc_macro2::TokenStream;
-use quote::quote;
-use syn::ItemStruct;
+use quote::{quote, quote_spanned};
+use syn::Ident;
 
 use super::UrlForm;
 use crate::paths::private;
 
-pub fn expand(item: &ItemStruct, form: &UrlForm) -> TokenStream {
-    tokens(item, &form.key, &form.message, &form.url_template)
+pub fn expand(ident: &Ident, form: &UrlForm) -> TokenStream {
+    tokens(ident, &form.key, &form.message, &form.url_template)
 }
 
-/// The item and its impls with empty texts, emitted next to errors so that uses of the type
-/// report nothing beyond the attribute's own errors.
-pub fn fallback(item: &ItemStruct) -> TokenStream {
-    tokens(item, "", "", "")
+/// The impls with empty texts, emitted next to errors so that uses of the type report nothing
+/// beyond the derive's own errors.
+pub fn fallback(ident: &Ident) -> TokenStream {
+    tokens(ident, "", "", "")
 }
 
-fn tokens(item: &ItemStruct, key: &str, message: &str, url: &str) -> TokenStream {
+fn tokens(ident: &Ident, key: &str, message: &str, url: &str) -> TokenStream {
     let p = private();
-    let ident = &item.ident;
+    // Spanned on the struct's name, so a missing serde derive is reported there.
+    let state_check = quote_spanned! {ident.span()=>
+        #[allow(dead_code)]
+        fn __elicit_state() where #ident: ::elicit_runtime::__private::UrlState {}
+    };
     quote! {
-        #[derive(::elicit_runtime::__private::serde::Serialize, ::elicit_runtime::__private::serde::Deserialize)]
-        #[serde(crate = "::elicit_runtime::__private::serde")]
-        #item
-
         #[doc(hidden)]
         const _: () = {
+            #state_check
+
             #[automatically_derived]
             impl #p::ElicitUrl for #ident {
                 const KEY: &'static str = #key;

@@ -1,24 +1,38 @@
-//! `#[elicit_url(message = "…", url = "https://…")]`: a URL-mode elicitation whose fields are
-//! the server-side state bound to the request. Arguments (`args`) → URL rules (`check`) →
-//! code (`expand`). The item is always emitted again, so a bad argument causes no cascade.
+//! `#[derive(ElicitUrl)]` with `#[elicit(message = "…", url = "https://…")]`: a URL-mode
+//! elicitation whose fields are the server-side state bound to the request. Attributes (darling)
+//! → URL rules (`check`, on the small parser in `parse`) → code (`expand`). It injects no serde
+//! derive: the user writes `#[derive(Serialize, Deserialize, ElicitUrl)]`, and a struct without
+//! them gets a bound error that says so.
 
 mod check;
 mod expand;
+mod parse;
 
-use darling::ast::NestedMeta;
-use darling::{Error, FromMeta};
-use proc_macro2::{Span, TokenStream};
-use quote::ToTokens;
-use syn::{Fields, ItemStruct};
+use darling::{Error, FromDeriveInput, FromField};
+use proc_macro2::TokenStream;
+use syn::DeriveInput;
 
 use crate::lit::Text;
 use crate::secret::secret_in;
 
-#[derive(FromMeta)]
-struct UrlArgs {
+/// Container attributes of `#[derive(ElicitUrl)]`.
+#[derive(FromDeriveInput)]
+#[darling(attributes(elicit), supports(struct_any))]
+struct UrlInput {
+    ident: syn::Ident,
+    generics: syn::Generics,
+    data: darling::ast::Data<darling::util::Ignored, UrlField>,
     message: Text,
     url: Text,
     key: Option<Text>,
+}
+
+/// Field attributes of `#[derive(ElicitUrl)]`.
+#[derive(FromField)]
+#[darling(attributes(elicit))]
+struct UrlField {
+    ident: Option<syn::Ident>,
+    not_secret: Option<Text>,
 }
 
 /// A URL elicitation that passed every rule.
@@ -28,97 +42,66 @@ pub struct UrlForm {
     pub key: String,
 }
 
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut item: ItemStruct = match syn::parse2(item.clone()) {
-        Ok(item) => item,
-        Err(_) => {
-            let mut out = Error::custom(
-                "`#[elicit_url]` goes on a struct whose fields are the state bound to the request",
-            )
-            .with_span(&Span::call_site())
-            .write_errors();
-            out.extend(item);
-            return out;
-        }
-    };
-    let mut errors = Error::accumulator();
-    let args = match NestedMeta::parse_meta_list(args) {
-        Ok(list) => errors.handle(UrlArgs::from_list(&list)),
-        Err(e) => {
-            errors.push(e.into());
-            None
-        }
-    };
-    // The bound state travels sealed in the URL and comes back on completion: it must never
-    // hold a secret, for the same reason a form must not ask for one.
-    if let Fields::Named(named) = &mut item.fields {
-        for field in named.named.iter_mut() {
-            let not_secret = take_not_secret(&mut field.attrs, &mut errors);
-            let Some(ident) = &field.ident else { continue };
-            if let (Some(what), None) = (secret_in(&ident.to_string()), not_secret) {
-                errors.push(Error::custom(format!(
-                    "field `{ident}` looks like it holds {what}; state bound to a URL elicitation must not hold secrets: the user gives them to your page, never to the MCP client or the handle"
-                )).with_span(ident));
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    match validate(input) {
+        Ok(form) => expand::expand(&input.ident, &form),
+        Err(errors) => {
+            let mut out = errors.write_errors();
+            // A generic struct was refused; an impl for it would only add errors.
+            if input.generics.params.is_empty() {
+                out.extend(expand::fallback(&input.ident));
             }
-        }
-    }
-    if !item.generics.params.is_empty() {
-        errors.push(
-            Error::custom("`#[elicit_url]` cannot be used on a generic struct")
-                .with_span(&item.generics),
-        );
-    }
-    let form = args.and_then(|args| {
-        if args.message.value.trim().is_empty() {
-            errors.push(Error::custom("the message must not be empty: it tells the user why they should open the page").with_span(&args.message.span));
-        }
-        let url_template = match check::check(&args.url.value) {
-            Ok(template) => Some(template),
-            Err(message) => {
-                errors.push(Error::custom(message).with_span(&args.url.span));
-                None
-            }
-        };
-        let key = args.key.map(|k| k.value).unwrap_or_else(|| crate::case::RenameRule::Snake.apply(&item.ident.to_string()));
-        Some(UrlForm { message: args.message.value, url_template: url_template?, key })
-    });
-    match errors.finish() {
-        Ok(()) => match form {
-            Some(form) => expand::expand(&item, &form),
-            None => item.into_token_stream(),
-        },
-        Err(e) => {
-            let mut out = e.write_errors();
-            out.extend(expand::fallback(&item));
             out
         }
     }
 }
 
-/// Removes `#[elicit(not_secret = "…")]` from a field (the attribute is ours, not the
-/// compiler's) and returns its reason.
-fn take_not_secret(
-    attrs: &mut Vec<syn::Attribute>,
-    errors: &mut darling::error::Accumulator,
-) -> Option<String> {
-    #[derive(FromMeta)]
-    struct FieldArgs {
-        not_secret: Text,
-    }
-    let mut reason = None;
-    attrs.retain(|attr| {
-        if !attr.path().is_ident("elicit") {
-            return true;
-        }
-        match FieldArgs::from_meta(&attr.meta) {
-            Ok(args) if args.not_secret.value.trim().is_empty() => errors.push(
+fn validate(input: &DeriveInput) -> darling::Result<UrlForm> {
+    let mut errors = Error::accumulator();
+    let Some(parsed) = errors.handle(UrlInput::from_derive_input(input)) else {
+        return Err(errors.finish().unwrap_err());
+    };
+    // The bound state travels sealed in the URL and comes back on completion: it must never
+    // hold a secret, for the same reason a form must not ask for one.
+    for field in parsed.data.as_ref().take_struct().into_iter().flatten() {
+        let Some(ident) = &field.ident else { continue };
+        match (&field.not_secret, secret_in(&ident.to_string())) {
+            (Some(reason), _) if reason.value.trim().is_empty() => errors.push(
                 Error::custom("`not_secret` needs the reason this field is not a secret")
-                    .with_span(&args.not_secret.span),
+                    .with_span(&reason.span),
             ),
-            Ok(args) => reason = Some(args.not_secret.value),
-            Err(e) => errors.push(e),
+            (None, Some(what)) => errors.push(Error::custom(format!(
+                "field `{ident}` looks like it holds {what}; state bound to a URL elicitation must not hold secrets: the user gives them to your page, never to the MCP client or the handle"
+            )).with_span(ident)),
+            _ => {}
         }
-        false
+    }
+    if !parsed.generics.params.is_empty() {
+        errors.push(
+            Error::custom("`ElicitUrl` cannot be derived for a generic struct")
+                .with_span(&parsed.generics),
+        );
+    }
+    if parsed.message.value.trim().is_empty() {
+        errors.push(
+            Error::custom(
+                "the message must not be empty: it tells the user why they should open the page",
+            )
+            .with_span(&parsed.message.span),
+        );
+    }
+    let url_template = check::check(&parsed.url.value)
+        .map_err(|message| errors.push(Error::custom(message).with_span(&parsed.url.span)))
+        .ok();
+    let key = parsed
+        .key
+        .map(|k| k.value)
+        .unwrap_or_else(|| crate::case::RenameRule::Snake.apply(&parsed.ident.to_string()));
+    let form = url_template.map(|url_template| UrlForm {
+        message: parsed.message.value,
+        url_template,
+        key,
     });
-    reason
+    errors.finish()?;
+    form.ok_or_else(|| Error::custom("invalid URL elicitation"))
 }

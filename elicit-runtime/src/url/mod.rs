@@ -1,8 +1,9 @@
 //! URL mode: credentials, third-party OAuth and payments happen on a page of yours that the
 //! user opens out of band; nothing sensitive passes through the MCP client.
 //!
-//! * `#[elicit_url(message = "…", url = "https://…")]` declares the elicitation; its fields
-//!   are the server-side state bound to the request. The URL is checked at compile time (no
+//! * `#[derive(Serialize, Deserialize, ElicitUrl)]` with `#[elicit(message = "…",
+//!   url = "https://…")]` declares the elicitation; its fields are the server-side state bound
+//!   to the request. The URL is checked at compile time (no
 //!   credentials or personal data, HTTPS outside localhost) and gets a sealed handle.
 //! * The handle is unguessable and sealed with the same keys as `requestState`; it binds the
 //!   principal (hashed), the tool call and a short expiry, and carries the bound state

@@ -13,7 +13,6 @@ use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
 use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, ProtocolEra};
 use elicit_runtime::{
     Answer, ElicitContext, ElicitForm, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer,
-    elicit_url,
 };
 use pollster::block_on;
 use serde_json::{Value, json};
@@ -298,8 +297,8 @@ fn with_url_origin_moves_the_link_to_the_dev_origin() {
 // --- the landing page's refusals ---------------------------------------------------------------
 
 /// A second URL elicitation, to check the page tells kinds apart.
-#[elicit_url(message = "Pay the invoice", url = "https://pay.example.com/checkout")]
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize, ElicitUrl)]
+#[elicit(message = "Pay the invoice", url = "https://pay.example.com/checkout")]
 struct PayInvoice {
     invoice: u64,
 }

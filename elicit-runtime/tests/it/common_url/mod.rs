@@ -7,9 +7,7 @@ use std::fmt::Debug;
 
 use elicit_runtime::testing::TestClient;
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
-use elicit_runtime::{
-    ElicitContext, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer, elicit_url,
-};
+use elicit_runtime::{ElicitContext, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer};
 use serde_json::{Value, json};
 
 /// The user who starts every flow.
@@ -24,12 +22,12 @@ pub const KEY: &str = "connect_github";
 pub const MESSAGE: &str = "Connect your GitHub account to import issues";
 
 /// The URL elicitation under test; its fields are the state bound to the request.
-#[elicit_url(
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, ElicitUrl)]
+#[elicit(
     message = "Connect your GitHub account to import issues",
     url = "https://connect.example.com/github",
     key = "connect_github"
 )]
-#[derive(Debug, Clone, PartialEq)]
 pub struct ConnectGithub {
     pub provider: String,
     pub repo: String,

@@ -1,6 +1,8 @@
-use elicit_runtime::elicit_url;
+use elicit_runtime::ElicitUrl;
+use serde::{Deserialize, Serialize};
 
-#[elicit_url(message = "Connect your account", url = "https://mcp.example.com/callback?code=xyz")]
+#[derive(Serialize, Deserialize, ElicitUrl)]
+#[elicit(message = "Connect your account", url = "https://mcp.example.com/callback?code=xyz")]
 struct Connect {
     provider: String,
 }

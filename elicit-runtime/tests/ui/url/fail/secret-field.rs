@@ -1,6 +1,8 @@
-use elicit_runtime::elicit_url;
+use elicit_runtime::ElicitUrl;
+use serde::{Deserialize, Serialize};
 
-#[elicit_url(message = "Connect", url = "https://mcp.example.com/connect")]
+#[derive(Serialize, Deserialize, ElicitUrl)]
+#[elicit(message = "Connect", url = "https://mcp.example.com/connect")]
 struct Connect {
     provider: String,
     refresh_token: String,

@@ -1,11 +1,14 @@
-use elicit_runtime::{ElicitUrl, elicit_url};
+use elicit_runtime::ElicitUrl;
+use serde::{Deserialize, Serialize};
 
-#[elicit_url(message = "Connect your account", url = "http://127.0.0.1:8080/connect")]
+#[derive(Serialize, Deserialize, ElicitUrl)]
+#[elicit(message = "Connect your account", url = "http://127.0.0.1:8080/connect")]
 struct Local {
     provider: String,
 }
 
-#[elicit_url(message = "Pay", url = "https://pay.example.com/checkout/{handle}?currency=eur", key = "pay")]
+#[derive(Serialize, Deserialize, ElicitUrl)]
+#[elicit(message = "Pay", url = "https://pay.example.com/checkout/{handle}?currency=eur", key = "pay")]
 struct Checkout {
     order: u64,
     #[elicit(not_secret = "the order's public token id, not a credential")]
