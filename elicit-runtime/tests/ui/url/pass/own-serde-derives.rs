@@ -1,4 +1,4 @@
-use elicit_runtime::{ElicitUrl, ElicitUrl};
+use elicit_runtime::ElicitUrl;
 use serde::{Deserialize, Serialize};
 
 // The user's own serde derives and attributes, with no second derive injected (no E0119).
