@@ -544,8 +544,7 @@ impl ElicitContext {
                         None,
                     )));
                 };
-                let (method, params) = request_parts(&request);
-                peer.request(method, params).await.map_err(Interrupt::error)
+                peer.request(&request).await.map_err(Interrupt::error)
             }
             ProtocolEra::Mrtr2026 => {
                 if !MRTR_METHODS.contains(&self.method.as_str()) {
@@ -802,17 +801,6 @@ pub(crate) fn decode_result<T: ElicitForm>(
         ElicitAction::Decline => Ok(Answer::Declined),
         ElicitAction::Cancel => Ok(Answer::Cancelled),
     }
-}
-
-/// The method and params of a request sent over the 2025-11-25 back channel.
-pub(crate) fn request_parts(request: &InputRequest) -> (&str, Value) {
-    let params = match request {
-        InputRequest::Elicit(p) => serde_json::to_value(p).unwrap_or(Value::Null),
-        InputRequest::Sampling(p) => p.clone(),
-        InputRequest::ListRoots(p) => p.clone().unwrap_or_else(|| json!({})),
-        InputRequest::Other { params, .. } => params.clone().unwrap_or_else(|| json!({})),
-    };
-    (request.method(), params)
 }
 
 /// What `requestState` is bound to: the tool or prompt name and arguments, or the URI.

@@ -14,7 +14,7 @@ use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::tasks::TaskInput;
 use elicit_runtime::testing::block_on;
-use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, TasksUpdateParams};
+use elicit_runtime::wire::{ClientCapabilities, InputRequest, JsonRpcError, TasksUpdateParams};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, Elicitation, Interrupt, Outcome};
 use serde_json::{Map, Value, json};
 
@@ -238,8 +238,7 @@ struct RandomPeer(Mutex<XorShift>);
 impl LegacyPeer for RandomPeer {
     fn request<'a>(
         &'a self,
-        _method: &'a str,
-        _params: Value,
+        _request: &'a InputRequest,
     ) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
         let reply = {
             let mut rng = self.0.lock().unwrap();
