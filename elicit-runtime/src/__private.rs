@@ -2,6 +2,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::schema::Expect;
+
 pub use crate::choice::ElicitEnum;
 pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
@@ -46,11 +48,25 @@ pub fn decode_slot<T: ElicitField>(
                 None => Err("is required".to_owned()),
             },
         },
-        Some(value) => property.check(value).and_then(|()| T::decode(value)),
+        Some(value) => property
+            .check_expecting(expect::<T>(), value)
+            .and_then(|()| T::decode(value)),
     };
     decoded
         .map_err(|reason| errors.push(name.as_str(), reason))
         .ok()
+}
+
+/// The schema variant a field of type `T` is described by (a constant for each `T`).
+#[inline(always)]
+fn expect<T: ElicitField>() -> Expect {
+    match T::KIND {
+        FieldKind::Text => Expect::String,
+        FieldKind::Integer { .. } | FieldKind::Number { .. } => Expect::Number,
+        FieldKind::Boolean => Expect::Boolean,
+        FieldKind::SingleSelect(_) => Expect::SingleSelect,
+        FieldKind::MultiSelect(_) => Expect::MultiSelect,
+    }
 }
 
 /// Adds a field's encoded value to `content` unless it is absent.

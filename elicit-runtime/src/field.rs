@@ -141,6 +141,7 @@ impl ElicitField for String {
                 .and_then(|d| d.as_str().map(str::to_owned)),
         })
     }
+    #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         value
             .as_str()
@@ -160,6 +161,7 @@ impl ElicitField for bool {
             default: spec.default.as_ref().and_then(Value::as_bool),
         })
     }
+    #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         value
             .as_bool()
@@ -171,6 +173,7 @@ impl ElicitField for bool {
 }
 
 /// Reads a JSON number as a whole number, accepting `3.0` as `3` (as JSON Schema does).
+#[inline]
 fn whole_number(value: &Value) -> Option<i128> {
     let n = value.as_number()?;
     if let Some(i) = n.as_i64() {
@@ -209,7 +212,8 @@ macro_rules! integer_field {
                     default: spec.default.as_ref().and_then(|d| d.as_number().cloned()),
                 })
             }
-            fn decode(value: &Value) -> Result<Self, String> {
+            #[inline]
+    fn decode(value: &Value) -> Result<Self, String> {
                 let Some(n) = whole_number(value) else {
                     return Err("must be a whole number".to_owned());
                 };
@@ -246,7 +250,8 @@ macro_rules! float_field {
                     default: spec.default.as_ref().and_then(|d| d.as_number().cloned()),
                 })
             }
-            fn decode(value: &Value) -> Result<Self, String> {
+            #[inline]
+    fn decode(value: &Value) -> Result<Self, String> {
                 let f = value.as_f64().ok_or_else(|| "must be a number".to_owned())?;
                 let v = f as $ty;
                 if v.is_finite() {
@@ -275,6 +280,7 @@ impl<T: ElicitField> ElicitField for Option<T> {
     fn property(spec: &FieldSpec) -> PropertySchema {
         T::property(spec)
     }
+    #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         T::decode(value).map(Some)
     }
@@ -341,6 +347,7 @@ impl<E: ElicitEnum> ElicitField for Vec<E> {
     fn property(spec: &FieldSpec) -> PropertySchema {
         multi_select::<E>(spec)
     }
+    #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
     }
@@ -355,6 +362,7 @@ impl<E: ElicitEnum + Ord> ElicitField for BTreeSet<E> {
     fn property(spec: &FieldSpec) -> PropertySchema {
         multi_select::<E>(spec)
     }
+    #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
     }
@@ -368,6 +376,7 @@ impl<E: ElicitEnum + Eq + Hash, S: std::hash::BuildHasher + Default> ElicitField
     fn property(spec: &FieldSpec) -> PropertySchema {
         multi_select::<E>(spec)
     }
+    #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
     }

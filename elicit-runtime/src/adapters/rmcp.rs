@@ -34,8 +34,18 @@
 //! }
 //! // Over stdio (`ServiceExt::serve`), serve `ElicitService::new(server)` instead of `server`.
 //! // Over streamable HTTP, serve `server` and pass JSON responses through
-//! // `strip_empty_elicitation_ids` (see `ElicitService` for why).
+//! // `strip_empty_elicitation_ids_json` (see `ElicitService` for why).
 //! ```
+//!
+//! # Field order
+//!
+//! Clients show a form's fields in the order of its `properties`. This adapter hands rmcp the
+//! form in declaration order (rmcp's `ElicitationSchema::property_order`), never through a
+//! `serde_json::Value`, which sorts keys. rmcp 3.11 itself, however, writes every request's
+//! params through a `Value` (`WithMeta::serialize`), both for a pushed `elicitation/create`
+//! and inside `inputRequests`, so with rmcp the fields reach the client sorted by name unless
+//! the application enables serde_json's `preserve_order` feature. elicit does not enable it:
+//! it is a unified feature and would change every `Value` in the program.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -56,7 +66,10 @@ use crate::interrupt::Interrupt;
 use crate::legacy::{BoxFuture, LegacyPeer};
 use crate::request::{ElicitContext, Reply};
 use crate::server::ElicitServer;
-use crate::wire::{ClientCapabilities, INTERNAL_ERROR, InputRequiredResult, JsonRpcError};
+use crate::wire::ordered::Ordered;
+use crate::wire::{
+    ClientCapabilities, INTERNAL_ERROR, InputRequest, InputRequiredResult, JsonRpcError,
+};
 
 /// Our JSON-RPC error as rmcp's.
 pub fn to_mcp_error(error: JsonRpcError) -> McpError {
@@ -67,10 +80,33 @@ pub fn to_mcp_error(error: JsonRpcError) -> McpError {
     )
 }
 
+/// Our type as rmcp's, through JSON text: a `Value` in between would sort object keys and
+/// reorder a form's `properties` (rmcp keeps the order it parses).
 fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> Result<U, McpError> {
-    serde_json::to_value(value)
-        .and_then(serde_json::from_value)
+    serde_json::to_string(value)
+        .and_then(|text| serde_json::from_str(&text))
         .map_err(|e| McpError::internal_error(format!("cannot convert to rmcp type: {e}"), None))
+}
+
+/// A back-channel request as rmcp parses one: `{"method", "params"}`, with `{}` for a request
+/// that has no params.
+struct Outgoing<'a>(&'a InputRequest);
+
+impl Serialize for Outgoing<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let empty = Value::Object(serde_json::Map::new());
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("method", self.0.method())?;
+        match self.0 {
+            InputRequest::Elicit(p) => map.serialize_entry("params", p)?,
+            InputRequest::Sampling(p) => map.serialize_entry("params", p)?,
+            InputRequest::ListRoots(p) | InputRequest::Other { params: p, .. } => {
+                map.serialize_entry("params", p.as_ref().unwrap_or(&empty))?
+            }
+        }
+        map.end()
+    }
 }
 
 /// rmcp's server peer as the 2025-11-25 back channel.
@@ -100,20 +136,19 @@ fn service_error(error: ServiceError) -> JsonRpcError {
 impl LegacyPeer for RmcpPeer {
     fn request<'a>(
         &'a self,
-        method: &'a str,
-        params: Value,
+        request: &'a InputRequest,
     ) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
         Box::pin(async move {
-            let request: ServerRequest = serde_json::from_value(
-                json!({"method": method, "params": params}),
-            )
-            .map_err(|e| {
-                JsonRpcError::new(
-                    INTERNAL_ERROR,
-                    format!("rmcp cannot send `{method}`: {e}"),
-                    None,
-                )
-            })?;
+            let method = request.method();
+            let request: ServerRequest = serde_json::to_string(&Outgoing(request))
+                .and_then(|text| serde_json::from_str(&text))
+                .map_err(|e| {
+                    JsonRpcError::new(
+                        INTERNAL_ERROR,
+                        format!("rmcp cannot send `{method}`: {e}"),
+                        None,
+                    )
+                })?;
             let result = self.0.send_request(request).await.map_err(service_error)?;
             serde_json::to_value(result)
                 .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, e.to_string(), None))
@@ -288,7 +323,8 @@ pub async fn read_resource(
 ///
 /// rmcp's `StreamableHttpService` takes a `ServerHandler`, not a `Service`, so over
 /// streamable HTTP serve the handler itself (with `json_response` on) and apply
-/// [`strip_empty_elicitation_ids`] to each response's `result`, as the demo's HTTP mode does.
+/// [`strip_empty_elicitation_ids_json`] to each JSON response body, as the demo's HTTP mode
+/// does.
 #[derive(Debug, Clone)]
 pub struct ElicitService<H>(pub H);
 
@@ -300,8 +336,9 @@ impl<H> ElicitService<H> {
 }
 
 /// Removes `"elicitationId": ""` from the URL requests of an input-required result (as JSON);
-/// returns whether anything changed. For transports that serialize rmcp results themselves
-/// (e.g. a streamable HTTP layer), apply it to each response's `result`.
+/// returns whether anything changed. A `Value` has sorted keys already; for transports that
+/// serialize rmcp results themselves (e.g. a streamable HTTP layer), use
+/// [`strip_empty_elicitation_ids_json`] on the response bytes, which keeps their order.
 pub fn strip_empty_elicitation_ids(result: &mut Value) -> bool {
     if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
         return false;
@@ -324,6 +361,44 @@ pub fn strip_empty_elicitation_ids(result: &mut Value) -> bool {
     changed
 }
 
+/// [`strip_empty_elicitation_ids`] over the bytes of a JSON-RPC response (or of a bare
+/// result): `Some` with the rewritten JSON when something was removed, `None` when the bytes
+/// need no change (or are not JSON). Everything else, key order included, is written back as
+/// it came, so a form asked for in the same round keeps its fields in order.
+pub fn strip_empty_elicitation_ids_json(response: &[u8]) -> Option<Vec<u8>> {
+    let mut message: Ordered = serde_json::from_slice(response).ok()?;
+    let changed = match message.get_mut("result") {
+        Some(result) => strip_ordered(result),
+        None => strip_ordered(&mut message),
+    };
+    changed.then(|| serde_json::to_vec(&message).ok()).flatten()
+}
+
+fn strip_ordered(result: &mut Ordered) -> bool {
+    let is = |value: Option<&Ordered>, text: &str| matches!(value, Some(Ordered::String(s)) if s == text);
+    if !is(result.get("resultType"), "input_required") {
+        return false;
+    }
+    let Some(Ordered::Object(requests)) = result.get_mut("inputRequests") else {
+        return false;
+    };
+    let mut changed = false;
+    for (_, request) in requests {
+        if let Some(params) = request.get_mut("params")
+            && is(params.get("mode"), "url")
+            && is(params.get("elicitationId"), "")
+        {
+            params.take("elicitationId");
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// rmcp can only carry the rewritten result as a `CustomResult` holding a `Value`, whose
+/// objects are sorted by key: in a round that asks for a URL and a form at once, the form's
+/// fields reach a stdio client sorted by name. Rounds without an id-less URL request pass
+/// through typed, in order.
 fn bridge_url_requests(result: ServerResult) -> ServerResult {
     let ServerResult::InputRequiredResult(ask) = &result else {
         return result;
@@ -365,3 +440,6 @@ impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
         Service::supported_protocol_versions(&self.0)
     }
 }
+
+#[cfg(test)]
+mod tests;

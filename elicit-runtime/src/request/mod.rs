@@ -235,8 +235,7 @@ impl ElicitContext {
                         None,
                     )));
                 };
-                let (method, params) = request.to_parts();
-                peer.request(method, params).await.map_err(Interrupt::error)
+                peer.request(&request).await.map_err(Interrupt::error)
             }
             ProtocolEra::Mrtr2026 => {
                 if !MRTR_METHODS.contains(&self.method.as_str()) {

@@ -27,14 +27,24 @@ pub fn is_valid_email(s: &str) -> bool {
     if bytes.len() > 254 {
         return false;
     }
-    // One pass over the bytes, decoding only non-ASCII characters. `i` only ever advances by
-    // whole characters, so it is always on a character boundary.
+    // One pass over the bytes: runs of plain ASCII are skipped through a table lookup per byte,
+    // and only non-ASCII characters are decoded. `i` only ever advances by whole characters, so
+    // it is always on a character boundary.
     let next_char = |i: usize| s.get(i..).and_then(|rest| rest.chars().next());
+    let skip = |i: usize, class: u8| {
+        i + bytes.get(i..).map_or(0, |rest| {
+            rest.iter()
+                .take_while(|&&b| BYTE_CLASS[usize::from(b)] & class != 0)
+                .count()
+        })
+    };
 
     // The local part, up to the `@`: atoms separated by single dots.
     let mut i = 0;
     let mut atom_start = 0;
     let at = loop {
+        // Printable ASCII other than space, `.` and `@`.
+        i = skip(i, LOCAL);
         match bytes.get(i) {
             None => return false, // no `@`
             Some(b'@') => break i,
@@ -45,8 +55,6 @@ pub fn is_valid_email(s: &str) -> bool {
                 atom_start = i + 1;
                 i += 1;
             }
-            // Printable ASCII other than space (`.` and `@` are taken above).
-            Some(0x21..=0x7e) => i += 1,
             Some(0x80..) => match next_char(i) {
                 Some(c) if !c.is_whitespace() && !c.is_control() => i += c.len_utf8(),
                 _ => return false,
@@ -63,6 +71,8 @@ pub fn is_valid_email(s: &str) -> bool {
     let mut label_start = i;
     let mut labels = 0usize;
     loop {
+        // ASCII letters, digits and `-`.
+        i = skip(i, LABEL);
         let b = bytes.get(i).copied();
         match b {
             None | Some(b'.') => {
@@ -82,7 +92,6 @@ pub fn is_valid_email(s: &str) -> bool {
                 i += 1;
                 label_start = i;
             }
-            Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-') => i += 1,
             Some(0x80..) => match next_char(i) {
                 Some(c) if c.is_alphanumeric() => i += c.len_utf8(),
                 _ => return false,
@@ -91,6 +100,27 @@ pub fn is_valid_email(s: &str) -> bool {
         }
     }
 }
+
+/// [`BYTE_CLASS`] bit: a byte that may appear as is in the local part of an email address.
+const LOCAL: u8 = 1;
+/// [`BYTE_CLASS`] bit: a byte that may appear as is in a domain label.
+const LABEL: u8 = 2;
+
+/// The classes of each byte value, for [`is_valid_email`]'s inner loops.
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b: u8 = 0x21;
+    while b <= 0x7e {
+        if b != b'.' && b != b'@' {
+            table[b as usize] |= LOCAL;
+        }
+        if b.is_ascii_alphanumeric() || b == b'-' {
+            table[b as usize] |= LABEL;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// Whether `s` is an absolute URI in the sense of RFC 3986 (`format: "uri"`).
 ///

@@ -262,8 +262,14 @@ impl EnumOptions {
     }
 
     /// Whether `value` is the wire value of one of the options.
+    #[inline]
     pub fn contains(&self, value: &str) -> bool {
-        self.values().any(|v| v == value)
+        match self {
+            EnumOptions::Untitled(values) | EnumOptions::Legacy { values, .. } => {
+                values.iter().any(|v| v == value)
+            }
+            EnumOptions::Titled(options) => options.iter().any(|o| o.value == value),
+        }
     }
 
     /// How many options there are.

@@ -3,16 +3,13 @@
 //! Anything the form-mode schema does not allow is refused with a [`SchemaError`] that names
 //! the place at fault (`properties.age.minimum`, `required.2`, …). The [`Deserialize`] impl
 //! keeps `properties` in the order of the input document; [`RequestedSchema::from_value`]
-//! keeps the order of the given [`Value`] (sorted by name unless serde_json's
-//! `preserve_order` feature is on).
+//! keeps the order of the given [`Value`], which sorts object keys (this crate never turns on
+//! serde_json's `preserve_order`), so parse the JSON text when the order matters.
 
 use std::collections::HashSet;
 use std::fmt;
-use std::marker::PhantomData;
 
-use serde::de::{
-    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
-};
+use serde::de::{self, Deserialize, Deserializer};
 use serde_json::{Map, Number, Value};
 
 use super::error::SchemaError;
@@ -21,11 +18,14 @@ use super::model::{
     RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, TitledOption,
 };
 use super::validate::{compare, is_whole};
+use crate::wire::ordered::Ordered;
 
 impl RequestedSchema {
     /// Parses a `requestedSchema` object, refusing anything outside the form-mode subset.
     ///
-    /// Properties keep the order they have in `value`.
+    /// Properties keep the order they have in `value`: sorted by name, as a `Value`'s object
+    /// keys are. To keep the order of a JSON document, deserialize the schema from the text
+    /// (`serde_json::from_str::<RequestedSchema>`) instead.
     ///
     /// ```
     /// use elicit_runtime::schema::RequestedSchema;
@@ -74,16 +74,34 @@ impl RequestedSchema {
 }
 
 /// Parses the JSON of a `requestedSchema` as [`RequestedSchema::from_value`] does, but keeps
-/// `properties` in document order. Errors carry the [`SchemaError`] text, path included.
+/// `properties` in document order (buffered through the crate's one order-keeping tree,
+/// [`Ordered`]). Errors carry the [`SchemaError`] text, path included.
 impl<'de> Deserialize<'de> for RequestedSchema {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let Some(root) = deserializer.deserialize_any(ObjectVisitor::<RootEntries>(PhantomData))?
-        else {
+        let Ordered::Object(root) = Ordered::deserialize(deserializer)? else {
             return Err(de::Error::custom(SchemaError::new(
                 SchemaError::ROOT,
                 "expected an object",
             )));
         };
+        // `properties` keeps its entries in order (and repeats, which are refused); every
+        // other member, and each property's own object, is read as a `Value`.
+        let root: Vec<(String, OwnedMember)> = root
+            .into_iter()
+            .map(|(key, value)| {
+                let member = match value {
+                    Ordered::Object(props) if key == "properties" => OwnedMember::Properties(Some(
+                        props
+                            .into_iter()
+                            .map(|(k, v)| (k, v.into_value()))
+                            .collect(),
+                    )),
+                    _ if key == "properties" => OwnedMember::Properties(None),
+                    value => OwnedMember::Plain(value.into_value()),
+                };
+                (key, member)
+            })
+            .collect();
         let members: Vec<(&str, Member<'_>)> = root
             .iter()
             .map(|(key, member)| {
@@ -680,127 +698,10 @@ fn titled_options(path: &str, value: Option<&Value>) -> Result<Vec<TitledOption>
     Ok(options)
 }
 
-/// What the root visitor keeps of one root member.
+/// What the deserializer keeps of one root member.
 enum OwnedMember {
     Plain(Value),
     Properties(Option<Vec<(String, Value)>>),
-}
-
-/// How an [`ObjectVisitor`] reads the value of each entry.
-trait EntryReader {
-    type Item;
-    fn read<'de, A: MapAccess<'de>>(key: &str, map: &mut A) -> Result<Self::Item, A::Error>;
-}
-
-/// Root entries: `properties` is read in document order, everything else as a [`Value`].
-struct RootEntries;
-
-impl EntryReader for RootEntries {
-    type Item = OwnedMember;
-    fn read<'de, A: MapAccess<'de>>(key: &str, map: &mut A) -> Result<OwnedMember, A::Error> {
-        if key == "properties" {
-            map.next_value_seed(ObjectVisitor::<ValueEntries>(PhantomData))
-                .map(OwnedMember::Properties)
-        } else {
-            map.next_value().map(OwnedMember::Plain)
-        }
-    }
-}
-
-/// Entries read as plain [`Value`]s.
-struct ValueEntries;
-
-impl EntryReader for ValueEntries {
-    type Item = Value;
-    fn read<'de, A: MapAccess<'de>>(_: &str, map: &mut A) -> Result<Value, A::Error> {
-        map.next_value()
-    }
-}
-
-/// Reads a JSON object as its entries in document order; any other JSON value becomes `None`
-/// (and is skipped), so the caller can report it with a path.
-struct ObjectVisitor<R>(PhantomData<R>);
-
-type Entries<R> = Option<Vec<(String, <R as EntryReader>::Item)>>;
-
-impl<'de, R: EntryReader> DeserializeSeed<'de> for ObjectVisitor<R> {
-    type Value = Entries<R>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de, R: EntryReader> Visitor<'de> for ObjectVisitor<R> {
-    type Value = Entries<R>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(64));
-        while let Some(key) = map.next_key::<String>()? {
-            let item = R::read(&key, &mut map)?;
-            entries.push((key, item));
-        }
-        Ok(Some(entries))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i128<E: de::Error>(self, _: i128) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u128<E: de::Error>(self, _: u128) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Self::Value, E> {
-        Ok(None)
-    }
 }
 
 #[cfg(test)]

@@ -272,16 +272,12 @@ impl ElicitContext {
             .clone()
             .ok_or_else(|| internal("no back channel: give the context a legacy peer"))?;
         let (claims, token) = self.mint::<T>(&principal, bound, None)?;
-        let params = ElicitParams::Url(UrlParams::for_2025(
+        let request = InputRequest::from(UrlParams::for_2025(
             T::MESSAGE,
             self.server.link(T::URL_TEMPLATE, &token),
             claims.id.clone(),
         ));
-        let params = serde_json::to_value(params).map_err(|e| internal(e.to_string()))?;
-        let reply = peer
-            .request(crate::wire::METHOD_ELICITATION_CREATE, params)
-            .await
-            .map_err(Interrupt::error)?;
+        let reply = peer.request(&request).await.map_err(Interrupt::error)?;
         let result: ElicitResult = serde_json::from_value(reply).map_err(|e| {
             Interrupt::error(JsonRpcError::invalid_params(
                 format!("the client's elicitation result is invalid: {e}"),

@@ -159,8 +159,11 @@ fn missing_capability_message(required: &Value) -> String {
     let Some(map) = required.as_object().filter(|m| !m.is_empty()) else {
         return "Server requires a client capability that this request did not declare".to_owned();
     };
-    let names: Vec<String> = map
-        .iter()
+    // Named in name order, whatever order the `Value` keeps its keys in.
+    let mut names: Vec<(&String, &Value)> = map.iter().collect();
+    names.sort_by_key(|(name, _)| *name);
+    let names: Vec<String> = names
+        .into_iter()
         .map(
             |(name, value)| match (name.as_str(), elicitation_mode_of(value)) {
                 ("elicitation", Some(mode)) => format!("elicitation capability ({mode} mode)"),

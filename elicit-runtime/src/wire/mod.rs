@@ -59,7 +59,7 @@ mod elicit;
 mod errors;
 mod meta;
 mod mrtr;
-mod ordered;
+pub(crate) mod ordered;
 mod tasks;
 
 #[cfg(test)]

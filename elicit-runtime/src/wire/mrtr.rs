@@ -62,19 +62,6 @@ impl InputRequest {
         }
     }
 
-    /// The method and params of this request sent on its own (the 2025-11-25 back channel):
-    /// absent params become `{}`.
-    pub fn to_parts(&self) -> (&str, Value) {
-        let params = match self {
-            Self::Elicit(p) => serde_json::to_value(p).unwrap_or(Value::Null),
-            Self::Sampling(p) => p.clone(),
-            Self::ListRoots(p) | Self::Other { params: p, .. } => p
-                .clone()
-                .unwrap_or_else(|| Value::Object(Default::default())),
-        };
-        (self.method(), params)
-    }
-
     /// The elicitation params, when this is an elicitation.
     pub fn as_elicit(&self) -> Option<&ElicitParams> {
         match self {

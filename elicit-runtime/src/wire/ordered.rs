@@ -1,20 +1,25 @@
-//! An order-preserving JSON buffer for shapes whose variant is decided by a member that may
-//! come after the data it governs (`mode`, `method`).
+//! The one order-preserving JSON buffer of this crate.
 //!
-//! `serde_json::Value` sorts object keys in this build, so buffering through it would reorder
-//! the `properties` of a `requestedSchema` (which is the order the form shows its fields in).
-//! [`Ordered`] keeps members in input order and can be deserialized from again.
+//! `serde_json::Value` sorts object keys (this crate never turns on serde_json's
+//! `preserve_order`: it is a unified feature, so it would change every `Value` in a user's
+//! program). Buffering through `Value` would therefore reorder the `properties` of a
+//! `requestedSchema`, which is the order clients show the form's fields in. Everything that
+//! must keep input order buffers through [`Ordered`] instead: the wire shapes whose variant is
+//! decided by a member that may come after the data it governs (`mode`, `method`), the schema
+//! parser (`properties` in document order), and the rmcp adapter's JSON rewriting. Output order
+//! comes from typed `Serialize` impls (declaration order), never from a `Value`.
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::value::{MapDeserializer, SeqDeserializer};
 use serde::de::{self, Deserialize, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::Number;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Number, Value};
 
 /// A JSON value whose objects keep their members in input order.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Ordered {
+pub(crate) enum Ordered {
     Null,
     Bool(bool),
     Number(Number),
@@ -26,7 +31,7 @@ pub(super) enum Ordered {
 impl Ordered {
     /// Removes every member named `key` from an object and returns the last one (JSON's
     /// "last one wins"). `None` for non-objects or when absent.
-    pub(super) fn take(&mut self, key: &str) -> Option<Ordered> {
+    pub(crate) fn take(&mut self, key: &str) -> Option<Ordered> {
         let Self::Object(entries) = self else {
             return None;
         };
@@ -43,16 +48,67 @@ impl Ordered {
     }
 
     /// The last member named `key` of an object.
-    pub(super) fn get(&self, key: &str) -> Option<&Ordered> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Ordered> {
         match self {
             Self::Object(entries) => entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
         }
     }
 
+    /// The last member named `key` of an object, mutably.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn get_mut(&mut self, key: &str) -> Option<&mut Ordered> {
+        match self {
+            Self::Object(entries) => entries
+                .iter_mut()
+                .rev()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// Parses `T` out of this buffer, reporting errors as `E`.
-    pub(super) fn parse<'de, T: Deserialize<'de>, E: de::Error>(self) -> Result<T, E> {
+    pub(crate) fn parse<'de, T: Deserialize<'de>, E: de::Error>(self) -> Result<T, E> {
         T::deserialize(OrderedDeserializer::<E>::new(self))
+    }
+
+    /// The same JSON as a [`Value`]; objects lose their order (and keep the last of repeated
+    /// members, as parsing into a `Value` does).
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Self::Null => Value::Null,
+            Self::Bool(b) => Value::Bool(b),
+            Self::Number(n) => Value::Number(n),
+            Self::String(s) => Value::String(s),
+            Self::Array(items) => Value::Array(items.into_iter().map(Self::into_value).collect()),
+            Self::Object(entries) => Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k, v.into_value()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// Writes the JSON back with every object in its buffered order.
+impl Serialize for Ordered {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Null => serializer.serialize_unit(),
+            Self::Bool(b) => serializer.serialize_bool(*b),
+            Self::Number(n) => n.serialize(serializer),
+            Self::String(s) => serializer.serialize_str(s),
+            Self::Array(items) => serializer.collect_seq(items),
+            Self::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
     }
 }
 
@@ -127,7 +183,7 @@ impl<'de> Visitor<'de> for OrderedVisitor {
 }
 
 /// Replays an [`Ordered`] buffer into any `Deserialize` type.
-pub(super) struct OrderedDeserializer<E> {
+pub(crate) struct OrderedDeserializer<E> {
     value: Ordered,
     error: PhantomData<E>,
 }

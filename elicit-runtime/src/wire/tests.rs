@@ -300,10 +300,11 @@ fn missing_capability_error() {
         form.data,
         Some(json!({"requiredCapabilities":{"elicitation":{"form":{}}}}))
     );
+    // Named in name order, whatever order the object was written in.
     let two = JsonRpcError::missing_capability(json!({"sampling":{},"roots":{}}));
     assert_eq!(
         two.message,
-        "Server requires the sampling capability and roots capability for this request"
+        "Server requires the roots capability and sampling capability for this request"
     );
     // Degenerate inputs still give a sensible error.
     for junk in [json!(null), json!({}), json!(3)] {

@@ -14,7 +14,7 @@ use std::task::{Context, Poll, Waker};
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::tasks::TaskInput;
-use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, TasksUpdateParams};
+use elicit_runtime::wire::{ClientCapabilities, InputRequest, JsonRpcError, TasksUpdateParams};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
 use pollster::block_on;
 use proptest::collection::vec;
@@ -65,8 +65,7 @@ struct RandomPeer(Mutex<VecDeque<Value>>);
 impl LegacyPeer for RandomPeer {
     fn request<'a>(
         &'a self,
-        _method: &'a str,
-        _params: Value,
+        _request: &'a InputRequest,
     ) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
         let reply = self.0.lock().unwrap().pop_front().unwrap_or(Value::Null);
         Box::pin(async move { Ok(reply) })

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::testing::TestClient;
-use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, ProtocolEra};
+use elicit_runtime::wire::{ClientCapabilities, InputRequest, JsonRpcError, ProtocolEra};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
 use pollster::block_on;
 use serde_json::{Value, json};
@@ -49,11 +49,18 @@ impl FakePeer {
 impl LegacyPeer for FakePeer {
     fn request<'a>(
         &'a self,
-        method: &'a str,
-        params: Value,
+        request: &'a InputRequest,
     ) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
         Box::pin(async move {
-            self.sent.lock().unwrap().push((method.to_owned(), params));
+            // What a transport sends: the request's JSON, `{}` for absent params.
+            let mut json = serde_json::to_value(request).unwrap();
+            let params = json
+                .get_mut("params")
+                .map_or_else(|| json!({}), Value::take);
+            self.sent
+                .lock()
+                .unwrap()
+                .push((request.method().to_owned(), params));
             self.replies.lock().unwrap().pop_front().unwrap_or_else(|| {
                 Err(JsonRpcError::new(
                     -32000,

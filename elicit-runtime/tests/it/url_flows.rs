@@ -10,7 +10,7 @@ use crate::common_url::*;
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateError, StateSealer};
 use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
-use elicit_runtime::wire::{ClientCapabilities, JsonRpcError, ProtocolEra};
+use elicit_runtime::wire::{ClientCapabilities, InputRequest, JsonRpcError, ProtocolEra};
 use elicit_runtime::{
     Answer, ElicitContext, ElicitForm, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer,
 };
@@ -690,14 +690,14 @@ impl UrlPeer {
 impl LegacyPeer for UrlPeer {
     fn request<'a>(
         &'a self,
-        method: &'a str,
-        params: Value,
+        request: &'a InputRequest,
     ) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
         Box::pin(async move {
+            let params = serde_json::to_value(request).unwrap()["params"].take();
             self.requests
                 .lock()
                 .unwrap()
-                .push((method.to_owned(), params.clone()));
+                .push((request.method().to_owned(), params.clone()));
             if let Some((page, action)) = self.page.clone() {
                 let handle = handle_of(params["url"].as_str().unwrap_or_default());
                 let task = tokio::spawn(async move {

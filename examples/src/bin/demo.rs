@@ -230,8 +230,7 @@ impl Connection {
                 );
                 let key = params["requestedSchema"]["properties"]
                     .as_object()
-                    .and_then(|p| p.keys().next().cloned())
-                    .map(|first| script_key_for(&first))
+                    .and_then(script_key_for)
                     .unwrap_or_else(|| {
                         if params["mode"] == "url" {
                             "connect".into()
@@ -252,16 +251,20 @@ impl Connection {
     }
 }
 
-/// The script key of a legacy form, told apart by its first field.
-fn script_key_for(first_field: &str) -> String {
-    match first_field {
-        "date" => "booking",
-        "confirm" => "confirm",
-        "start" => "dates",
-        "adults" => "travelers",
-        other => other,
-    }
-    .to_owned()
+/// The script key of a legacy form, told apart by a field only it has (not by its first
+/// field: a `Value` holds the properties sorted by name).
+fn script_key_for(properties: &serde_json::Map<String, Value>) -> Option<String> {
+    let known = [
+        ("date", "booking"),
+        ("confirm", "confirm"),
+        ("start", "dates"),
+        ("adults", "travelers"),
+    ];
+    known
+        .iter()
+        .find(|(field, _)| properties.contains_key(*field))
+        .map(|(_, key)| (*key).to_owned())
+        .or_else(|| properties.keys().next().cloned())
 }
 
 fn describe_request(params: &Value) -> String {

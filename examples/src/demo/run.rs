@@ -10,7 +10,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderValue, Response, header};
 use axum::response::Html;
 use axum::routing::get;
-use elicit_runtime::adapters::rmcp::{ElicitService, strip_empty_elicitation_ids};
+use elicit_runtime::adapters::rmcp::{ElicitService, strip_empty_elicitation_ids_json};
 use elicit_runtime::url::{LandingPage, PageError};
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -114,13 +114,11 @@ async fn bridge_json(response: Response<Body>) -> Response<Body> {
     let Ok(bytes) = to_bytes(body, 16 * 1024 * 1024).await else {
         return Response::from_parts(parts, Body::empty());
     };
-    let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+    // Rewritten only when there is an id to strip, and then in order: a `Value` would sort
+    // the `properties` of a form asked for in the same round.
+    let Some(out) = strip_empty_elicitation_ids_json(&bytes) else {
         return Response::from_parts(parts, Body::from(bytes));
     };
-    if let Some(result) = value.get_mut("result") {
-        strip_empty_elicitation_ids(result);
-    }
-    let out = serde_json::to_vec(&value).unwrap_or_else(|_| bytes.to_vec());
     parts
         .headers
         .insert(header::CONTENT_LENGTH, HeaderValue::from(out.len()));
