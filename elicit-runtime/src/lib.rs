@@ -3,9 +3,10 @@
 #![warn(missing_docs)]
 
 // Layers, lowest first; each module uses only those above it in this list:
-// wire → schema → state → interrupt/channel/legacy → field/choice → form → server → request
+// ordered → wire → schema → state → interrupt/channel/legacy → field/choice → form → server → request
 // → url/tasks → testing/adapters.
 mod future;
+mod ordered;
 pub mod wire;
 
 pub mod schema;

@@ -64,9 +64,9 @@ use serde_json::{Value, json};
 
 use crate::interrupt::Interrupt;
 use crate::legacy::{BoxFuture, LegacyPeer};
+use crate::ordered::Ordered;
 use crate::request::{ElicitContext, Reply};
 use crate::server::ElicitServer;
-use crate::wire::ordered::Ordered;
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, InputRequest, InputRequiredResult, JsonRpcError,
 };

@@ -8,7 +8,7 @@ use serde::ser::{SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::ordered::Ordered;
+use crate::ordered::Ordered;
 
 /// The JSON of a form's `requestedSchema`.
 pub type SchemaJson = crate::schema::RequestedSchema;

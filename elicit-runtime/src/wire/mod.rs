@@ -59,7 +59,6 @@ mod elicit;
 mod errors;
 mod meta;
 mod mrtr;
-pub(crate) mod ordered;
 mod tasks;
 
 #[cfg(test)]

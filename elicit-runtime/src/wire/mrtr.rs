@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::elicit::{ElicitParams, ElicitResult, FormParams, METHOD_ELICITATION_CREATE, UrlParams};
 use super::errors::WireError;
-use super::ordered::Ordered;
+use crate::ordered::Ordered;
 
 /// Method name of an embedded sampling request.
 pub const METHOD_SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::mrtr::{InputRequest, InputResponses, RESULT_TYPE_COMPLETE, RESULT_TYPE_INPUT_REQUIRED};
-use super::ordered::Ordered;
+use crate::ordered::Ordered;
 
 /// Method name of the task status poll.
 pub const METHOD_TASKS_GET: &str = "tasks/get";

@@ -1,8 +1,8 @@
 //! The one order-preserving JSON buffer of this crate.
 //!
-//! `serde_json::Value` sorts object keys (this crate never turns on serde_json's
-//! `preserve_order`: it is a unified feature, so it would change every `Value` in a user's
-//! program). Buffering through `Value` would therefore reorder the `properties` of a
+//! `serde_json::Value` sorts object keys unless serde_json's `preserve_order` is on, and the
+//! core never turns it on (a unified feature changes every `Value` in a user's program; only
+//! the `rmcp` feature needs it). Buffering through `Value` would therefore reorder the `properties` of a
 //! `requestedSchema`, which is the order clients show the form's fields in. Everything that
 //! must keep input order buffers through [`Ordered`] instead: the wire shapes whose variant is
 //! decided by a member that may come after the data it governs (`mode`, `method`), the schema
