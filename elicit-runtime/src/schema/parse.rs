@@ -12,7 +12,7 @@ use serde::de::{self, Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::error::SchemaError;
-use super::model::RequestedSchema;
+use super::model::{PropertySchema, RequestedSchema};
 use crate::ordered::Ordered;
 use property::parse_property;
 
@@ -70,8 +70,8 @@ impl RequestedSchema {
 }
 
 /// Parses the JSON of a `requestedSchema` as [`RequestedSchema::from_value`] does, but keeps
-/// `properties` in document order (buffered through the crate's one order-keeping tree,
-/// [`Ordered`]). Errors carry the [`SchemaError`] text, path included.
+/// `properties` in document order (buffered through the crate's one order-keeping tree).
+/// Errors carry the [`SchemaError`] text, path included.
 impl<'de> Deserialize<'de> for RequestedSchema {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let Ordered::Object(root) = Ordered::deserialize(deserializer)? else {
@@ -161,6 +161,21 @@ fn parse_root(members: &[(&str, Member<'_>)]) -> Result<RequestedSchema, SchemaE
         Some(Some(entries)) => entries,
     };
 
+    let (names, parsed) = parse_properties(entries)?;
+    let required = parse_required(required, &names)?;
+
+    Ok(RequestedSchema {
+        schema_uri,
+        properties: parsed,
+        required,
+    })
+}
+
+/// Parsed properties in order, and the set of their names.
+type Properties<'a> = (HashSet<&'a str>, Vec<(String, PropertySchema)>);
+
+/// The `properties` entries, in order: names unique and non-empty, each property valid.
+fn parse_properties<'a>(entries: &[(&'a str, &Value)]) -> Result<Properties<'a>, SchemaError> {
     let mut names: HashSet<&str> = HashSet::with_capacity(entries.len());
     let mut parsed = Vec::with_capacity(entries.len());
     for &(name, value) in entries {
@@ -181,8 +196,15 @@ fn parse_root(members: &[(&str, Member<'_>)]) -> Result<RequestedSchema, SchemaE
             parse_property(&format!("properties.{name}"), value)?,
         ));
     }
+    Ok((names, parsed))
+}
 
-    let required = match required {
+/// `required`: an array of declared property names, each listed once.
+fn parse_required(
+    required: Option<&Value>,
+    names: &HashSet<&str>,
+) -> Result<Vec<String>, SchemaError> {
+    Ok(match required {
         None => Vec::new(),
         Some(Value::Array(items)) => {
             let mut listed: HashSet<&str> = HashSet::with_capacity(items.len());
@@ -211,12 +233,6 @@ fn parse_root(members: &[(&str, Member<'_>)]) -> Result<RequestedSchema, SchemaE
             out
         }
         Some(_) => return Err(SchemaError::new("required", "expected an array of strings")),
-    };
-
-    Ok(RequestedSchema {
-        schema_uri,
-        properties: parsed,
-        required,
     })
 }
 
