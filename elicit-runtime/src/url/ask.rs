@@ -5,7 +5,7 @@ use std::time::SystemTime;
 use serde_json::{Value, json};
 
 use super::handle::{self, Claims};
-use super::{ElicitUrl, UrlAnswer};
+use super::{Askable, UrlAnswer};
 use crate::form::{question_digest_raw, short_digest};
 use crate::interrupt::Interrupt;
 use crate::request::{ElicitContext, UrlFlow};
@@ -21,7 +21,7 @@ fn internal(message: impl Into<String>) -> Interrupt {
 
 impl ElicitContext {
     /// [`ElicitUrl::ask`].
-    pub(crate) async fn ask_url<T: ElicitUrl>(
+    pub(crate) async fn ask_url<T: Askable>(
         &mut self,
         state: T,
     ) -> Result<UrlAnswer<T>, Interrupt> {
@@ -29,7 +29,7 @@ impl ElicitContext {
         self.note_error(result)
     }
 
-    async fn ask_url_inner<T: ElicitUrl>(&mut self, state: T) -> Result<UrlAnswer<T>, Interrupt> {
+    async fn ask_url_inner<T: Askable>(&mut self, state: T) -> Result<UrlAnswer<T>, Interrupt> {
         let (store, bound) = self.url_prerequisites(&state)?;
         let digest = question_digest_raw(
             T::KEY,
@@ -46,7 +46,7 @@ impl ElicitContext {
     }
 
     /// [`ElicitUrl::ask_if_supported`].
-    pub(crate) async fn ask_url_if_supported<T: ElicitUrl>(
+    pub(crate) async fn ask_url_if_supported<T: Askable>(
         &mut self,
         state: T,
     ) -> Result<Option<UrlAnswer<T>>, Interrupt> {
@@ -57,7 +57,7 @@ impl ElicitContext {
     }
 
     /// [`ElicitUrl::require`].
-    pub(crate) async fn require_url<T: ElicitUrl>(
+    pub(crate) async fn require_url<T: Askable>(
         &mut self,
         state: T,
     ) -> Result<UrlAnswer<T>, Interrupt> {
@@ -68,7 +68,7 @@ impl ElicitContext {
         self.note_error(result)
     }
 
-    async fn require_url_legacy<T: ElicitUrl>(
+    async fn require_url_legacy<T: Askable>(
         &mut self,
         state: T,
     ) -> Result<UrlAnswer<T>, Interrupt> {
@@ -124,7 +124,7 @@ impl ElicitContext {
 
     /// What every URL-mode ask needs: the client's URL capability, a completion store, and
     /// the bound state as JSON.
-    fn url_prerequisites<T: ElicitUrl>(
+    fn url_prerequisites<T: Askable>(
         &self,
         state: &T,
     ) -> Result<(std::sync::Arc<dyn CompletionStore>, Value), Interrupt> {
@@ -141,7 +141,7 @@ impl ElicitContext {
         Ok((store, bound))
     }
 
-    fn mint<T: ElicitUrl>(
+    fn mint<T: Askable>(
         &self,
         principal: &str,
         bound: Value,
@@ -188,7 +188,7 @@ impl ElicitContext {
         }
     }
 
-    async fn ask_url_mrtr<T: ElicitUrl>(
+    async fn ask_url_mrtr<T: Askable>(
         &mut self,
         state: T,
         bound: Value,
@@ -257,7 +257,7 @@ impl ElicitContext {
         }
     }
 
-    async fn ask_url_legacy<T: ElicitUrl>(
+    async fn ask_url_legacy<T: Askable>(
         &mut self,
         state: T,
         bound: Value,

@@ -23,6 +23,9 @@ mod redis;
 
 use std::future::Future;
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 pub use answer::UrlAnswer;
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 #[cfg(feature = "redis")]
@@ -42,7 +45,11 @@ use crate::{ElicitContext, Interrupt};
 ///
 /// URL mode needs an authenticated principal on the context and a completion store on the
 /// server; without either, asking fails with an internal error saying which is missing.
-pub trait ElicitUrl: serde::Serialize + serde::de::DeserializeOwned + Send + 'static {
+///
+/// The struct must also derive `Serialize` and `Deserialize`: its fields travel sealed in the
+/// handle. The derive checks that (with a message saying so) rather than this trait, so a
+/// forgotten derive is one clear error.
+pub trait ElicitUrl: Send + 'static {
     /// The key it is asked under.
     const KEY: &'static str;
     /// The message shown to the user.
@@ -54,7 +61,10 @@ pub trait ElicitUrl: serde::Serialize + serde::de::DeserializeOwned + Send + 'st
     fn ask(
         self,
         cx: &mut ElicitContext,
-    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_ {
+    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_
+    where
+        Self: Serialize + DeserializeOwned,
+    {
         cx.ask_url(self)
     }
 
@@ -62,7 +72,10 @@ pub trait ElicitUrl: serde::Serialize + serde::de::DeserializeOwned + Send + 'st
     fn ask_if_supported(
         self,
         cx: &mut ElicitContext,
-    ) -> impl Future<Output = Result<Option<UrlAnswer<Self>>, Interrupt>> + Send + '_ {
+    ) -> impl Future<Output = Result<Option<UrlAnswer<Self>>, Interrupt>> + Send + '_
+    where
+        Self: Serialize + DeserializeOwned,
+    {
         cx.ask_url_if_supported(self)
     }
 
@@ -73,7 +86,15 @@ pub trait ElicitUrl: serde::Serialize + serde::de::DeserializeOwned + Send + 'st
     fn require(
         self,
         cx: &mut ElicitContext,
-    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_ {
+    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_
+    where
+        Self: Serialize + DeserializeOwned,
+    {
         cx.require_url(self)
     }
 }
+
+/// What asking needs of a URL elicitation: its declaration and its state's serde impls.
+pub(crate) trait Askable: ElicitUrl + Serialize + DeserializeOwned {}
+
+impl<T: ElicitUrl + Serialize + DeserializeOwned> Askable for T {}

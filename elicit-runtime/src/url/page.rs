@@ -7,6 +7,8 @@ use std::time::SystemTime;
 
 use serde_json::Value;
 
+use serde::de::DeserializeOwned;
+
 use super::ElicitUrl;
 use super::handle::{self, Claims};
 use crate::server::ElicitServer;
@@ -104,7 +106,7 @@ impl LandingPage {
     }
 
     /// Opens `handle` (from the link's query) for `subject`, the browser's authenticated user.
-    pub async fn open<T: ElicitUrl>(
+    pub async fn open<T: ElicitUrl + DeserializeOwned>(
         &self,
         handle: &str,
         subject: &str,
