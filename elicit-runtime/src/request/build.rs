@@ -9,7 +9,9 @@ use super::round::RoundState;
 use super::{ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
-use crate::wire::{ClientCapabilities, JsonRpcError, ProtocolEra, RequestMeta, RetryFields};
+use crate::wire::{
+    ClientCapabilities, INTERNAL_ERROR, JsonRpcError, ProtocolEra, RequestMeta, RetryFields,
+};
 
 /// Builds an [`ElicitContext`]; see [`ElicitServer::context`].
 ///
@@ -78,6 +80,15 @@ impl<'a> ContextBuilder<'a> {
     /// Reads the request: era and capabilities from `_meta` (never from earlier requests),
     /// `inputResponses`, and `requestState`, which is opened and checked against this request.
     pub fn build(self) -> Result<ElicitContext, ContextError> {
+        // An empty principal would bind state and URL handles to "nobody", which an empty
+        // browser subject could then claim: a server bug, refused before anything is sealed.
+        if self.principal == Some("") {
+            let error = JsonRpcError::new(INTERNAL_ERROR, "the request's principal is empty", None);
+            return Err(ContextError::new(
+                error,
+                "an empty principal was given: pass `None` for an unauthenticated request",
+            ));
+        }
         let meta = RequestMeta::from_params(self.params)
             .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
         let (era, (capabilities, peer)) = negotiate(meta, self.legacy)?;

@@ -34,17 +34,43 @@ pub enum PageError {
     Store(StoreError),
 }
 
+impl PageError {
+    /// The precise reason, for the server's logs only: which check failed, down to the sealing
+    /// error or the store's message. Never show it to the browser (it would tell a forger how
+    /// far a crafted handle got); show the [`Display`](fmt::Display) text instead.
+    ///
+    /// ```
+    /// use elicit_runtime::state::StateError;
+    /// use elicit_runtime::url::PageError;
+    ///
+    /// let forged = PageError::Invalid(StateError::UnknownKey { kid: 7 });
+    /// assert_eq!(forged.to_string(), "this link is invalid or has expired");
+    /// assert!(forged.reason().contains("key id 7"));
+    /// ```
+    pub fn reason(&self) -> String {
+        match self {
+            PageError::Invalid(e) => format!("invalid elicitation handle: {e}"),
+            PageError::Expired => "the elicitation handle has expired".to_owned(),
+            PageError::Store(e) => format!("the completion store failed: {e}"),
+            PageError::NoStore => "no completion store is configured".to_owned(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// What a browser may be shown: a handle that is not ours and one that expired read the same,
+/// and nothing names keys, sealing or the store.
 impl fmt::Display for PageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PageError::Invalid(e) => write!(f, "invalid elicitation handle: {e}"),
-            PageError::Expired => f.write_str("the elicitation link has expired"),
-            PageError::WrongSubject => f.write_str("this link was started by another user"),
-            PageError::WrongKind => f.write_str("the handle is for another kind of elicitation"),
-            PageError::AlreadyRecorded => f.write_str("this flow has already finished"),
-            PageError::NoStore => f.write_str("no completion store is configured"),
-            PageError::Store(e) => write!(f, "{e}"),
-        }
+        f.write_str(match self {
+            PageError::Invalid(_) | PageError::Expired => "this link is invalid or has expired",
+            PageError::WrongSubject => "this link was started by another user",
+            PageError::WrongKind => "this link is for another kind of request",
+            PageError::AlreadyRecorded => "this flow has already finished",
+            PageError::NoStore | PageError::Store(_) => {
+                "this request cannot be completed right now; try again later"
+            }
+        })
     }
 }
 
@@ -135,7 +161,8 @@ impl LandingPage {
         if SystemTime::now() >= claims.expires_at() {
             return Err(PageError::Expired);
         }
-        if !claims.is_for(sealer, subject) {
+        // An empty subject is nobody: it never continues a flow, whoever started it.
+        if subject.is_empty() || !claims.is_for(sealer, subject) {
             return Err(PageError::WrongSubject);
         }
         let store = self.server.completion_store().ok_or(PageError::NoStore)?;

@@ -2,19 +2,29 @@
 //! the client's retry and a replayed `requestState` may each reach a different replica.
 
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use redis::AsyncCommands as _;
 
 use crate::future::BoxFuture;
 use crate::state::{Completion, CompletionStore, StoreError};
-use crate::state::{ReplayGuard, StateError};
+use crate::state::{MAX_CLOCK_SKEW, ReplayGuard, StateError};
 
 fn millis(at: SystemTime) -> u64 {
     at.duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0)
         .max(1)
+}
+
+/// How long past a token's expiry its Redis keys live: Redis expires keys by its own clock,
+/// tokens expire by the replica's, and replicas accept a token up to [`MAX_CLOCK_SKEW`] off;
+/// twice that covers a Redis clock as far off the other way.
+const SKEW_MARGIN: Duration = Duration::from_secs(2 * MAX_CLOCK_SKEW.as_secs());
+
+/// `PXAT` for a key that must outlive a token expiring at `at` on any replica's clock.
+fn keep_until(at: SystemTime) -> u64 {
+    millis(at.checked_add(SKEW_MARGIN).unwrap_or(at))
 }
 
 fn store_error(e: redis::RedisError) -> StoreError {
@@ -91,7 +101,7 @@ impl CompletionStore for RedisCompletionStore {
                 .arg(json)
                 .arg("NX")
                 .arg("PXAT")
-                .arg(millis(expires_at))
+                .arg(keep_until(expires_at))
                 .query_async(&mut connection)
                 .await
                 .map_err(store_error)?;
@@ -122,7 +132,7 @@ impl CompletionStore for RedisCompletionStore {
                 .arg("XX")
                 .arg("GET")
                 .arg("PXAT")
-                .arg(millis(expires_at))
+                .arg(keep_until(expires_at))
                 .query_async(&mut connection)
                 .await
                 .map_err(store_error)?;
@@ -179,7 +189,7 @@ impl ReplayGuard for RedisReplayGuard {
             .arg(1)
             .arg("NX")
             .arg("PXAT")
-            .arg(millis(expires_at))
+            .arg(keep_until(expires_at))
             .query(connection);
         match set {
             Ok(Some(_)) => Ok(()),

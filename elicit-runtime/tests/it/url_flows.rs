@@ -315,6 +315,11 @@ fn the_page_refuses_other_users_tampered_and_foreign_handles() {
         block_on(page.open::<ConnectGithub>(&handle, MALLORY)).unwrap_err(),
         PageError::WrongSubject
     );
+    // Nobody: an empty browser subject.
+    assert_eq!(
+        block_on(page.open::<ConnectGithub>(&handle, "")).unwrap_err(),
+        PageError::WrongSubject
+    );
     // One changed character; truncated; garbage; a requestState instead of a handle.
     for bad in [
         tamper(&handle),
@@ -331,6 +336,27 @@ fn the_page_refuses_other_users_tampered_and_foreign_handles() {
             "{bad:?} must be refused as invalid"
         );
     }
+    // What the browser may be shown is the same for every handle that is not ours (and for
+    // one that expired); the precise reason is only in `reason()`, for logs.
+    let shown: std::collections::BTreeSet<String> =
+        [tamper(&handle), "eu1.AAAA".to_owned(), state.clone()]
+            .iter()
+            .map(|bad| block_on(page.open::<ConnectGithub>(bad, ALICE)).unwrap_err())
+            .chain([
+                PageError::Invalid(StateError::UnknownKey { kid: 7 }),
+                PageError::Expired,
+            ])
+            .map(|refused| {
+                assert!(
+                    refused.reason().starts_with("invalid") || refused.reason().contains("expired")
+                );
+                refused.to_string()
+            })
+            .collect();
+    assert_eq!(
+        shown.into_iter().collect::<Vec<_>>(),
+        ["this link is invalid or has expired"]
+    );
     // A handle never opens as requestState either.
     let e = error(block_on(
         caller.call(&caller.retry(&handle, Some(answer("accept"))), connect),
@@ -1039,4 +1065,22 @@ async fn legacy_require_url_single_use_a_later_call_starts_a_new_flow() {
     page.complete(&opened, None).await.unwrap();
     let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, require).await;
     assert_eq!(complete(outcome), completed(None));
+}
+
+/// An empty principal is a server bug (it would bind state to "nobody"): refused before
+/// anything is sealed, with an internal error and a reason for the log.
+#[test]
+fn an_empty_principal_is_refused() {
+    let server = server();
+    let caller = Caller::new(&server, Some(ALICE));
+    let refused = server
+        .context("tools/call", &caller.first())
+        .principal("")
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        serde_json::to_value(&refused.error).unwrap(),
+        json!({"code": -32603, "message": "the request's principal is empty"})
+    );
+    assert!(refused.reason.contains("pass `None`"), "{}", refused.reason);
 }

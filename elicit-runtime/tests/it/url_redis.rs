@@ -401,3 +401,64 @@ async fn an_unreachable_redis_is_a_clear_error_and_fails_closed() {
     let params = caller.retry(&state, Some(answer("accept")));
     assert_invalid_state(&error(caller.call(&params, connect).await));
 }
+
+/// Redis expires keys by its own clock, tokens expire by each replica's, and a replica accepts
+/// a token up to `MAX_CLOCK_SKEW` off: completion, redemption and replay keys must outlive the
+/// token by at least that, or a skewed Redis reopens a window for replays.
+#[tokio::test]
+async fn keys_outlive_their_token_by_the_clock_skew_margin() {
+    let redis = Redis::start();
+    let ns = namespace("skew");
+    let store = RedisCompletionStore::connect(&redis.url, &ns)
+        .await
+        .expect("connect to Redis");
+    let expires_at = SystemTime::now() + Duration::from_secs(1);
+    let done = Completion::Completed { result: None };
+    assert!(
+        store
+            .record("recorded", done.clone(), expires_at)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .record("redeemed", done.clone(), expires_at)
+            .await
+            .unwrap()
+    );
+    // Redeeming rewrites the entry as a tombstone, with its own expiry.
+    assert_eq!(
+        store.redeem("redeemed", expires_at).await.unwrap(),
+        Some(done)
+    );
+    let guard = RedisReplayGuard::new(&redis.url, &ns).expect("a replay guard");
+    guard
+        .redeem([9; 16], expires_at, SystemTime::now())
+        .expect("a first redemption");
+
+    let client = redis::Client::open(redis.url.as_str()).unwrap();
+    let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+    let mut keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("{ns}:*"))
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    keys.sort();
+    assert_eq!(
+        keys.len(),
+        3,
+        "recorded, redeemed and the replay key: {keys:?}"
+    );
+    let skew = elicit_runtime::state::MAX_CLOCK_SKEW.as_millis() as i64;
+    for key in keys {
+        let ttl: i64 = redis::cmd("PTTL")
+            .arg(&key)
+            .query_async(&mut raw)
+            .await
+            .unwrap();
+        assert!(
+            ttl > skew,
+            "{key} expires in {ttl} ms, within the clock skew of a token expiring in 1 s"
+        );
+    }
+}

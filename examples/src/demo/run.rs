@@ -42,7 +42,11 @@ async fn connect_page(
                 Html("<p>This link was started by another user.</p>".into()),
             );
         }
-        Err(e) => return (StatusCode::BAD_REQUEST, Html(format!("<p>{e}</p>"))),
+        Err(e) => {
+            // The precise reason goes to the log; the browser sees the uniform text.
+            eprintln!("connect page: {}", e.reason());
+            return (StatusCode::BAD_REQUEST, Html(format!("<p>{e}</p>")));
+        }
     };
     let (key, state) = opened;
     let service = state
