@@ -57,6 +57,15 @@ pub trait InputChannel: Send {
         request: InputRequest,
     ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a;
 
+    /// Asks that the next answer under `key` count only if this channel provably asked that
+    /// exact question (see [`ElicitServer::with_strict_provenance`](crate::ElicitServer::with_strict_provenance)):
+    /// a request context then ignores an answer that arrives without sealed state showing the
+    /// question. The default does nothing: a task only takes answers to its outstanding
+    /// questions anyway.
+    fn require_provenance(&mut self, key: &str) {
+        let _ = key;
+    }
+
     /// Told of every error a question ended in, including answers that fail to decode. The
     /// request context keeps the first, so that it wins over "input required" when a handler
     /// asked several questions before its first `?`. The default ignores it.

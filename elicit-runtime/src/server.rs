@@ -30,6 +30,7 @@ struct Inner {
     server_info: Option<Value>,
     completions: Option<Arc<dyn CompletionStore>>,
     single_use: bool,
+    strict_provenance: bool,
     url_origin: Option<String>,
 }
 
@@ -40,6 +41,7 @@ impl fmt::Debug for ElicitServer {
             .field("server_info", &self.inner.server_info)
             .field("completion_store", &self.inner.completions.is_some())
             .field("single_use", &self.inner.single_use)
+            .field("strict_provenance", &self.inner.strict_provenance)
             .finish()
     }
 }
@@ -53,6 +55,7 @@ impl ElicitServer {
                 server_info: None,
                 completions: None,
                 single_use: false,
+                strict_provenance: false,
                 url_origin: None,
             }),
         }
@@ -130,6 +133,35 @@ impl ElicitServer {
     /// The completion store of URL mode, if configured.
     pub fn completion_store(&self) -> Option<&Arc<dyn CompletionStore>> {
         self.inner.completions.as_ref()
+    }
+
+    /// Strict provenance for every question of this server: an answer counts only when the
+    /// sealed `requestState` shows that this server asked exactly that question in the round
+    /// before. Answers that arrive unasked (a one-shot call carrying `inputResponses`, answers
+    /// replayed by a caching gateway, or params written by a model under prompt injection) are
+    /// ignored and the question is asked for real.
+    ///
+    /// The cost is one more round trip for clients that answer in advance, and a client that
+    /// never echoes `requestState` can never answer. The default is off, as the spec's
+    /// conformance suite expects a one-shot answer to count. **Turn it on for anything that
+    /// spends money or deletes data**, or per question with
+    /// [`Question::strict_provenance`](crate::Question::strict_provenance).
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "payments"))
+    ///     .with_strict_provenance();
+    /// assert!(server.strict_provenance());
+    /// ```
+    pub fn with_strict_provenance(self) -> Self {
+        self.with(|inner| inner.strict_provenance = true)
+    }
+
+    /// Whether every question of this server requires strict provenance.
+    pub fn strict_provenance(&self) -> bool {
+        self.inner.strict_provenance
     }
 
     /// Whether URL-mode completions are single use.

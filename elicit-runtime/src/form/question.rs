@@ -44,6 +44,7 @@ pub struct Question<T: ElicitForm> {
     key: Cow<'static, str>,
     message: Option<String>,
     defaults: Option<T::Defaults>,
+    strict: bool,
     _form: PhantomData<fn() -> T>,
 }
 
@@ -60,6 +61,7 @@ impl<T: ElicitForm> Question<T> {
             key: Cow::Borrowed(T::key()),
             message: None,
             defaults: None,
+            strict: false,
             _form: PhantomData,
         }
     }
@@ -80,6 +82,17 @@ impl<T: ElicitForm> Question<T> {
     /// in the schema, leaves `required`, and decodes to that value when the answer omits it.
     pub fn defaults(mut self, defaults: T::Defaults) -> Self {
         self.defaults = Some(defaults);
+        self
+    }
+
+    /// Counts an answer only when sealed state shows this server asked exactly this question
+    /// in the round before; an answer that arrives unasked (one-shot `inputResponses`, a
+    /// replaying gateway, params a model wrote) is ignored and the question is asked. Use it
+    /// for questions that confirm spending money or deleting data; see
+    /// [`ElicitServer::with_strict_provenance`](crate::ElicitServer::with_strict_provenance)
+    /// for the trade-off and the server-wide setting.
+    pub fn strict_provenance(mut self) -> Self {
+        self.strict = true;
         self
     }
 
@@ -136,6 +149,9 @@ impl<T: ElicitForm> Question<T> {
         self,
         channel: &mut C,
     ) -> impl Future<Output = Result<Answer<T>, Interrupt>> + Send + '_ {
+        if self.strict {
+            channel.require_provenance(&self.key);
+        }
         let prepared = self.prepare();
         ask_prepared(channel, prepared)
     }

@@ -2,7 +2,7 @@
 //! `requestState`), or in this request's `inputResponses` — always bound to the question's
 //! digest, so a reworded question is asked again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
@@ -24,6 +24,10 @@ pub(crate) struct Answers {
     pub resolved: BTreeMap<String, Carried>,
     /// Questions asked in this round and not answered yet: key → (digest, request).
     pub pending: BTreeMap<String, (String, InputRequest)>,
+    /// Every question needs provenance (the server's setting).
+    pub strict: bool,
+    /// Keys whose question needs provenance (set per question).
+    pub strict_keys: BTreeSet<String>,
 }
 
 impl Answers {
@@ -54,11 +58,14 @@ impl Answers {
         };
         // With sealed state, only an answer to the question asked last round, worded exactly
         // as now, counts; a reworded question is asked again. Without state (a one-shot call)
-        // there is nothing the answer could be stale against.
-        if let Some(asked) = &self.asked_before
-            && asked.get(key).is_none_or(|d| d != digest)
-        {
-            return Ok(None);
+        // there is nothing the answer could be stale against, unless the question requires
+        // provenance.
+        match &self.asked_before {
+            Some(asked) if asked.get(key).is_none_or(|d| d != digest) => return Ok(None),
+            Some(_) => {}
+            // Strict provenance: no sealed state shows that we asked, so the answer is ignored.
+            None if self.strict || self.strict_keys.contains(key) => return Ok(None),
+            None => {}
         }
         let raw = match response {
             InputResponse::Malformed { error, .. } => {

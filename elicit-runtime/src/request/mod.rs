@@ -113,6 +113,7 @@ impl ElicitContext {
         capabilities: ClientCapabilities,
         peer: Option<Arc<dyn LegacyPeer>>,
     ) -> Self {
+        let strict = server.strict_provenance();
         ElicitContext {
             server,
             era,
@@ -122,7 +123,10 @@ impl ElicitContext {
             arguments,
             principal: principal.map(str::to_owned),
             capabilities,
-            answers: Answers::default(),
+            answers: Answers {
+                strict,
+                ..Answers::default()
+            },
             url_flows: BTreeMap::new(),
             peer,
             first_error: None,
@@ -273,6 +277,10 @@ impl InputChannel for ElicitContext {
     ) -> Result<Value, Interrupt> {
         let result = self.input_inner(key, digest, request).await;
         self.note_error(result)
+    }
+
+    fn require_provenance(&mut self, key: &str) {
+        self.answers.strict_keys.insert(key.to_owned());
     }
 
     fn failed(&mut self, error: &JsonRpcError) {

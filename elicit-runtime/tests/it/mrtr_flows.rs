@@ -544,6 +544,41 @@ fn a_one_shot_call_with_input_responses_and_no_state_is_accepted() {
     );
 }
 
+/// Strict provenance, server-wide: the same one-shot answer is ignored (nothing sealed shows
+/// the question was asked), the question goes out, and the answer to it counts.
+#[test]
+fn strict_provenance_ignores_unasked_answers_and_takes_asked_ones() {
+    let strict = server().with_strict_provenance();
+    let mut params = first_params(forms());
+    let unasked = json!({"guests": {"action": "accept", "content": {"count": 2}}});
+    params["inputResponses"] = unasked.clone();
+    let ask = asks(round(&strict, &params, ask_guests));
+    assert_eq!(keys(&ask), ["guests"]);
+    // Sent again with the state of the round that asked: now it counts.
+    let answered = retry(&first_params(forms()), &ask, unasked);
+    assert_eq!(
+        completes(round(&strict, &answered, ask_guests)),
+        Answer::Accepted(guests(2))
+    );
+}
+
+/// Strict provenance per question: only the strict question ignores its unasked answer.
+#[test]
+fn strict_provenance_per_question() {
+    let mut params = first_params(forms());
+    params["inputResponses"] = json!({
+        "guests": {"action": "accept", "content": {"count": 2}},
+        "day": {"action": "accept", "content": {"date": "2026-12-24"}}
+    });
+    let both = async |cx: &mut ElicitContext| {
+        let day = Day::ask(cx).await;
+        let guests = Guests::question().strict_provenance().ask(cx).await;
+        Ok::<_, Interrupt>((day?, guests?))
+    };
+    let ask = asks(round(&server(), &params, both));
+    assert_eq!(keys(&ask), ["guests"], "only the strict question is asked");
+}
+
 #[test]
 fn null_input_responses_ask_again() {
     let mut params = first_params(forms());
