@@ -115,8 +115,7 @@ impl<'a> ContextBuilder<'a> {
                     .sealer()
                     .open_now::<RoundState>(&token, &cx.binding())
                     .map_err(|e| ContextError::from(&e))?;
-                let state = opened.payload;
-                cx.resume(state);
+                cx.resume(opened.payload, opened.id, opened.expires_at);
             }
         }
         Ok(cx)

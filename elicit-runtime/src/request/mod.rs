@@ -15,6 +15,7 @@ mod round;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use serde_json::{Value, json};
 
@@ -84,6 +85,8 @@ pub struct ElicitContext {
     /// URL-mode flows under way, carried from round to round in `requestState`.
     pub(crate) url_flows: BTreeMap<String, UrlFlow>,
     pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
+    /// The id and expiry of the `requestState` this request carried, once opened.
+    pub(crate) opened_state: Option<([u8; 16], SystemTime)>,
     /// The first error any question ended in: it wins over "input required", so a batch
     /// whose later question failed reports the failure, not the earlier question.
     first_error: Option<JsonRpcError>,
@@ -129,12 +132,14 @@ impl ElicitContext {
             },
             url_flows: BTreeMap::new(),
             peer,
+            opened_state: None,
             first_error: None,
         }
     }
 
-    /// Continues from the state an earlier round sealed.
-    fn resume(&mut self, state: RoundState) {
+    /// Continues from the state an earlier round sealed (`id` and `expires_at` are the token's).
+    fn resume(&mut self, state: RoundState, id: [u8; 16], expires_at: SystemTime) {
+        self.opened_state = Some((id, expires_at));
         self.answers.asked_before = Some(state.asked);
         self.answers.carried = state.answers;
         self.url_flows = state.url_flows;

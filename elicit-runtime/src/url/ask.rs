@@ -188,6 +188,32 @@ impl ElicitContext {
         }
     }
 
+    /// A single-use completion carried in sealed state may be used once per state: this
+    /// request's state is marked in the store, so replaying it (a later round of a flow whose
+    /// completion was already redeemed) is refused instead of ending `Completed` again.
+    async fn consume_carried_completion(
+        &self,
+        flow_id: &str,
+        store: &dyn CompletionStore,
+    ) -> Result<(), Interrupt> {
+        let Some((state_id, expires_at)) = self.opened_state else {
+            return Err(internal(
+                "a carried completion without the state that carried it",
+            ));
+        };
+        let state_id: String = state_id.iter().map(|b| format!("{b:02x}")).collect();
+        let marker = format!("{flow_id}.state.{state_id}");
+        let first = store
+            .record(&marker, Completion::Redeemed, expires_at)
+            .await
+            .map_err(|e| internal(e.to_string()))?;
+        if first {
+            Ok(())
+        } else {
+            Err(already_redeemed())
+        }
+    }
+
     async fn ask_url_mrtr<T: Askable>(
         &mut self,
         state: T,
@@ -239,6 +265,9 @@ impl ElicitContext {
         // Already read in an earlier round of this request: the completion travels in the
         // sealed state, so a single-use completion is redeemed once, not once per round.
         if let Some(done) = done {
+            if self.server.single_use_completions() {
+                self.consume_carried_completion(&id, store).await?;
+            }
             return outcome_for(done, state);
         }
         // An expiry past what the clock can hold reads as already expired (fails closed).

@@ -605,6 +605,42 @@ fn a_question_after_a_single_use_url_elicitation_gets_its_own_round() {
     );
 }
 
+/// The replay the security review found: after a single-use completion was redeemed, a later
+/// round's state carries how the flow ended. Replaying that state (with its answers) must not
+/// run the handler's side effect again.
+#[test]
+fn a_later_rounds_state_cannot_replay_a_single_use_completion() {
+    let server = server().with_single_use_completions();
+    let caller = Caller::new(&server, Some(ALICE));
+    let ask = input_required(block_on(caller.call(&caller.first(), connect_then_label)));
+    finish_page(
+        &server,
+        &handle_of(&url_request(&ask)),
+        Some(json!("octocat")),
+    );
+    let params = caller.retry(&state_of(&ask), Some(answer("accept")));
+    let ask = input_required(block_on(caller.call(&params, connect_then_label)));
+    let last = caller.retry(
+        &state_of(&ask),
+        Some(json!({"label": {"action": "accept", "content": {"name": "imported"}}})),
+    );
+    assert_eq!(
+        complete(block_on(caller.call(&last, connect_then_label))),
+        "\"octocat\" labelled imported"
+    );
+    for _ in 0..3 {
+        let replayed = error(block_on(caller.call(&last, connect_then_label)));
+        assert_eq!(
+            serde_json::to_value(&replayed).unwrap(),
+            json!({
+                "code": -32602,
+                "message": "this URL elicitation was already redeemed",
+                "data": {"reason": "already_redeemed"}
+            })
+        );
+    }
+}
+
 // --- capabilities and configuration ------------------------------------------------------------
 
 #[test]
