@@ -66,6 +66,13 @@ pub trait InputChannel: Send {
         let _ = key;
     }
 
+    /// Told what of an answer is worth keeping once it decoded: for a form, only its declared
+    /// fields, as the form would send them. A request context carries that, not what the client
+    /// sent, into the next round's sealed state. The default ignores it.
+    fn answered(&mut self, key: &str, kept: Value) {
+        let _ = (key, kept);
+    }
+
     /// Told of every error a question ended in, including answers that fail to decode. The
     /// request context keeps the first, so that it wins over "input required" when a handler
     /// asked several questions before its first `?`. The default ignores it.

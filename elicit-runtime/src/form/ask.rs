@@ -1,5 +1,7 @@
 //! Asking a form question through an input channel: written once for every channel.
 
+use serde_json::json;
+
 use super::ElicitForm;
 use super::answer::Answer;
 use super::decode::decode_answer;
@@ -28,7 +30,13 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
         let response = channel
             .input(prepared.key(), prepared.digest(), request)
             .await?;
-        decode_answer(&prepared, response)
+        let answer = decode_answer::<T>(&prepared, response)?;
+        // Undeclared keys the client added are not worth sealing round after round.
+        if let Answer::Accepted(form) = &answer {
+            let kept = json!({"action": "accept", "content": form.to_content()});
+            channel.answered(prepared.key(), kept);
+        }
+        Ok(answer)
     }
     .await;
     if let Err(stop) = &result

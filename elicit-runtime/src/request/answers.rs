@@ -68,6 +68,14 @@ impl Answers {
             None => {}
         }
         let raw = match response {
+            _ if !within_bounds(response) => {
+                return Err(Interrupt::error(JsonRpcError::invalid_params(
+                    format!(
+                        "inputResponses.{key} is too large (at most {MAX_ANSWER_BYTES} bytes of JSON, nested at most {MAX_ANSWER_DEPTH} deep)"
+                    ),
+                    Some(json!({"key": key})),
+                )));
+            }
             InputResponse::Malformed { error, .. } => {
                 return Err(Interrupt::error(JsonRpcError::invalid_params(
                     format!("inputResponses.{key}: {error}"),
@@ -87,11 +95,59 @@ impl Answers {
         Ok(Some(raw))
     }
 
+    /// Replaces what is carried for `key` (used in this round) by `kept`.
+    pub fn keep(&mut self, key: &str, kept: Value) {
+        if let Some(carried) = self.resolved.get_mut(key) {
+            carried.response = kept;
+        }
+    }
+
     /// Adds a question to this round.
     pub fn ask(&mut self, key: &str, digest: &str, request: InputRequest) {
         self.pending
             .insert(key.to_owned(), (digest.to_owned(), request));
     }
+}
+
+/// The most JSON one answer may hold, roughly counted: an answer is carried in every later
+/// round's sealed state, so a client must not be able to make that state unopenable.
+pub(crate) const MAX_ANSWER_BYTES: usize = 64 * 1024;
+/// The deepest one answer may nest: the sealed state wraps it a few levels deeper, and
+/// serde_json refuses documents nested beyond 128.
+pub(crate) const MAX_ANSWER_DEPTH: usize = 32;
+
+/// Whether a response stays within [`MAX_ANSWER_BYTES`] and [`MAX_ANSWER_DEPTH`].
+fn within_bounds(response: &InputResponse) -> bool {
+    let value = match response {
+        InputResponse::Elicit(result) => {
+            return result.content.as_ref().is_none_or(|c| {
+                c.iter()
+                    .try_fold(0, |used, (k, v)| weigh(v, 2, used + k.len()))
+                    .is_some()
+            });
+        }
+        InputResponse::Malformed { raw, .. } => raw,
+        InputResponse::Sampling(v) | InputResponse::Roots(v) | InputResponse::Unknown(v) => v,
+    };
+    weigh(value, 1, 0).is_some()
+}
+
+/// `used` plus the rough size of `value` at `depth`, or `None` once past either bound.
+fn weigh(value: &Value, depth: usize, used: usize) -> Option<usize> {
+    if depth > MAX_ANSWER_DEPTH || used > MAX_ANSWER_BYTES {
+        return None;
+    }
+    let used = match value {
+        Value::Null | Value::Bool(_) | Value::Number(_) => used + 8,
+        Value::String(s) => used + s.len() + 2,
+        Value::Array(items) => items
+            .iter()
+            .try_fold(used + 2, |used, v| weigh(v, depth + 1, used))?,
+        Value::Object(map) => map.iter().try_fold(used + 2, |used, (k, v)| {
+            weigh(v, depth + 1, used + k.len() + 3)
+        })?,
+    };
+    (used <= MAX_ANSWER_BYTES).then_some(used)
 }
 
 fn conflict(key: &str) -> Interrupt {

@@ -284,6 +284,10 @@ impl InputChannel for ElicitContext {
         self.note_error(result)
     }
 
+    fn answered(&mut self, key: &str, kept: Value) {
+        self.answers.keep(key, kept);
+    }
+
     fn require_provenance(&mut self, key: &str) {
         self.answers.strict_keys.insert(key.to_owned());
     }

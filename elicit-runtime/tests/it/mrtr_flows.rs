@@ -326,6 +326,60 @@ fn two_rounds_the_first_answer_comes_back_from_sealed_state() {
     assert_eq!(done, (day("2026-12-24"), Answer::Accepted(guests(4))));
 }
 
+/// Undeclared keys in an accepted answer are ignored by the decoder, and not carried either:
+/// the next round's state holds only the form's declared fields.
+#[test]
+fn undeclared_answer_content_is_not_resealed() {
+    let server = server();
+    let first = first_params(forms());
+    let r1 = asks(round(&server, &first, day_then_guests));
+    let junk = "x".repeat(30_000);
+    let answer =
+        json!({"day": {"action": "accept", "content": {"date": "2026-12-24", "junk": junk}}});
+    let r2 = asks(round(&server, &retry(&first, &r1, answer), day_then_guests));
+    assert_eq!(keys(&r2), ["guests"]);
+    let state = r2.request_state().unwrap();
+    assert!(
+        state.len() < 2_000,
+        "the next state is {} characters",
+        state.len()
+    );
+    // The day still comes back from it.
+    let done = completes(round(
+        &server,
+        &retry(
+            &first,
+            &r2,
+            Responses::new().accept(&guests(4)).into_value(),
+        ),
+        day_then_guests,
+    ));
+    assert_eq!(done, (day("2026-12-24"), Answer::Accepted(guests(4))));
+}
+
+/// An answer too large or too deeply nested to carry is the client's error, named by key.
+#[test]
+fn oversized_and_overnested_answers_are_refused() {
+    let mut nested = json!("deep");
+    for _ in 0..40 {
+        nested = json!([nested]);
+    }
+    for content in [
+        json!({"date": "2026-12-24", "junk": "x".repeat(70_000)}),
+        json!({"date": "2026-12-24", "junk": nested}),
+    ] {
+        let mut params = first_params(forms());
+        params["inputResponses"] = json!({"day": {"action": "accept", "content": content}});
+        let error = fails(round(&server(), &params, day_then_guests));
+        assert_eq!(error.code, -32602);
+        assert_eq!(
+            error.message,
+            "inputResponses.day is too large (at most 65536 bytes of JSON, nested at most 32 deep)"
+        );
+        assert_eq!(error.data, Some(json!({"key": "day"})));
+    }
+}
+
 async fn three_questions(cx: &mut ElicitContext) -> Result<String, Interrupt> {
     let Answer::Accepted(day) = Day::ask(cx).await? else {
         return Ok("no day".into());
