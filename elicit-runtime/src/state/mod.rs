@@ -59,7 +59,7 @@ pub(crate) use digest::{
     canonical_json, ct_eq, principal_hash, question_digest, question_digest_raw, short_digest,
 };
 pub use envelope::MAX_TTL;
-pub(crate) use envelope::{from_unix_secs, lifetime};
+pub(crate) use envelope::{from_unix_secs, lifetime, ttl_secs};
 pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
 };

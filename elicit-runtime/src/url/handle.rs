@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::state::frame::{self, Prefix};
 use crate::state::{
     Binding, SealError, StateError, StateSealer, ct_eq, from_unix_secs, lifetime, principal_hash,
+    ttl_secs,
 };
 
 /// Handles never open as `requestState` and vice versa: the prefix is authenticated.
@@ -91,8 +92,14 @@ pub(crate) fn mint(
 /// Opens a handle: authenticity and audience only; the caller checks subject and expiry.
 pub(crate) fn open(sealer: &StateSealer, token: &str) -> Result<Claims, StateError> {
     let opened = frame::open(sealer.key_ring(), HANDLE_PREFIX, token)?;
-    let claims: Claims = serde_json::from_slice(opened.plaintext())
+    let mut claims: Claims = serde_json::from_slice(opened.plaintext())
         .map_err(|_| StateError::Malformed("handle claims"))?;
+    // As for `requestState`: a lowered TTL applies at once to handles already out.
+    let cap = claims
+        .iat
+        .saturating_add(ttl_secs(sealer.ttl()))
+        .saturating_add(1);
+    claims.exp = claims.exp.min(cap);
     if claims.v != 1 {
         return Err(StateError::Malformed("handle version"));
     }
@@ -128,5 +135,21 @@ mod tests {
             claims(60).expires_at(),
             SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(60)
         );
+    }
+
+    /// Issue 9 item 7: lowering the TTL shortens handles already out, as it does `requestState`.
+    #[test]
+    fn a_lowered_ttl_caps_handles_already_out() {
+        use std::time::Duration;
+
+        let ring = || crate::state::KeyRing::new(1, [3; 32]);
+        let long = StateSealer::new(ring(), "aud").with_ttl(Duration::from_secs(600));
+        let short = StateSealer::new(ring(), "aud").with_ttl(Duration::from_secs(1));
+        let args = serde_json::json!({});
+        let binding = Binding::tool_call("t", &args).with_principal("alice");
+        let ten_ago = SystemTime::now() - Duration::from_secs(10);
+        let (_, token) = mint(&long, &binding, "alice", "k", Value::Null, ten_ago, None).unwrap();
+        assert!(open(&long, &token).unwrap().expires_at() > SystemTime::now());
+        assert!(open(&short, &token).unwrap().expires_at() < SystemTime::now());
     }
 }
