@@ -5,7 +5,14 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
 use crate::state::{CompletionStore, StateSealer};
+
+/// How many 2025-11-25 requests may wait on URL-mode pages at once unless
+/// [`ElicitServer::with_max_url_waits`] says otherwise (re-exported as
+/// `elicit_runtime::url::DEFAULT_MAX_URL_WAITS`).
+pub const DEFAULT_MAX_URL_WAITS: usize = 256;
 
 /// The server's elicitation settings: the sealer for `requestState` (keys, audience, expiry,
 /// replay guard), the server's identity and URL mode's completion store. Cheap to clone;
@@ -31,6 +38,8 @@ struct Inner {
     completions: Option<Arc<dyn CompletionStore>>,
     single_use: bool,
     strict_provenance: bool,
+    /// Permits for 2025-11-25 handlers waiting on a URL-mode page.
+    url_waits: Arc<Semaphore>,
     url_origin: Option<String>,
 }
 
@@ -56,6 +65,7 @@ impl ElicitServer {
                 completions: None,
                 single_use: false,
                 strict_provenance: false,
+                url_waits: Arc::new(Semaphore::new(DEFAULT_MAX_URL_WAITS)),
                 url_origin: None,
             }),
         }
@@ -162,6 +172,20 @@ impl ElicitServer {
     /// Whether every question of this server requires strict provenance.
     pub fn strict_provenance(&self) -> bool {
         self.inner.strict_provenance
+    }
+
+    /// At most `max` 2025-11-25 requests may wait on a URL-mode page at once (default
+    /// [`DEFAULT_MAX_URL_WAITS`]). Each wait holds its request open until the page finishes or
+    /// the handle expires; past the limit, asking fails at once with `-32603` and
+    /// `data.reason = "busy"` before any link is sent, so a flood of accepted-but-abandoned
+    /// flows cannot pile up open requests.
+    pub fn with_max_url_waits(self, max: usize) -> Self {
+        self.with(|inner| inner.url_waits = Arc::new(Semaphore::new(max)))
+    }
+
+    /// A permit to wait on a URL-mode page, if one is free.
+    pub(crate) fn url_wait_permit(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.inner.url_waits).try_acquire_owned().ok()
     }
 
     /// Whether URL-mode completions are single use.

@@ -76,8 +76,19 @@ pub trait CompletionStore: Send + Sync {
 /// ```
 #[derive(Debug, Default)]
 pub struct MemoryCompletionStore {
-    entries: Mutex<HashMap<String, (Completion, SystemTime)>>,
+    entries: Mutex<Entries>,
 }
+
+#[derive(Debug, Default)]
+struct Entries {
+    map: HashMap<String, (Completion, SystemTime)>,
+    /// Expired entries are dropped once the map reaches this size, which then doubles the live
+    /// count: each call costs amortised O(1) instead of a sweep over every entry.
+    sweep_at: usize,
+}
+
+/// The smallest map that is swept.
+const MIN_SWEEP_AT: usize = 64;
 
 impl MemoryCompletionStore {
     /// An empty store.
@@ -85,12 +96,43 @@ impl MemoryCompletionStore {
         Self::default()
     }
 
-    fn with<R>(&self, f: impl FnOnce(&mut HashMap<String, (Completion, SystemTime)>) -> R) -> R {
+    /// How many entries are held, expired ones not yet swept included.
+    pub fn len(&self) -> usize {
+        self.entries
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .map
+            .len()
+    }
+
+    /// Whether the store holds no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn with<R>(
+        &self,
+        f: impl FnOnce(&mut HashMap<String, (Completion, SystemTime)>, SystemTime) -> R,
+    ) -> R {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let now = SystemTime::now();
-        entries.retain(|_, (_, expires)| *expires > now);
-        f(&mut entries)
+        if entries.map.len() >= entries.sweep_at.max(MIN_SWEEP_AT) {
+            entries.map.retain(|_, (_, expires)| *expires > now);
+            entries.sweep_at = entries.map.len().saturating_mul(2);
+        }
+        f(&mut entries.map, now)
     }
+}
+
+/// The entry for `id` unless it has expired.
+fn live<'m>(
+    map: &'m HashMap<String, (Completion, SystemTime)>,
+    id: &str,
+    now: SystemTime,
+) -> Option<&'m Completion> {
+    map.get(id)
+        .filter(|(_, expires)| *expires > now)
+        .map(|(c, _)| c)
 }
 
 impl CompletionStore for MemoryCompletionStore {
@@ -100,8 +142,8 @@ impl CompletionStore for MemoryCompletionStore {
         completion: Completion,
         expires_at: SystemTime,
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
-        let recorded = self.with(|entries| {
-            if entries.contains_key(id) {
+        let recorded = self.with(|entries, now| {
+            if live(entries, id, now).is_some() {
                 return false;
             }
             entries.insert(id.to_owned(), (completion, expires_at));
@@ -111,7 +153,7 @@ impl CompletionStore for MemoryCompletionStore {
     }
 
     fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
-        let found = self.with(|entries| entries.get(id).map(|(c, _)| c.clone()));
+        let found = self.with(|entries, now| live(entries, id, now).cloned());
         Box::pin(async move { Ok(found) })
     }
 
@@ -120,8 +162,8 @@ impl CompletionStore for MemoryCompletionStore {
         id: &'a str,
         expires_at: SystemTime,
     ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
-        let before = self.with(|entries| {
-            let before = entries.get(id).map(|(c, _)| c.clone());
+        let before = self.with(|entries, now| {
+            let before = live(entries, id, now).cloned();
             if before.is_some() {
                 entries.insert(id.to_owned(), (Completion::Redeemed, expires_at));
             }
@@ -133,3 +175,35 @@ impl CompletionStore for MemoryCompletionStore {
 
 /// How often a waiting 2025-11-25 handler looks for a completion.
 pub(crate) const POLL_INTERVAL: Duration = Duration::from_millis(200);
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::*;
+
+    /// Expired entries read as absent at once, and are swept in batches, so a store under
+    /// steady traffic of short flows stays small without sweeping on every call.
+    #[test]
+    fn expired_entries_are_absent_and_swept_in_batches() {
+        let store = MemoryCompletionStore::new();
+        let past = SystemTime::now() - Duration::from_secs(1);
+        let done = Completion::Completed { result: None };
+        for n in 0..10_000 {
+            let id = format!("flow-{n}");
+            assert!(pollster::block_on(store.record(&id, done.clone(), past)).unwrap());
+            assert_eq!(pollster::block_on(store.lookup(&id)).unwrap(), None);
+            assert!(store.len() <= MIN_SWEEP_AT, "{} entries held", store.len());
+        }
+        // A live entry survives the sweeps.
+        let later = SystemTime::now() + Duration::from_secs(60);
+        assert!(pollster::block_on(store.record("live", done.clone(), later)).unwrap());
+        for n in 0..1_000 {
+            let _ = pollster::block_on(store.record(&format!("more-{n}"), done.clone(), past));
+        }
+        assert_eq!(
+            pollster::block_on(store.lookup("live")).unwrap(),
+            Some(done)
+        );
+    }
+}

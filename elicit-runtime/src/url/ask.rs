@@ -1,6 +1,6 @@
 //! Asking a URL-mode elicitation from a handler, on both protocol eras.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 
@@ -300,6 +300,8 @@ impl ElicitContext {
             .peer
             .clone()
             .ok_or_else(|| internal("no back channel: give the context a legacy peer"))?;
+        // Taken before the link goes out: a server that cannot wait says so instead.
+        let _permit = self.server.url_wait_permit().ok_or_else(busy)?;
         let (claims, token) = self.mint::<T>(&principal, bound, None)?;
         let request = InputRequest::from(UrlParams::for_2025(
             T::MESSAGE,
@@ -319,6 +321,7 @@ impl ElicitContext {
             ElicitAction::Accept => {}
         }
         let expires_at = claims.expires_at();
+        let mut pause = POLL_INTERVAL;
         loop {
             if let Some(done) = self.completed(&claims.id, store, expires_at).await? {
                 let note = ElicitationCompleteNotification::new(claims.id.clone());
@@ -329,12 +332,26 @@ impl ElicitContext {
                     .await;
                 return outcome_for(done, state);
             }
-            if SystemTime::now() >= expires_at {
+            let now = SystemTime::now();
+            let Ok(left) = expires_at.duration_since(now) else {
                 return Ok(UrlAnswer::Expired);
-            }
-            tokio::time::sleep(POLL_INTERVAL).await;
+            };
+            // Back off while the user is away, but look once more right at the expiry.
+            tokio::time::sleep(pause.min(left)).await;
+            pause = (pause * 2).min(MAX_POLL_INTERVAL);
         }
     }
+}
+
+/// The longest pause between two looks at the store while a 2025-11-25 handler waits.
+const MAX_POLL_INTERVAL: Duration = Duration::from_secs(5);
+
+fn busy() -> Interrupt {
+    Interrupt::error(JsonRpcError::new(
+        INTERNAL_ERROR,
+        "too many URL-mode elicitations are waiting on their pages; try again later",
+        Some(json!({"reason": "busy"})),
+    ))
 }
 
 /// How many redeemed flows of one identical call are skipped before giving up.

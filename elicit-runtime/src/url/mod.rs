@@ -31,6 +31,7 @@ pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 #[cfg(feature = "redis")]
 pub use redis::{RedisCompletionStore, RedisReplayGuard};
 
+pub use crate::server::DEFAULT_MAX_URL_WAITS;
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 use crate::{ElicitContext, Interrupt};
 

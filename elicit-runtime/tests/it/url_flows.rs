@@ -9,7 +9,9 @@ use std::time::{Duration, SystemTime};
 use crate::common_url::*;
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateError, StateSealer};
-use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
+use elicit_runtime::url::{
+    Completion, CompletionStore, LandingPage, MemoryCompletionStore, PageError, StoreError,
+};
 use elicit_runtime::wire::{ClientCapabilities, InputRequest, JsonRpcError, ProtocolEra};
 use elicit_runtime::{
     Answer, ElicitContext, ElicitForm, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer,
@@ -946,6 +948,92 @@ async fn legacy_accept_without_completion_expires_with_the_handle() {
     assert!((Duration::from_secs(1)..Duration::from_secs(5)).contains(&started.elapsed()));
     legacy_url_request(&peer.requests());
     assert!(peer.notifications().is_empty());
+}
+
+/// Issue 9 item 10: each 2025-11-25 wait holds a request open for up to the handle's life, so
+/// the number of waits is bounded; past it, asking fails at once, before any link is sent.
+#[tokio::test]
+async fn legacy_waits_are_bounded_and_refused_before_a_link_goes_out() {
+    let server = server_with(sealer().with_ttl(Duration::from_secs(1))).with_max_url_waits(1);
+    let waiting = UrlPeer::new(json!({"action": "accept"}), None);
+    let first = tokio::spawn({
+        let (server, peer) = (server.clone(), waiting.clone());
+        async move { run_legacy(&server, url_caps(), Some(ALICE), Some(peer), connect).await }
+    });
+    while waiting.requests().is_empty() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let turned_away = UrlPeer::new(json!({"action": "accept"}), None);
+    let refused = error(
+        run_legacy(
+            &server,
+            url_caps(),
+            Some(ALICE),
+            Some(turned_away.clone()),
+            connect,
+        )
+        .await,
+    );
+    assert_eq!(
+        serde_json::to_value(&refused).unwrap(),
+        json!({
+            "code": -32603,
+            "message": "too many URL-mode elicitations are waiting on their pages; try again later",
+            "data": {"reason": "busy"}
+        })
+    );
+    assert!(turned_away.requests().is_empty(), "no link was sent");
+    assert_eq!(complete(first.await.unwrap()), UrlAnswer::Expired);
+    // The finished wait gave its permit back.
+    let later = UrlPeer::new(json!({"action": "decline"}), None);
+    assert_eq!(
+        complete(run_legacy(&server, url_caps(), Some(ALICE), Some(later), connect).await),
+        UrlAnswer::Declined
+    );
+}
+
+/// A store that counts how often a waiting handler looks.
+#[derive(Default)]
+struct CountingStore {
+    inner: MemoryCompletionStore,
+    lookups: std::sync::atomic::AtomicUsize,
+}
+
+impl CompletionStore for CountingStore {
+    fn record<'a>(
+        &'a self,
+        id: &'a str,
+        completion: Completion,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        self.inner.record(id, completion, expires_at)
+    }
+    fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        self.lookups
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner.lookup(id)
+    }
+    fn redeem<'a>(
+        &'a self,
+        id: &'a str,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        self.inner.redeem(id, expires_at)
+    }
+}
+
+/// Issue 9 item 10: a handler waiting on an abandoned page backs off instead of asking the
+/// store every 200 ms for the handle's whole life (a 2 s link: 10 or 11 looks before).
+#[tokio::test]
+async fn legacy_waits_back_off() {
+    let store = Arc::new(CountingStore::default());
+    let server = ElicitServer::new(sealer().with_ttl(Duration::from_secs(2)))
+        .with_completion_store(store.clone());
+    let peer = UrlPeer::new(json!({"action": "accept"}), None);
+    let outcome = run_legacy(&server, url_caps(), Some(ALICE), Some(peer), connect).await;
+    assert_eq!(complete(outcome), UrlAnswer::Expired);
+    let looks = store.lookups.load(std::sync::atomic::Ordering::Relaxed);
+    assert!((2..=6).contains(&looks), "{looks} looks at the store");
 }
 
 #[tokio::test]
