@@ -152,4 +152,49 @@ mod tests {
         assert!(open(&long, &token).unwrap().expires_at() > SystemTime::now());
         assert!(open(&short, &token).unwrap().expires_at() < SystemTime::now());
     }
+
+    /// Every single-bit flip and every truncation of a URL handle is refused, and what the
+    /// landing page may show for each is the one uniform text.
+    #[test]
+    fn every_bit_flip_and_truncation_of_a_handle_is_refused_uniformly() {
+        use crate::url::PageError;
+
+        let sealer = StateSealer::new(crate::state::KeyRing::new(1, [5; 32]), "aud");
+        let args = serde_json::json!({"repo": "elicit"});
+        let binding = Binding::tool_call("connect", &args).with_principal("alice");
+        let state = serde_json::json!({"scopes": "repo"});
+        let (_, token) = mint(
+            &sealer,
+            &binding,
+            "alice",
+            "k",
+            state,
+            SystemTime::now(),
+            None,
+        )
+        .unwrap();
+        assert!(open(&sealer, &token).is_ok(), "the control opens");
+        let uniform = PageError::Expired.to_string();
+        let prefix = "eu1.";
+        let refused = |forged: &str| {
+            let error = open(&sealer, forged).expect_err(forged);
+            assert_eq!(PageError::Invalid(error).to_string(), uniform, "{forged}");
+        };
+        let body = URL_SAFE_NO_PAD
+            .decode(&token[HANDLE_PREFIX.len()..])
+            .unwrap();
+        for i in 0..body.len() {
+            for bit in 0..8 {
+                let mut flipped = body.clone();
+                flipped[i] ^= 1 << bit;
+                refused(&format!("{prefix}{}", URL_SAFE_NO_PAD.encode(&flipped)));
+            }
+        }
+        for len in 0..token.len() {
+            refused(&token[..len]);
+        }
+        for len in 0..body.len() {
+            refused(&format!("{prefix}{}", URL_SAFE_NO_PAD.encode(&body[..len])));
+        }
+    }
 }
