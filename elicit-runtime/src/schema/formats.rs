@@ -210,8 +210,8 @@ pub fn is_valid_date(s: &str) -> bool {
 /// Whether `s` is an RFC 3339 `date-time` (`format: "date-time"`).
 ///
 /// Shape: `YYYY-MM-DD`, `T` or `t`, `HH:MM:SS`, an optional `.` with one or more digits, then
-/// `Z`, `z` or `+HH:MM` / `-HH:MM`. Hours go up to 23, minutes up to 59 and seconds up to 60
-/// (a leap second).
+/// `Z`, `z` or `+HH:MM` / `-HH:MM`. Hours go up to 23, minutes up to 59 and seconds up to 60:
+/// a leap second, only at 23:59:60 UTC (`15:59:60-08:00` is one, `00:00:60Z` is not).
 ///
 /// ```
 /// use elicit_runtime::schema::is_valid_date_time;
@@ -227,12 +227,14 @@ pub fn is_valid_date_time(s: &str) -> bool {
         return false;
     }
     // partial-time: HH:MM:SS
-    let time_ok = two_digits(b[11], b[12]).is_some_and(|h| h <= 23)
-        && b[13] == b':'
-        && two_digits(b[14], b[15]).is_some_and(|m| m <= 59)
-        && b[16] == b':'
-        && two_digits(b[17], b[18]).is_some_and(|s| s <= 60);
-    if !time_ok {
+    let (Some(hour), Some(minute), Some(second)) = (
+        two_digits(b[11], b[12]).filter(|h| *h <= 23),
+        two_digits(b[14], b[15]).filter(|m| *m <= 59),
+        two_digits(b[17], b[18]).filter(|s| *s <= 60),
+    ) else {
+        return false;
+    };
+    if b[13] != b':' || b[16] != b':' {
         return false;
     }
     let mut rest = &b[19..];
@@ -243,14 +245,24 @@ pub fn is_valid_date_time(s: &str) -> bool {
         }
         rest = &tail[digits..];
     }
-    match rest {
-        [b'Z' | b'z'] => true,
-        [b'+' | b'-', h1, h2, b':', m1, m2] => {
-            two_digits(*h1, *h2).is_some_and(|h| h <= 23)
-                && two_digits(*m1, *m2).is_some_and(|m| m <= 59)
+    // The offset, in minutes east of UTC.
+    let offset: i32 = match rest {
+        [b'Z' | b'z'] => 0,
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
+            let (Some(h), Some(m)) = (
+                two_digits(*h1, *h2).filter(|h| *h <= 23),
+                two_digits(*m1, *m2).filter(|m| *m <= 59),
+            ) else {
+                return false;
+            };
+            let minutes = i32::from(h) * 60 + i32::from(m);
+            if *sign == b'-' { -minutes } else { minutes }
         }
-        _ => false,
-    }
+        _ => return false,
+    };
+    // A leap second is only ever inserted as 23:59:60 UTC (RFC 3339 §5.7; the JSON Schema test
+    // suite agrees): in local time that is the minute before midnight, shifted by the offset.
+    second < 60 || (i32::from(hour) * 60 + i32::from(minute) - offset).rem_euclid(1440) == 1439
 }
 
 /// `YYYY-MM-DD` on exactly ten bytes, with a real day of the month.
@@ -564,6 +576,8 @@ mod tests {
             "2024-02-29T23:59:59Z",
             "2024-02-29t00:00:00z",
             "2016-12-31T23:59:60Z",
+            "1998-12-31T15:59:60.123-08:00",
+            "1999-01-01T05:29:60+05:30",
             "2024-01-01T12:00:00.5-08:00",
             "2024-01-01T12:00:00.000000001+23:59",
             "2024-01-01T12:00:00+00:00",
@@ -577,6 +591,10 @@ mod tests {
             "2024-01-01T24:00:00Z",
             "2024-01-01T23:60:00Z",
             "2024-01-01T23:59:61Z",
+            "0000-01-01T00:00:60Z",
+            "1998-12-31T23:58:60Z",
+            "1998-12-31T22:59:60Z",
+            "1998-12-31T23:59:60-08:00",
             "2024-01-01T12:00:00",
             "2024-01-01 12:00:00Z",
             "2024-01-01T12:00Z",

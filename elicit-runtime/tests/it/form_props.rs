@@ -734,3 +734,5 @@ fn content_generators_hit_both_sides() {
         assert!(many >= 100, "several errors {many}/1000");
     }
 }
+
+mod differential;
