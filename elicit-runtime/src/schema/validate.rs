@@ -115,8 +115,16 @@ impl PropertySchema {
             (Expect::Boolean, PropertySchema::Boolean(_)) => check_boolean(value),
             (Expect::SingleSelect, PropertySchema::SingleSelect(s)) => check_single(s, value),
             (Expect::MultiSelect, PropertySchema::MultiSelect(s)) => check_multi(s, value),
-            _ => self.check(value),
+            _ => self.check_any(value),
         }
+    }
+
+    /// [`PropertySchema::check`] out of line, for the (unexpected) mismatch in
+    /// [`PropertySchema::check_expecting`]: its callers inline every check of the variant they
+    /// expect, and would otherwise also inline every check of every other variant.
+    #[inline(never)]
+    fn check_any(&self, value: &Value) -> Result<(), String> {
+        self.check(value)
     }
 }
 
@@ -146,7 +154,7 @@ fn check_single(s: &SingleSelectSchema, value: &Value) -> Result<(), String> {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
     let Value::String(text) = value else {
         return Err("must be text".to_owned());
@@ -200,7 +208,7 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn check_number(s: &NumberSchema, value: &Value) -> Result<(), String> {
     // The common case, a JSON integer within `i64` against `i64` bounds, decided by two integer
     // comparisons; the result is the same as the general path's below.
@@ -249,7 +257,7 @@ fn check_number(s: &NumberSchema, value: &Value) -> Result<(), String> {
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 fn check_multi(s: &MultiSelectSchema, value: &Value) -> Result<(), String> {
     let Value::Array(chosen) = value else {
         return Err("must be a list of options".to_owned());
