@@ -115,8 +115,16 @@ impl PropertySchema {
             (Expect::Boolean, PropertySchema::Boolean(_)) => check_boolean(value),
             (Expect::SingleSelect, PropertySchema::SingleSelect(s)) => check_single(s, value),
             (Expect::MultiSelect, PropertySchema::MultiSelect(s)) => check_multi(s, value),
-            _ => self.check(value),
+            _ => self.check_any(value),
         }
+    }
+
+    /// [`PropertySchema::check`] out of line, for the (unexpected) mismatch in
+    /// [`PropertySchema::check_expecting`]: its callers inline every check of the variant they
+    /// expect, and would otherwise also inline every check of every other variant.
+    #[inline(never)]
+    fn check_any(&self, value: &Value) -> Result<(), String> {
+        self.check(value)
     }
 }
 
@@ -146,7 +154,7 @@ fn check_single(s: &SingleSelectSchema, value: &Value) -> Result<(), String> {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
     let Value::String(text) = value else {
         return Err("must be text".to_owned());
@@ -200,8 +208,31 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn check_number(s: &NumberSchema, value: &Value) -> Result<(), String> {
+    // The common case, a JSON integer within `i64` against `i64` bounds, decided by two integer
+    // comparisons; the result is the same as the general path's below.
+    if let Value::Number(n) = value
+        && let Some(v) = n.as_i64()
+    {
+        let below = |bound: &Number| {
+            bound
+                .as_i64()
+                .map_or_else(|| compare(n, bound).is_lt(), |b| v < b)
+        };
+        let above = |bound: &Number| {
+            bound
+                .as_i64()
+                .map_or_else(|| compare(n, bound).is_gt(), |b| v > b)
+        };
+        if let Some(min) = s.minimum.as_ref().filter(|min| below(min)) {
+            return Err(format!("must be at least {min}"));
+        }
+        if let Some(max) = s.maximum.as_ref().filter(|max| above(max)) {
+            return Err(format!("must be at most {max}"));
+        }
+        return Ok(());
+    }
     let n = match value {
         Value::Number(n) if !s.integer || is_whole(n) => n,
         _ if s.integer => return Err("must be a whole number".to_owned()),
@@ -226,7 +257,7 @@ fn check_number(s: &NumberSchema, value: &Value) -> Result<(), String> {
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 fn check_multi(s: &MultiSelectSchema, value: &Value) -> Result<(), String> {
     let Value::Array(chosen) = value else {
         return Err("must be a list of options".to_owned());
