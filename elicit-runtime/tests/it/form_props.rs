@@ -388,12 +388,19 @@ fn date() -> impl Strategy<Value = String> {
 
 fn valid_loose() -> impl Strategy<Value = Json> {
     let day = unanswered_or(date().prop_map(Json::from));
-    let at = unanswered_or(
-        (
+    // Seconds up to 59, and leap seconds where they happen: 23:59:60 UTC.
+    let leap = (
+        date(),
+        prop::sample::select(vec!["23:59:60Z", "15:59:60.5-08:00"]),
+    )
+        .prop_map(|(d, t)| Json::from(format!("{d}T{t}")));
+    let at = unanswered_or(prop_oneof![
+        1 => leap,
+        9 => (
             date(),
             0u32..24,
             0u32..60,
-            0u32..=60,
+            0u32..60,
             prop::option::of("[0-9]{1,6}"),
             prop_oneof![
                 Just("Z".to_owned()),
@@ -404,7 +411,7 @@ fn valid_loose() -> impl Strategy<Value = Json> {
                 let frac = frac.map(|f| format!(".{f}")).unwrap_or_default();
                 Json::from(format!("{d}T{h:02}:{m:02}:{s:02}{frac}{zone}"))
             }),
-    );
+    ]);
     let link =
         unanswered_or("(https|http|ftp)://[a-z]{1,9}\\.com/[a-z0-9]{0,8}".prop_map(Json::from));
     let ratio = unanswered_or(
