@@ -4,9 +4,9 @@
 //! answers, beside rmcp's `RequestStateCodec` (HMAC-SHA256 only, rmcp's `request-state`
 //! feature) on the same payload:
 //! - `elicit_seal` / `elicit_open` / `elicit_seal_open`: `StateSealer::seal(&binding, &payload,
-//!   now)` and `StateSealer::open(&token, &binding, now)`: AES-256-GCM, a JSON envelope with
-//!   audience, method, target, arguments digest, salted principal hash, expiry and a random
-//!   state id; `open` parses the payload back into a `Value`;
+//!   now)` and `StateSealer::open(&token, &binding, now)`: AES-256-GCM, a binary envelope
+//!   header with audience, method, target, arguments digest, salted principal hash, expiry and
+//!   a random state id before the payload's JSON; `open` parses the payload back into a `Value`;
 //! - `rmcp_encode` / `rmcp_decode` / `rmcp_encode_decode`: a keyring codec (`rs2`, so a key id
 //!   travels in the token as ours does) with `seal_json_with` / `open_json_with::<Value>`, the
 //!   same binding (method, target, arguments digest, principal) as associated data and the same
