@@ -18,7 +18,8 @@
 //!   `{d, r}`, notes), what the context seals, through `seal(&binding, &state, now)` /
 //!   `open::<RoundState>` and rmcp's `seal_json_with` / `open_json_with::<RoundState>`;
 //!   `elicit_seal_open_raw`: the same with each answer kept as `Box<RawValue>` instead of a
-//!   `Value`, to show what building a `Value` per answer costs.
+//!   `Value`, as the crate's own round state keeps them (`request/round.rs`), with
+//!   `rmcp_encode_decode_raw` rmcp's codec on that same raw state.
 //!
 //! Group `mrtr_retry_round`: one whole retry of a tool asking two forms, as a server sees it:
 //! the params text with `inputResponses` for both and the `requestState` of round 1 is parsed,
@@ -355,15 +356,23 @@ fn state_seal_open_raw(c: &mut Criterion) {
 
     let mut elicit_seal_open_raw = || elicit_round_trip(&sealer, &binding, &raw_state);
     let mut rmcp_encode_decode = || rmcp_round_trip(&codec, &options, &ad, &payload);
+    // rmcp on the same raw state: what the codecs themselves cost on it.
+    let mut rmcp_encode_decode_raw = || rmcp_round_trip(&codec, &options, &ad, &raw_state);
     if let Some(rounds) = support::paired_rounds() {
+        let elicit = "elicit_seal_open_raw";
         support::paired(
-            (
-                "elicit_seal_open_raw",
-                support::timed(&mut elicit_seal_open_raw),
-            ),
+            (elicit, support::timed(&mut elicit_seal_open_raw)),
             (
                 "rmcp_encode_decode",
                 support::timed(&mut rmcp_encode_decode),
+            ),
+            rounds,
+        );
+        support::paired(
+            (elicit, support::timed(&mut elicit_seal_open_raw)),
+            (
+                "rmcp_encode_decode_raw",
+                support::timed(&mut rmcp_encode_decode_raw),
             ),
             rounds,
         );
@@ -371,6 +380,7 @@ fn state_seal_open_raw(c: &mut Criterion) {
     }
     let mut group = c.benchmark_group("mrtr_state_3_answers");
     support::bench(&mut group, "elicit_seal_open_raw", elicit_seal_open_raw);
+    support::bench(&mut group, "rmcp_encode_decode_raw", rmcp_encode_decode_raw);
     group.finish();
 }
 
