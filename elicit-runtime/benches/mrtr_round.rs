@@ -4,9 +4,9 @@
 //! answers, beside rmcp's `RequestStateCodec` (HMAC-SHA256 only, rmcp's `request-state`
 //! feature) on the same payload:
 //! - `elicit_seal` / `elicit_open` / `elicit_seal_open`: `StateSealer::seal(&binding, &payload,
-//!   now)` and `StateSealer::open(&token, &binding, now)`: AES-256-GCM, a JSON envelope with
-//!   audience, method, target, arguments digest, salted principal hash, expiry and a random
-//!   state id; `open` parses the payload back into a `Value`;
+//!   now)` and `StateSealer::open(&token, &binding, now)`: AES-256-GCM, a binary envelope
+//!   header with audience, method, target, arguments digest, salted principal hash, expiry and
+//!   a random state id before the payload's JSON; `open` parses the payload back into a `Value`;
 //! - `rmcp_encode` / `rmcp_decode` / `rmcp_encode_decode`: a keyring codec (`rs2`, so a key id
 //!   travels in the token as ours does) with `seal_json_with` / `open_json_with::<Value>`, the
 //!   same binding (method, target, arguments digest, principal) as associated data and the same
@@ -18,13 +18,16 @@
 //!   `{d, r}`, notes), what the context seals, through `seal(&binding, &state, now)` /
 //!   `open::<RoundState>` and rmcp's `seal_json_with` / `open_json_with::<RoundState>`;
 //!   `elicit_seal_open_raw`: the same with each answer kept as `Box<RawValue>` instead of a
-//!   `Value`, to show what building a `Value` per answer costs.
+//!   `Value`, as the crate's own round state keeps them (`request/round.rs`), with
+//!   `rmcp_encode_decode_raw` rmcp's codec on that same raw state.
 //!
 //! Group `mrtr_retry_round`: one whole retry of a tool asking two forms, as a server sees it:
 //! the params text with `inputResponses` for both and the `requestState` of round 1 is parsed,
 //! the context built (which opens the state), the handler run (which decodes and validates both
 //! answers, then asks a third form) and the context finished (which seals the next state).
-//! `retry_round` is that; `retry_round_with_response_text` also writes the result as JSON text.
+//! `retry_round` is that; `retry_round_with_response_text` also writes the result as JSON text;
+//! `third_round` is the retry after it (the confirmation answered, round 2's state with both
+//! earlier answers echoed), where the handler reads every carried answer again and finishes.
 //! Group `mrtr_retry_round_parts` times the four steps on their own (`iter_batched` with the
 //! earlier steps as setup).
 //!
@@ -40,18 +43,16 @@
 //! (`ELICIT_BENCH_COUNT=<routine>:<n>` under `valgrind --tool=callgrind`; every routine except
 //! the two `iter_batched` parts).
 
+#[path = "mrtr_round/retry.rs"]
+mod retry;
 mod support;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use elicit_runtime::state::{Binding, DEFAULT_TTL, KeyRing, StateSealer};
-use elicit_runtime::testing::Responses;
-use elicit_runtime::wire::InputRequiredResult;
-use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
-use pollster::block_on;
 use rmcp::model::{RequestStateCodec, SealOptions};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -355,15 +356,23 @@ fn state_seal_open_raw(c: &mut Criterion) {
 
     let mut elicit_seal_open_raw = || elicit_round_trip(&sealer, &binding, &raw_state);
     let mut rmcp_encode_decode = || rmcp_round_trip(&codec, &options, &ad, &payload);
+    // rmcp on the same raw state: what the codecs themselves cost on it.
+    let mut rmcp_encode_decode_raw = || rmcp_round_trip(&codec, &options, &ad, &raw_state);
     if let Some(rounds) = support::paired_rounds() {
+        let elicit = "elicit_seal_open_raw";
         support::paired(
-            (
-                "elicit_seal_open_raw",
-                support::timed(&mut elicit_seal_open_raw),
-            ),
+            (elicit, support::timed(&mut elicit_seal_open_raw)),
             (
                 "rmcp_encode_decode",
                 support::timed(&mut rmcp_encode_decode),
+            ),
+            rounds,
+        );
+        support::paired(
+            (elicit, support::timed(&mut elicit_seal_open_raw)),
+            (
+                "rmcp_encode_decode_raw",
+                support::timed(&mut rmcp_encode_decode_raw),
             ),
             rounds,
         );
@@ -371,213 +380,8 @@ fn state_seal_open_raw(c: &mut Criterion) {
     }
     let mut group = c.benchmark_group("mrtr_state_3_answers");
     support::bench(&mut group, "elicit_seal_open_raw", elicit_seal_open_raw);
+    support::bench(&mut group, "rmcp_encode_decode_raw", rmcp_encode_decode_raw);
     group.finish();
-}
-
-// ---------------------------------------------------------------------------------------------
-// (b) one retry round of a tool with two forms
-// ---------------------------------------------------------------------------------------------
-
-/// How many guests, and anything we should know?
-#[derive(Debug, Clone, PartialEq, ElicitForm)]
-struct Guests {
-    #[elicit(minimum = 1, maximum = 12)]
-    count: u8,
-    #[elicit(max_length = 200)]
-    note: Option<String>,
-    /// Seating preference
-    #[elicit(title = "Outside")]
-    outside: bool,
-}
-
-/// Who is booking?
-#[derive(Debug, Clone, PartialEq, ElicitForm)]
-#[elicit(rename_all = "camelCase")]
-struct Contact {
-    #[elicit(title = "Name", min_length = 2, max_length = 60)]
-    full_name: String,
-    #[elicit(title = "Email", format = "email", max_length = 254)]
-    email: String,
-    #[elicit(title = "Arrival", format = "date-time")]
-    arrival: String,
-    /// Budget per person in euros
-    #[elicit(minimum = 0, maximum = 1000)]
-    budget: f64,
-}
-
-/// Confirm the booking?
-#[derive(Debug, Clone, PartialEq, ElicitForm)]
-struct Confirm {
-    confirm: bool,
-}
-
-/// Asks both forms in one round; once both are answered, asks for confirmation.
-async fn book(cx: &mut ElicitContext) -> Result<String, Interrupt> {
-    let a = Guests::ask(cx).await;
-    let b = Contact::ask(cx).await;
-    let (a, b) = (a?, b?);
-    let confirmed = matches!(
-        Confirm::ask(cx).await?,
-        Answer::Accepted(Confirm { confirm: true })
-    );
-    Ok(match (a, b) {
-        (Answer::Accepted(g), Answer::Accepted(c)) if confirmed => {
-            format!("booked for {} ({})", g.count, c.full_name)
-        }
-        _ => "not booked".to_owned(),
-    })
-}
-
-fn first_params() -> Value {
-    json!({
-        "name": TOOL,
-        "arguments": arguments(),
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
-            "io.modelcontextprotocol/clientInfo": {"name": "bench-client", "version": "1.0.0"}
-        }
-    })
-}
-
-/// One request, start to end, from its params text.
-fn retry_round(
-    server: &ElicitServer,
-    params_text: &str,
-) -> Result<Reply<String>, elicit_runtime::wire::JsonRpcError> {
-    let params: Value = serde_json::from_str(params_text).expect("params are JSON");
-    let mut cx = server
-        .context("tools/call", &params)
-        .principal(PRINCIPAL)
-        .build()
-        .map_err(|e| e.error)?;
-    let result = block_on(book(&mut cx));
-    cx.finish(result)
-}
-
-fn expect_input_required(
-    outcome: Result<Reply<String>, impl std::fmt::Debug>,
-) -> InputRequiredResult {
-    match outcome {
-        Ok(Reply::InputRequired(ask)) => ask,
-        other => panic!("expected input_required, got {other:?}"),
-    }
-}
-
-fn retry(c: &mut Criterion) {
-    if support::paired_rounds().is_some() {
-        return;
-    }
-    let server = ElicitServer::new(
-        StateSealer::new(KeyRing::new(1, KEY), "booking-server")
-            .with_ttl(Duration::from_secs(3600)),
-    )
-    .with_server_info("booking-server", "1.0.0");
-
-    // Round 1, once: both forms asked, state sealed.
-    let first = first_params();
-    let first_text = serde_json::to_string(&first).expect("params are JSON");
-    let r1 = expect_input_required(retry_round(&server, &first_text));
-    let asked: Vec<&String> = r1.input_requests().expect("questions").keys().collect();
-    assert_eq!(asked, ["contact", "guests"]);
-
-    // The retry the client sends: both answered, round 1's state echoed.
-    let mut params = first.clone();
-    params["inputResponses"] = Responses::new()
-        .accept(&Guests {
-            count: 4,
-            note: Some("a table by the window, please".to_owned()),
-            outside: false,
-        })
-        .accept(&Contact {
-            full_name: "Ada Lovelace".to_owned(),
-            email: "ada.lovelace@analytical-engines.co.uk".to_owned(),
-            arrival: "2026-12-24T19:30:00+01:00".to_owned(),
-            budget: 85.5,
-        })
-        .into_value();
-    params["requestState"] = Value::from(r1.request_state().expect("state"));
-    let params_text = serde_json::to_string(&params).expect("params are JSON");
-
-    // It decodes and validates both answers, then asks the third form and seals the next state.
-    let r2 = expect_input_required(retry_round(&server, &params_text));
-    let asked: Vec<&String> = r2.input_requests().expect("questions").keys().collect();
-    assert_eq!(asked, ["confirm"]);
-    let next_state = r2.request_state().expect("next state");
-    assert_ne!(Some(next_state), r1.request_state());
-    let opened = server
-        .sealer()
-        .open_now::<Value>(
-            next_state,
-            &Binding::tool_call(TOOL, &arguments()).with_principal(PRINCIPAL),
-        )
-        .expect("the next state opens");
-    let carried: Vec<&String> = opened.payload["a"]
-        .as_object()
-        .expect("answers")
-        .keys()
-        .collect();
-    assert_eq!(carried, ["contact", "guests"]);
-    eprintln!(
-        "retry params: {} bytes of JSON (requestState {} chars); next requestState {} chars",
-        params_text.len(),
-        r1.request_state().map_or(0, str::len),
-        next_state.len()
-    );
-
-    let mut group = c.benchmark_group("mrtr_retry_round");
-    support::bench(&mut group, "retry_round", || {
-        retry_round(black_box(&server), black_box(&params_text))
-    });
-    support::bench(&mut group, "retry_round_with_response_text", || {
-        let ask = expect_input_required(retry_round(black_box(&server), black_box(&params_text)));
-        serde_json::to_string(&ask).expect("the result is JSON")
-    });
-    group.finish();
-
-    let mut parts = c.benchmark_group("mrtr_retry_round_parts");
-    support::bench(&mut parts, "parse_params", || {
-        serde_json::from_str::<Value>(black_box(&params_text))
-    });
-    support::bench(&mut parts, "build_context_opens_state", || {
-        server
-            .context("tools/call", black_box(&params))
-            .principal(PRINCIPAL)
-            .build()
-    });
-    let built = || {
-        server
-            .context("tools/call", &params)
-            .principal(PRINCIPAL)
-            .build()
-            .expect("the retry is valid")
-    };
-    if !support::timing() {
-        parts.finish();
-        return;
-    }
-    parts.bench_function("handler_decodes_two_asks_third", |b| {
-        b.iter_batched(
-            built,
-            |mut cx| {
-                let result = block_on(book(black_box(&mut cx)));
-                (cx, result)
-            },
-            BatchSize::SmallInput,
-        );
-    });
-    parts.bench_function("finish_seals_next_state", |b| {
-        b.iter_batched(
-            || {
-                let mut cx = built();
-                let result = block_on(book(&mut cx));
-                (cx, result)
-            },
-            |(cx, result)| cx.finish(black_box(result)),
-            BatchSize::SmallInput,
-        );
-    });
-    parts.finish();
 }
 
 criterion_group!(
@@ -585,6 +389,7 @@ criterion_group!(
     state_seal_open,
     state_seal_open_typed,
     state_seal_open_raw,
-    retry
+    retry::retry,
+    retry::third_round
 );
 criterion_main!(benches);

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde_json::value::{RawValue, to_raw_value};
 use serde_json::{Value, json};
 
 use super::round::Carried;
@@ -35,7 +36,7 @@ impl Answers {
     pub fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
         if let Some(done) = self.resolved.get(key) {
             return if done.digest == digest {
-                Ok(Some(done.response.clone()))
+                parsed(key, &done.response).map(Some)
             } else {
                 Err(conflict(key))
             };
@@ -47,11 +48,14 @@ impl Answers {
                 Err(conflict(key))
             };
         }
-        if let Some(earlier) = self.carried.get(key).filter(|c| c.digest == digest) {
-            let earlier = earlier.clone();
-            let response = earlier.response.clone();
-            self.resolved.insert(key.to_owned(), earlier);
-            return Ok(Some(response));
+        if self.carried.get(key).is_some_and(|c| c.digest == digest) {
+            // Moved, not copied: `finish` seals resolved answers after carried ones, so the
+            // answer travels on either way.
+            if let Some((key, earlier)) = self.carried.remove_entry(key) {
+                let response = parsed(&key, &earlier.response)?;
+                self.resolved.insert(key, earlier);
+                return Ok(Some(response));
+            }
         }
         let Some(response) = self.responses.get(key) else {
             return Ok(None);
@@ -89,15 +93,17 @@ impl Answers {
         };
         let carried = Carried {
             digest: digest.to_owned(),
-            response: raw.clone(),
+            response: to_raw_value(&raw).map_err(|e| internal(key, &e))?,
         };
         self.resolved.insert(key.to_owned(), carried);
         Ok(Some(raw))
     }
 
     /// Replaces what is carried for `key` (used in this round) by `kept`.
-    pub fn keep(&mut self, key: &str, kept: Value) {
-        if let Some(carried) = self.resolved.get_mut(key) {
+    pub fn keep(&mut self, key: &str, kept: &Value) {
+        if let Some(carried) = self.resolved.get_mut(key)
+            && let Ok(kept) = to_raw_value(kept)
+        {
             carried.response = kept;
         }
     }
@@ -148,6 +154,19 @@ fn weigh(value: &Value, depth: usize, used: usize) -> Option<usize> {
         })?,
     };
     (used <= MAX_ANSWER_BYTES).then_some(used)
+}
+
+/// An answer kept raw, as a `Value` again (it was checked as JSON when it was kept or opened).
+fn parsed(key: &str, raw: &RawValue) -> Result<Value, Interrupt> {
+    serde_json::from_str(raw.get()).map_err(|e| internal(key, &e))
+}
+
+fn internal(key: &str, e: &serde_json::Error) -> Interrupt {
+    Interrupt::error(JsonRpcError::new(
+        INTERNAL_ERROR,
+        format!("the answer to `{key}` is not JSON: {e}"),
+        None,
+    ))
 }
 
 fn conflict(key: &str) -> Interrupt {

@@ -36,7 +36,7 @@ pub enum Reply<R> {
 impl ElicitContext {
     /// Turns the handler's result into the response: the result itself, an
     /// `InputRequiredResult` with this round's questions and the sealed state, or the error.
-    pub fn finish<R>(self, result: Result<R, Interrupt>) -> Result<Reply<R>, JsonRpcError> {
+    pub fn finish<R>(mut self, result: Result<R, Interrupt>) -> Result<Reply<R>, JsonRpcError> {
         let interrupt = match result {
             Ok(value) => return Ok(Reply::Result(value)),
             Err(interrupt) => interrupt,
@@ -69,22 +69,21 @@ impl ElicitContext {
         Ok(Reply::InputRequired(result))
     }
 
-    /// The `requestState` the client echoes on its retry.
-    fn seal_next_state(&self) -> Result<String, JsonRpcError> {
-        let answers = &self.answers;
+    /// The `requestState` the client echoes on its retry. Takes the answers and URL-mode flows
+    /// out of the context (which `finish` consumes) instead of copying them.
+    fn seal_next_state(&mut self) -> Result<String, JsonRpcError> {
+        let answers = &mut self.answers;
+        // Resolved answers after carried ones: the newer wins a key both hold.
+        let mut carried = std::mem::take(&mut answers.carried);
+        carried.append(&mut answers.resolved);
         let state = RoundState {
             asked: answers
                 .pending
                 .iter()
                 .map(|(k, (d, _))| (k.clone(), d.clone()))
                 .collect(),
-            answers: answers
-                .carried
-                .iter()
-                .chain(&answers.resolved)
-                .map(|(k, c)| (k.clone(), c.clone()))
-                .collect(),
-            url_flows: self.url_flows.clone(),
+            answers: carried,
+            url_flows: std::mem::take(&mut self.url_flows),
         };
         let cannot = |e: &dyn std::fmt::Display| {
             JsonRpcError::new(

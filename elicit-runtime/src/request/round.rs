@@ -4,13 +4,13 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::state::Completion;
 
 /// The sealed payload of `requestState`. Field names are short because the whole state
 /// travels to the client and back on every round.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RoundState {
     /// Key → digest of each question asked in the round that sealed this state.
@@ -25,14 +25,17 @@ pub(crate) struct RoundState {
 }
 
 /// An answer, with the digest of the question it answers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// The answer stays raw JSON text: opening the state checks it is JSON but builds no `Value`
+/// (a handler that returns early may never read it), and sealing it again copies the text.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Carried {
     #[serde(rename = "d")]
     pub digest: String,
     /// The raw result (normalized elicitation result, sampling or roots result).
     #[serde(rename = "r")]
-    pub response: Value,
+    pub response: Box<RawValue>,
 }
 
 /// A URL-mode flow under way: its handle's id and expiry, and once read, how it ended (so a

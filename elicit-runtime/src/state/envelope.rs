@@ -1,136 +1,188 @@
 //! What a sealed `requestState` says: the plaintext inside an `es1.` frame.
 //!
-//! A compact JSON object: `v` (version), `iat` and `exp` (Unix seconds), `aud` (audience),
-//! `m` (method), `t` (target), `a` (arguments digest), `p` (salted principal hash, absent
-//! without a principal), `jti` (random state id) and `s` (the caller's payload). Binary claims
-//! are unpadded base64url. It is written straight into the frame's buffer and read back
-//! borrowing from the decrypted bytes; only the payload is built.
+//! Version 2 is a fixed binary header followed by the caller's payload as compact JSON:
+//!
+//! ```text
+//! v (u8 = 2) ‖ iat (u64 BE) ‖ exp (u64 BE) ‖ jti (16 bytes) ‖ args digest (16 bytes)
+//! ‖ principal flag (u8: 0 none, 1 present) [‖ salted principal hash (32 bytes)]
+//! ‖ len (u32 BE) ‖ audience ‖ len (u32 BE) ‖ method ‖ len (u32 BE) ‖ target ‖ payload JSON
+//! ```
+//!
+//! Times are Unix seconds. The header is written straight into the frame's buffer and read
+//! back borrowing from the decrypted bytes; only the payload is built. Version 1 (a JSON
+//! object with base64url binary claims) spent a tenth of a seal and open on writing,
+//! escaping and parsing the claims and their base64; its tokens are refused as malformed.
 
-use std::borrow::Cow;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
-use serde::{Deserialize, Serialize};
 
 use super::frame::Plaintext;
-use super::{SealError, StateError};
+use super::{MAX_TOKEN_LEN, SealError, StateError};
 
-/// Version of the plaintext envelope inside an `es1.` token.
-pub(crate) const ENVELOPE_VERSION: u32 = 1;
+/// Version of the plaintext envelope inside an `es1.` token (its first byte).
+pub(crate) const ENVELOPE_VERSION: u8 = 2;
 
 /// Longest lifetime a sealer gives tokens: one day. Longer settings are clamped to it, which
 /// also keeps every `now + ttl` far from overflowing.
 pub const MAX_TTL: Duration = Duration::from_hours(24);
 
-/// Unpadded base64url of up to 32 bytes, on the stack.
-pub(crate) struct B64 {
-    buf: [u8; 43],
-    len: usize,
-}
+/// Bytes of the header before the principal hash: version, times, state id, arguments digest
+/// and the principal flag.
+const FIXED_LEN: usize = 1 + 8 + 8 + 16 + 16 + 1;
 
-impl B64 {
-    pub(crate) fn new(bytes: &[u8]) -> Self {
-        let mut buf = [0u8; 43];
-        let len = URL_SAFE_NO_PAD.encode_slice(bytes, &mut buf).unwrap_or(0);
-        Self { buf, len }
-    }
-
-    pub(crate) fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
-    }
-}
-
-/// Exactly `N` bytes from unpadded base64url.
-pub(crate) fn unb64<const N: usize>(text: &str) -> Result<[u8; N], StateError> {
-    // One spare byte, so that longer input is caught as the wrong length, not a short buffer.
-    let mut buf = [0u8; 33];
-    let out = buf.get_mut(..=N).unwrap_or_default();
-    let len = URL_SAFE_NO_PAD
-        .decode_slice(text, out)
-        .map_err(|_| StateError::Malformed("envelope claim is not base64url"))?;
-    let mut bytes = [0u8; N];
-    if len != N {
-        return Err(StateError::Malformed("envelope claim has the wrong length"));
-    }
-    bytes.copy_from_slice(&buf[..N]);
-    Ok(bytes)
-}
-
-/// The claims of an envelope being sealed (binary claims already in base64url).
-#[derive(Serialize)]
-pub(crate) struct Sealing<'a, P: ?Sized> {
-    pub v: u32,
-    pub iat: u64,
-    pub exp: u64,
-    pub aud: &'a str,
-    pub m: &'a str,
-    pub t: &'a str,
-    pub a: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub p: Option<&'a str>,
-    pub jti: &'a str,
-    pub s: &'a P,
-}
-
-impl<P: Serialize + ?Sized> Sealing<'_, P> {
-    /// Room to reserve for an envelope around a payload of typical size (a few answers).
-    pub(crate) fn capacity(aud: &str, m: &str, t: &str) -> usize {
-        160 + aud.len() + m.len() + t.len() + 768
-    }
-
-    /// Writes the envelope into the frame's plaintext.
-    pub(crate) fn write(&self, plaintext: &mut Plaintext) -> Result<(), SealError> {
-        serde_json::to_writer(plaintext.buf(), self)
-            .map_err(|e| SealError::Serialize(e.to_string()))
-    }
-}
-
-/// The envelope as read back, borrowing from the plaintext.
-#[derive(Deserialize)]
-pub(crate) struct Claims<'a, P> {
-    /// Envelope version.
-    pub v: u32,
+/// The claims of an envelope: what a token is bound to, when it lives, and its id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Header<'a> {
     /// Issued at, Unix seconds.
     pub iat: u64,
     /// Expires at, Unix seconds.
     pub exp: u64,
-    /// Audience (the sealing server).
-    #[serde(borrow)]
-    pub aud: Cow<'a, str>,
-    /// Method of the originating request.
-    #[serde(borrow)]
-    pub m: Cow<'a, str>,
-    /// Target: tool or prompt name, resource URI.
-    #[serde(borrow)]
-    pub t: Cow<'a, str>,
-    /// Arguments digest (16 bytes).
-    pub a: &'a str,
-    /// Salted principal hash (32 bytes); absent when there was no principal.
-    #[serde(default, borrow)]
-    pub p: Option<&'a str>,
     /// State id (16 random bytes).
-    pub jti: &'a str,
-    /// The caller's payload.
-    pub s: P,
+    pub jti: [u8; 16],
+    /// Arguments digest.
+    pub args: [u8; 16],
+    /// Salted principal hash; `None` when there was no principal.
+    pub principal: Option<[u8; 32]>,
+    /// Audience (the sealing server).
+    pub aud: &'a [u8],
+    /// Method of the originating request.
+    pub method: &'a [u8],
+    /// Target: tool or prompt name, resource URI.
+    pub target: &'a [u8],
 }
 
-impl<'a, P: DeserializeOwned> Claims<'a, P> {
-    /// Parses an envelope of the current version; a payload that is not a `P` is malformed too.
-    pub(crate) fn parse(plaintext: &'a [u8]) -> Result<Self, StateError> {
-        let claims: Self = serde_json::from_slice(plaintext).map_err(|_| {
-            // Only on failure: was it the envelope, or a payload of another type?
-            match serde_json::from_slice::<Claims<'_, IgnoredAny>>(plaintext) {
-                Ok(_) => StateError::Malformed("payload is not of the expected type"),
-                Err(_) => StateError::Malformed("envelope does not parse"),
+impl<'a> Header<'a> {
+    /// Room to reserve for an envelope around a payload of typical size (a few answers).
+    pub(crate) fn capacity(aud: &str, method: &str, target: &str) -> usize {
+        FIXED_LEN + 32 + 12 + aud.len() + method.len() + target.len() + 768
+    }
+
+    /// Length of the header in bytes.
+    pub(crate) fn len(&self) -> usize {
+        let principal = if self.principal.is_some() { 32 } else { 0 };
+        FIXED_LEN + principal + 12 + self.aud.len() + self.method.len() + self.target.len()
+    }
+
+    /// Writes the header and then `payload` as JSON into the frame's plaintext.
+    ///
+    /// # Errors
+    ///
+    /// [`SealError::PayloadTooLarge`] if the header alone is longer than a token may be;
+    /// [`SealError::Serialize`] if the payload's `Serialize` fails.
+    pub(crate) fn write<P: Serialize + ?Sized>(
+        &self,
+        plaintext: &mut Plaintext,
+        payload: &P,
+    ) -> Result<(), SealError> {
+        let len = self.len();
+        if len > MAX_TOKEN_LEN {
+            return Err(SealError::PayloadTooLarge {
+                len,
+                max: MAX_TOKEN_LEN,
+            });
+        }
+        let buf = plaintext.buf();
+        buf.push(ENVELOPE_VERSION);
+        buf.extend_from_slice(&self.iat.to_be_bytes());
+        buf.extend_from_slice(&self.exp.to_be_bytes());
+        buf.extend_from_slice(&self.jti);
+        buf.extend_from_slice(&self.args);
+        match &self.principal {
+            Some(hash) => {
+                buf.push(1);
+                buf.extend_from_slice(hash);
             }
-        })?;
-        if claims.v != ENVELOPE_VERSION {
+            None => buf.push(0),
+        }
+        for text in [self.aud, self.method, self.target] {
+            // Below MAX_TOKEN_LEN, checked above, so within a u32.
+            let text_len = u32::try_from(text.len()).unwrap_or(u32::MAX);
+            buf.extend_from_slice(&text_len.to_be_bytes());
+            buf.extend_from_slice(text);
+        }
+        serde_json::to_writer(buf, payload).map_err(|e| SealError::Serialize(e.to_string()))
+    }
+
+    /// Reads the header of an envelope of the current version, and the payload bytes after it.
+    ///
+    /// # Errors
+    ///
+    /// [`StateError::Malformed`] if the version is not the current one or the header is cut
+    /// short or badly formed.
+    pub(crate) fn parse(plaintext: &'a [u8]) -> Result<(Self, &'a [u8]), StateError> {
+        let mut r = Reader(plaintext);
+        if r.array::<1>()? != [ENVELOPE_VERSION] {
             return Err(StateError::Malformed("unsupported envelope version"));
         }
-        Ok(claims)
+        let iat = u64::from_be_bytes(r.array()?);
+        let exp = u64::from_be_bytes(r.array()?);
+        let jti = r.array()?;
+        let args = r.array()?;
+        let principal = match r.array::<1>()? {
+            [0] => None,
+            [1] => Some(r.array()?),
+            _ => return Err(StateError::Malformed("envelope principal flag")),
+        };
+        let aud = r.text()?;
+        let method = r.text()?;
+        let target = r.text()?;
+        let header = Self {
+            iat,
+            exp,
+            jti,
+            args,
+            principal,
+            aud,
+            method,
+            target,
+        };
+        Ok((header, r.0))
     }
+}
+
+/// Reads a header front to back; every shortfall is the same malformed envelope.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], StateError> {
+        let Some((head, rest)) = self.0.split_at_checked(n) else {
+            return Err(StateError::Malformed("envelope header cut short"));
+        };
+        self.0 = rest;
+        Ok(head)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], StateError> {
+        let mut out = [0u8; N];
+        out.copy_from_slice(self.take(N)?);
+        Ok(out)
+    }
+
+    /// A length-prefixed text (compared as bytes, never read as text).
+    fn text(&mut self) -> Result<&'a [u8], StateError> {
+        let len = u32::from_be_bytes(self.array()?);
+        let len =
+            usize::try_from(len).map_err(|_| StateError::Malformed("envelope header cut short"))?;
+        self.take(len)
+    }
+}
+
+/// Parses the payload of an envelope as a `P`; what is not JSON, or not a `P`, is malformed.
+///
+/// The bytes are checked as UTF-8 once and parsed as text, which spares `serde_json` checking
+/// every string on its own.
+pub(crate) fn parse_payload<P: DeserializeOwned>(bytes: &[u8]) -> Result<P, StateError> {
+    let not_json = StateError::Malformed("payload does not parse");
+    let text = std::str::from_utf8(bytes).map_err(|_| not_json.clone())?;
+    serde_json::from_str(text).map_err(|_| {
+        // Only on failure: was it not JSON, or JSON of another type?
+        match serde_json::from_str::<IgnoredAny>(text) {
+            Ok(_) => StateError::Malformed("payload is not of the expected type"),
+            Err(_) => not_json,
+        }
+    })
 }
 
 /// Whole seconds since the epoch (0 before it).

@@ -118,10 +118,15 @@ impl Plaintext {
             // AES-GCM only refuses inputs of gigabytes, far above the size checked above.
             .map_err(|_| too_large(token_len))?;
         raw.extend_from_slice(&tag);
-        let mut token = String::with_capacity(token_len);
-        token.push_str(prefix_str(prefix));
-        URL_SAFE_NO_PAD.encode_string(&raw, &mut token);
-        Ok(token)
+        // Into a buffer of the exact length, checked as UTF-8 once (`encode_string` checks
+        // every chunk it appends).
+        let mut token = vec![0u8; token_len];
+        token[..PREFIX_LEN].copy_from_slice(prefix);
+        let written = URL_SAFE_NO_PAD
+            .encode_slice(&raw, &mut token[PREFIX_LEN..])
+            .map_err(|_| too_large(token_len))?;
+        token.truncate(PREFIX_LEN + written);
+        String::from_utf8(token).map_err(|_| too_large(token_len))
     }
 }
 

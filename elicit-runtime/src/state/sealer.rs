@@ -9,9 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::digest::{args_digest, ct_eq, principal_hash};
-use super::envelope::{
-    B64, Claims, ENVELOPE_VERSION, Sealing, from_unix_secs, lifetime, ttl_secs, unb64, unix_secs,
-};
+use super::envelope::{Header, from_unix_secs, lifetime, parse_payload, ttl_secs, unix_secs};
 use super::frame::{self, Plaintext, Prefix};
 use super::{KeyRing, ReplayGuard, SealError, StateError};
 
@@ -170,8 +168,9 @@ pub struct Opened<P = Value> {
 ///
 /// Token layout: `es1.` + base64url-nopad( kid (u32 big-endian) ‖ nonce (12 bytes) ‖
 /// ciphertext ‖ tag (16 bytes) ), with the prefix and kid as associated data. The plaintext is a
-/// compact JSON envelope with the version, issue and expiry times, audience, method, target,
-/// arguments digest, salted principal hash, a random 16-byte state id and the payload.
+/// binary envelope (version 2) with the issue and expiry times, a random 16-byte state id, the
+/// arguments digest, salted principal hash, audience, method and target, followed by the
+/// payload as compact JSON.
 ///
 /// ```
 /// use elicit_runtime::state::{Binding, KeyRing, StateError, StateSealer};
@@ -338,26 +337,21 @@ impl StateSealer {
         now: SystemTime,
     ) -> Result<String, SealError> {
         let (iat, exp) = lifetime(now, self.ttl);
-        let capacity = Sealing::<P>::capacity(&self.audience, binding.method, binding.target);
+        let capacity = Header::capacity(&self.audience, binding.method, binding.target);
         let mut plaintext = Plaintext::new(capacity)?;
-        let jti = plaintext.random_id();
-        let principal = binding
-            .principal
-            .map(|principal| B64::new(&principal_hash(&self.audience, principal)));
-        let (args, jti) = (B64::new(&binding.args_digest), B64::new(&jti));
-        let envelope = Sealing {
-            v: ENVELOPE_VERSION,
+        let header = Header {
             iat,
             exp,
-            aud: &self.audience,
-            m: binding.method,
-            t: binding.target,
-            a: args.as_str(),
-            p: principal.as_ref().map(B64::as_str),
-            jti: jti.as_str(),
-            s: payload,
+            jti: plaintext.random_id(),
+            args: binding.args_digest,
+            principal: binding
+                .principal
+                .map(|principal| principal_hash(&self.audience, principal)),
+            aud: self.audience.as_bytes(),
+            method: binding.method.as_bytes(),
+            target: binding.target.as_bytes(),
         };
-        envelope.write(&mut plaintext)?;
+        header.write(&mut plaintext, payload)?;
         plaintext.seal(&self.ring, PREFIX)
     }
 
@@ -421,25 +415,23 @@ impl StateSealer {
         now: SystemTime,
     ) -> Result<Opened<P>, StateError> {
         let opened = frame::open(&self.ring, PREFIX, token)?;
-        let env = Claims::<P>::parse(opened.plaintext())?;
-        let sealed_args: [u8; 16] = unb64(env.a)?;
-        let sealed_principal: Option<[u8; 32]> = env.p.map(unb64).transpose()?;
-        let id: [u8; 16] = unb64(env.jti)?;
+        let (env, payload) = Header::parse(opened.plaintext())?;
+        let payload = parse_payload::<P>(payload)?;
 
-        if !ct_eq(env.aud.as_bytes(), self.audience.as_bytes()) {
+        if !ct_eq(env.aud, self.audience.as_bytes()) {
             return Err(StateError::AudienceMismatch);
         }
         let (issued_at, expires_at) = self.check_times(env.iat, env.exp, now)?;
-        if env.m != binding.method {
+        if env.method != binding.method.as_bytes() {
             return Err(StateError::MethodMismatch);
         }
-        if env.t != binding.target {
+        if env.target != binding.target.as_bytes() {
             return Err(StateError::TargetMismatch);
         }
-        if !ct_eq(&sealed_args, &binding.args_digest) {
+        if !ct_eq(&env.args, &binding.args_digest) {
             return Err(StateError::ArgumentsChanged);
         }
-        let principal_ok = match (sealed_principal, binding.principal) {
+        let principal_ok = match (env.principal, binding.principal) {
             (None, None) => true,
             (Some(sealed), Some(principal)) => {
                 ct_eq(&sealed, &principal_hash(&self.audience, principal))
@@ -451,11 +443,11 @@ impl StateSealer {
         }
 
         if let Some(guard) = &self.replay {
-            guard.redeem(id, expires_at, now)?;
+            guard.redeem(env.jti, expires_at, now)?;
         }
         Ok(Opened {
-            payload: env.s,
-            id,
+            payload,
+            id: env.jti,
             issued_at,
             expires_at,
             kid: opened.kid,

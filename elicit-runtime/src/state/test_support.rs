@@ -62,18 +62,10 @@ pub(crate) fn raw(token: &str) -> Vec<u8> {
 }
 
 /// The token's plaintext.
-pub(crate) fn decrypt(ring: &KeyRing, token: &str) -> String {
-    String::from_utf8(
-        frame::open(ring, PREFIX, token)
-            .ok()
-            .unwrap()
-            .plaintext()
-            .to_vec(),
-    )
-    .unwrap()
-}
-
-/// Unpadded base64url.
-pub(crate) fn b64(bytes: &[u8]) -> String {
-    URL_SAFE_NO_PAD.encode(bytes)
+pub(crate) fn decrypt(ring: &KeyRing, token: &str) -> Vec<u8> {
+    frame::open(ring, PREFIX, token)
+        .ok()
+        .unwrap()
+        .plaintext()
+        .to_vec()
 }

@@ -6,6 +6,39 @@ use super::*;
 use crate::state::frame;
 use crate::state::test_support::*;
 use crate::state::{Binding, KeyRing, StateError, StateSealer, args_digest};
+
+/// A version-2 envelope as bytes: the header fields in order, then the payload text.
+#[allow(clippy::too_many_arguments)]
+fn envelope(
+    v: u8,
+    iat: u64,
+    exp: u64,
+    jti: [u8; 16],
+    args: [u8; 16],
+    principal: Option<[u8; 32]>,
+    texts: [&str; 3],
+    payload: &str,
+) -> Vec<u8> {
+    let mut out = vec![v];
+    out.extend_from_slice(&iat.to_be_bytes());
+    out.extend_from_slice(&exp.to_be_bytes());
+    out.extend_from_slice(&jti);
+    out.extend_from_slice(&args);
+    match principal {
+        Some(hash) => {
+            out.push(1);
+            out.extend_from_slice(&hash);
+        }
+        None => out.push(0),
+    }
+    for text in texts {
+        out.extend_from_slice(&u32::try_from(text.len()).unwrap().to_be_bytes());
+        out.extend_from_slice(text.as_bytes());
+    }
+    out.extend_from_slice(payload.as_bytes());
+    out
+}
+
 #[test]
 fn token_layout() {
     let ring = KeyRing::new(0xA1B2_C3D4, K1);
@@ -25,24 +58,44 @@ fn token_layout() {
     assert_eq!(raw.len(), 4 + 12 + plaintext.len() + 16);
     // Nothing readable in the token; the principal not even in the plaintext.
     assert!(!String::from_utf8_lossy(&raw).contains("octocat"));
-    assert!(!plaintext.contains("user-123"));
-    let env: Value = serde_json::from_str(&plaintext).unwrap();
-    assert_eq!(env["v"], 1);
-    assert_eq!(env["iat"], 1_780_000_000u64);
-    assert_eq!(env["exp"], 1_780_000_600u64);
-    assert_eq!(env["aud"], AUD);
-    assert_eq!(env["m"], "tools/call");
-    assert_eq!(env["t"], "get_weather");
-    assert_eq!(env["a"], b64(&args_digest(&a)));
-    assert_eq!(env["p"].as_str().unwrap().len(), 43);
-    assert_eq!(env["jti"].as_str().unwrap().len(), 22);
-    assert_eq!(env["s"], payload());
-    // Without a principal there is no `p` claim.
+    assert!(!String::from_utf8_lossy(&plaintext).contains("user-123"));
+    let (header, rest) = Header::parse(&plaintext).unwrap();
+    assert_eq!(plaintext[0], 2);
+    assert_eq!(header.iat, 1_780_000_000u64);
+    assert_eq!(header.exp, 1_780_000_600u64);
+    assert_eq!(header.aud, AUD.as_bytes());
+    assert_eq!(header.method, b"tools/call");
+    assert_eq!(header.target, b"get_weather");
+    assert_eq!(header.args, args_digest(&a));
+    assert_eq!(
+        header.principal,
+        Some(crate::state::digest::principal_hash(AUD, "user-123"))
+    );
+    assert_eq!(header.len(), plaintext.len() - rest.len());
+    let opened = s.open::<Value>(&token, &b, t0()).unwrap();
+    assert_eq!(header.jti, opened.id);
+    assert_eq!(serde_json::from_slice::<Value>(rest).unwrap(), payload());
+    // The same bytes, field by field.
+    let expected = envelope(
+        2,
+        header.iat,
+        header.exp,
+        header.jti,
+        header.args,
+        header.principal,
+        [AUD, "tools/call", "get_weather"],
+        std::str::from_utf8(rest).unwrap(),
+    );
+    assert_eq!(plaintext, expected);
+    // Without a principal there is no principal hash.
     let anon = s
         .seal(&Binding::tool_call("get_weather", &a), &Value::Null, t0())
         .unwrap();
-    let env: Value = serde_json::from_str(&decrypt(&ring, &anon)).unwrap();
-    assert!(env.get("p").is_none());
+    let plaintext = decrypt(&ring, &anon);
+    let (header, rest) = Header::parse(&plaintext).unwrap();
+    assert_eq!(header.principal, None);
+    assert_eq!(plaintext[1 + 8 + 8 + 16 + 16], 0);
+    assert_eq!(rest, b"null");
 }
 
 #[test]
@@ -50,44 +103,53 @@ fn envelope_problems_are_malformed() {
     let ring = KeyRing::new(1, K1);
     let s = StateSealer::new(ring.clone(), AUD);
     let b = Binding::tool_call("t", &Value::Null);
-    let digest = b64(&b.args_digest);
-    let jti = b64(&[9; 16]);
-    let cases = [
-        "not json".to_string(),
-        "{}".into(),
-        format!(
-            r#"{{"v":2,"iat":1780000000,"exp":1780000600,"aud":"{AUD}","m":"tools/call","t":"t","a":"{digest}","jti":"{jti}","s":null}}"#
-        ),
-        format!(
-            r#"{{"v":1,"iat":1780000000,"exp":1780000600,"aud":"{AUD}","m":"tools/call","t":"t","a":"AAAA","jti":"{jti}","s":null}}"#
-        ),
-        format!(
-            r#"{{"v":1,"iat":1780000000,"exp":1780000600,"aud":"{AUD}","m":"tools/call","t":"t","a":"{digest}","p":"!","jti":"{jti}","s":null}}"#
-        ),
-        format!(
-            r#"{{"v":1,"iat":1780000000,"exp":1780000600,"aud":"{AUD}","m":"tools/call","t":"t","a":"{digest}","jti":"{jti}"}}"#
-        ),
+    let digest = b.args_digest;
+    let jti = [9; 16];
+    let texts = [AUD, "tools/call", "t"];
+    let (iat, exp) = (1_780_000_000, 1_780_000_600);
+    let ok = envelope(2, iat, exp, jti, digest, None, texts, r#"{"x":1}"#);
+    let mut bad_flag = ok.clone();
+    bad_flag[1 + 8 + 8 + 16 + 16] = 2;
+    let mut long_text = ok.clone();
+    long_text[FIXED_LEN..FIXED_LEN + 4].copy_from_slice(&u32::MAX.to_be_bytes());
+    let cases: Vec<Vec<u8>> = vec![
+        Vec::new(),
+        b"not json".to_vec(),
+        b"{}".to_vec(),
+        // Version 1 (JSON) and an unknown version.
+        format!(r#"{{"v":1,"iat":{iat},"exp":{exp},"aud":"{AUD}","s":null}}"#).into_bytes(),
+        envelope(1, iat, exp, jti, digest, None, texts, "null"),
+        envelope(3, iat, exp, jti, digest, None, texts, "null"),
+        bad_flag,
+        long_text,
+        // No payload, a payload that is not JSON, JSON with trailing bytes.
+        envelope(2, iat, exp, jti, digest, None, texts, ""),
+        envelope(2, iat, exp, jti, digest, None, texts, "{"),
+        envelope(2, iat, exp, jti, digest, None, texts, "1 2"),
+        envelope(2, iat, exp, jti, digest, None, texts, "\"\u{0}\""),
     ];
+    let mut cases = cases;
+    // Every cut of a well-formed envelope.
+    cases.extend((0..ok.len()).map(|n| ok[..n].to_vec()));
+    let mut invalid_utf8 = envelope(2, iat, exp, jti, digest, None, texts, "\"x\"");
+    let at = invalid_utf8.len() - 2;
+    invalid_utf8[at] = 0xFF;
+    cases.push(invalid_utf8);
     for plaintext in &cases {
-        let token = frame::seal(&ring, PREFIX, plaintext.as_bytes()).unwrap();
+        let token = frame::seal(&ring, PREFIX, plaintext).unwrap();
         let err = s.open::<Value>(&token, &b, t0()).unwrap_err();
         assert!(
             matches!(err, StateError::Malformed(_)),
-            "{plaintext}: {err:?}"
+            "{plaintext:?}: {err:?}"
         );
     }
     // The hand-made envelope itself is accepted when well formed.
-    let ok = format!(
-        r#"{{"v":1,"iat":1780000000,"exp":1780000600,"aud":"{AUD}","m":"tools/call","t":"t","a":"{digest}","jti":"{jti}","s":{{"x":1}}}}"#
-    );
-    let token = frame::seal(&ring, PREFIX, ok.as_bytes()).unwrap();
+    let token = frame::seal(&ring, PREFIX, &ok).unwrap();
     let opened = s.open::<Value>(&token, &b, t0()).unwrap();
     assert_eq!((opened.payload, opened.id), (json!({"x": 1}), [9; 16]));
     // Timestamps beyond what SystemTime can hold do not panic.
-    let far = format!(
-        r#"{{"v":1,"iat":0,"exp":18446744073709551615,"aud":"{AUD}","m":"tools/call","t":"t","a":"{digest}","jti":"{jti}","s":null}}"#
-    );
-    let token = frame::seal(&ring, PREFIX, far.as_bytes()).unwrap();
+    let far = envelope(2, 0, u64::MAX, jti, digest, None, texts, "null");
+    let token = frame::seal(&ring, PREFIX, &far).unwrap();
     let s_long = s.clone().with_ttl(Duration::from_secs(u64::MAX));
     let _ = s_long.open::<Value>(&token, &b, t0());
 }
@@ -134,26 +196,4 @@ fn lifetimes_and_timestamps_never_overflow() {
         from_unix_secs(60),
         Some(std::time::UNIX_EPOCH + Duration::from_secs(60))
     );
-}
-
-#[test]
-fn binary_claims_decode_to_exactly_their_length() {
-    let bytes = [7u8; 16];
-    let text = B64::new(&bytes);
-    assert_eq!(text.as_str().len(), 22);
-    assert_eq!(unb64::<16>(text.as_str()), Ok(bytes));
-    assert!(matches!(
-        unb64::<16>(B64::new(&[7u8; 17]).as_str()),
-        Err(StateError::Malformed(_))
-    ));
-    assert!(matches!(
-        unb64::<16>(B64::new(&[7u8; 15]).as_str()),
-        Err(StateError::Malformed(_))
-    ));
-    assert!(matches!(
-        unb64::<32>(&"A".repeat(400)),
-        Err(StateError::Malformed(_))
-    ));
-    assert!(matches!(unb64::<16>("!!"), Err(StateError::Malformed(_))));
-    assert_eq!(B64::new(&[0xFF; 32]).as_str().len(), 43);
 }
