@@ -133,6 +133,15 @@ fn service_error(error: ServiceError) -> JsonRpcError {
     }
 }
 
+/// A request or notification rmcp's model does not take.
+fn cannot_send(method: &str, error: &serde_json::Error) -> JsonRpcError {
+    JsonRpcError::new(
+        INTERNAL_ERROR,
+        format!("rmcp cannot send `{method}`: {error}"),
+        None,
+    )
+}
+
 impl LegacyPeer for RmcpPeer {
     fn request<'a>(
         &'a self,
@@ -142,13 +151,7 @@ impl LegacyPeer for RmcpPeer {
             let method = request.method();
             let request: ServerRequest = serde_json::to_string(&Outgoing(request))
                 .and_then(|text| serde_json::from_str(&text))
-                .map_err(|e| {
-                    JsonRpcError::new(
-                        INTERNAL_ERROR,
-                        format!("rmcp cannot send `{method}`: {e}"),
-                        None,
-                    )
-                })?;
+                .map_err(|e| cannot_send(method, &e))?;
             let result = self.0.send_request(request).await.map_err(service_error)?;
             serde_json::to_value(result)
                 .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, e.to_string(), None))
@@ -164,13 +167,7 @@ impl LegacyPeer for RmcpPeer {
             let notification: ServerNotification = serde_json::from_value(
                 json!({"method": method, "params": params}),
             )
-            .map_err(|e| {
-                JsonRpcError::new(
-                    INTERNAL_ERROR,
-                    format!("rmcp cannot send `{method}`: {e}"),
-                    None,
-                )
-            })?;
+            .map_err(|e| cannot_send(method, &e))?;
             self.0
                 .send_notification(notification)
                 .await
