@@ -164,10 +164,9 @@ impl LegacyPeer for RmcpPeer {
         params: Value,
     ) -> BoxFuture<'a, Result<(), JsonRpcError>> {
         Box::pin(async move {
-            let notification: ServerNotification = serde_json::from_value(
-                json!({"method": method, "params": params}),
-            )
-            .map_err(|e| cannot_send(method, &e))?;
+            let notification: ServerNotification =
+                serde_json::from_value(json!({"method": method, "params": params}))
+                    .map_err(|e| cannot_send(method, &e))?;
             self.0
                 .send_notification(notification)
                 .await
