@@ -2,14 +2,14 @@
 //! JSON, exact serialization, and validation of answers against it.
 
 mod error;
-mod formats;
 mod model;
 mod parse;
 mod serialize;
 mod validate;
 
+/// The format checks, shared with the derive (which runs them on `default` literals).
+pub use elicit_formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
 pub use error::{ContentError, FieldError, SchemaError};
-pub use formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
 pub use model::{
     Annotations, BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
     RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, TitledOption,

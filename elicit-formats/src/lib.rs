@@ -1,7 +1,15 @@
-//! Checks for the four string `format`s a form may ask for.
+//! Implementation detail of `elicit-runtime`; depend on that instead (its `schema` module
+//! re-exports these).
+//!
+//! The checks for the four string `format`s a form may ask for, in one place: `elicit-macros`
+//! runs them on `default` literals at compile time and `elicit-runtime` on every answer, so a
+//! default the compiler accepts is one the runtime accepts.
 //!
 //! All of them work on bytes or `char`s, never slice a `str` unchecked, and accept any input
 //! without panicking.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 /// Whether `s` looks like a deliverable email address (`format: "email"`).
 ///
@@ -14,7 +22,7 @@
 ///   (internationalized domain names). Address literals such as `[192.0.2.1]` are refused.
 ///
 /// ```
-/// use elicit_runtime::schema::is_valid_email;
+/// use elicit_formats::is_valid_email;
 ///
 /// assert!(is_valid_email("octocat@github.com"));
 /// assert!(is_valid_email("jürgen.müller@bücher.de"));
@@ -130,7 +138,7 @@ const BYTE_CLASS: [u8; 256] = {
 /// there is at most one `#`. Relative references and non-ASCII IRIs are refused.
 ///
 /// ```
-/// use elicit_runtime::schema::is_valid_uri;
+/// use elicit_formats::is_valid_uri;
 ///
 /// assert!(is_valid_uri("https://example.com/a?b=c#d"));
 /// assert!(is_valid_uri("urn:isbn:0451450523"));
@@ -197,7 +205,7 @@ pub fn is_valid_uri(s: &str) -> bool {
 /// (`format: "date"`).
 ///
 /// ```
-/// use elicit_runtime::schema::is_valid_date;
+/// use elicit_formats::is_valid_date;
 ///
 /// assert!(is_valid_date("2024-02-29"));
 /// assert!(!is_valid_date("2023-02-29"));
@@ -214,7 +222,7 @@ pub fn is_valid_date(s: &str) -> bool {
 /// a leap second, only at 23:59:60 UTC (`15:59:60-08:00` is one, `00:00:60Z` is not).
 ///
 /// ```
-/// use elicit_runtime::schema::is_valid_date_time;
+/// use elicit_formats::is_valid_date_time;
 ///
 /// assert!(is_valid_date_time("2024-01-31T09:30:00Z"));
 /// assert!(is_valid_date_time("2024-01-31t09:30:00.123456+05:30"));
