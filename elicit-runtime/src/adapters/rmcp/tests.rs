@@ -8,7 +8,8 @@
 
 use rmcp::model::{ElicitRequestParams, InputRequest as RmcpRequest, ServerRequest};
 
-use super::{Outgoing, input_required, strip_empty_elicitation_ids_json};
+use super::peer::Outgoing;
+use super::{input_required, strip_empty_elicitation_ids_json};
 use crate::schema::{BooleanSchema, PropertySchema, RequestedSchema, StringSchema};
 use crate::wire::{FormParams, InputRequest, InputRequiredResult};
 

@@ -1,0 +1,283 @@
+//! The wiring of a router-based rmcp server: [`ElicitHandler`] runs rmcp's tool and prompt
+//! routers so that methods taking [`Elicit`](super::Elicit) can ask, and [`Principal`] says
+//! who is asking.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rmcp::handler::server::prompt::PromptContext;
+use rmcp::handler::server::router::prompt::PromptRouter;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer};
+
+use super::convert::{from_mcp_error, input_required, to_mcp_error};
+use super::extract::{Params, Pending, Reclaimed, Slot, SlotHandle, is_input_required};
+use crate::interrupt::Interrupt;
+use crate::request::Reply;
+use crate::server::ElicitServer;
+
+/// Who is asking: the principal that sealed state and URL handles are bound to, read from
+/// each request.
+///
+/// There is no default: choose [`Principal::anonymous`] for a local stdio server with one
+/// user, [`Principal::fixed`] for a single known user, or [`Principal::from_request`] to read
+/// it from the request (an HTTP server's authentication, say). URL mode and single-use
+/// completions refuse to run for a request without a principal.
+///
+/// ```
+/// use elicit_runtime::adapters::rmcp::Principal;
+///
+/// // Over streamable HTTP, rmcp puts the HTTP request's parts in the extensions; an
+/// // authentication layer in front of it can leave the user there too.
+/// #[derive(Clone)]
+/// struct User(String);
+///
+/// let principal = Principal::from_request(|request| {
+///     request.extensions.get::<User>().map(|user| user.0.clone())
+/// });
+/// # let _ = principal;
+/// ```
+#[derive(Clone)]
+pub struct Principal(Source);
+
+#[derive(Clone)]
+enum Source {
+    Anonymous,
+    Fixed(Arc<str>),
+    FromRequest(Arc<PrincipalFn>),
+}
+
+type PrincipalFn = dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync;
+
+impl Principal {
+    /// No principal: state is sealed unbound to any user. Right for a local stdio server,
+    /// where whoever runs the process is the only user; URL mode refuses to run.
+    pub fn anonymous() -> Self {
+        Principal(Source::Anonymous)
+    }
+
+    /// Every request is this user's (a single-user server, a demo).
+    pub fn fixed(principal: impl Into<String>) -> Self {
+        Principal(Source::Fixed(principal.into().into()))
+    }
+
+    /// Reads the principal from each request (e.g. from an authentication extension); `None`
+    /// means the request is unauthenticated.
+    pub fn from_request(
+        principal: impl Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        Principal(Source::FromRequest(Arc::new(principal)))
+    }
+
+    fn of(&self, request: &RequestContext<RoleServer>) -> Option<String> {
+        match &self.0 {
+            Source::Anonymous => None,
+            Source::Fixed(principal) => Some(principal.to_string()),
+            Source::FromRequest(read) => read(request),
+        }
+    }
+}
+
+impl fmt::Debug for Principal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The principal's value is never printed.
+        f.write_str(match self.0 {
+            Source::Anonymous => "Principal::anonymous()",
+            Source::Fixed(_) => "Principal::fixed(..)",
+            Source::FromRequest(_) => "Principal::from_request(..)",
+        })
+    }
+}
+
+/// Runs an rmcp server's tool and prompt routers so that methods taking
+/// [`Elicit`](super::Elicit) can ask: keep it in the server beside the routers and wire it
+/// once per handler method.
+///
+/// ```ignore
+/// // Tools: `#[tool_handler]` keeps generating `call_tool`, `list_tools` and `get_info`.
+/// #[tool_handler(router = self.elicit.tools(&self.tool_router))]
+/// impl ServerHandler for Server {
+///     // Prompts: rmcp's `#[prompt_handler]` drops `inputResponses` and `requestState`, so
+///     // `get_prompt` is written out (one line), and `list_prompts` stays the router's.
+///     async fn get_prompt(
+///         &self,
+///         request: GetPromptRequestParams,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<GetPromptResponse, McpError> {
+///         self.elicit.get_prompt(&self.prompt_router, self, request, context).await
+///     }
+/// }
+/// ```
+///
+/// A tool that takes no [`Elicit`](super::Elicit) behaves exactly as with rmcp alone; its
+/// only cost is one copy of the call's arguments. See [`Elicit`](super::Elicit) for a
+/// complete server.
+#[derive(Clone)]
+pub struct ElicitHandler {
+    server: ElicitServer,
+    principal: Principal,
+}
+
+impl fmt::Debug for ElicitHandler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ElicitHandler")
+            .field("principal", &self.principal)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A tool router seen through an [`ElicitHandler`]: what
+/// `#[tool_handler(router = self.elicit.tools(&self.tool_router))]` calls.
+pub struct Tools<'a, S> {
+    handler: &'a ElicitHandler,
+    router: &'a ToolRouter<S>,
+}
+
+impl ElicitHandler {
+    /// Asks with `server`'s settings, on behalf of `principal`.
+    pub fn new(server: ElicitServer, principal: Principal) -> Self {
+        ElicitHandler { server, principal }
+    }
+
+    /// The settings questions are asked with (the landing page of URL mode shares them).
+    pub fn server(&self) -> &ElicitServer {
+        &self.server
+    }
+
+    pub(super) fn principal_of(&self, request: &RequestContext<RoleServer>) -> Option<String> {
+        self.principal.of(request)
+    }
+
+    /// `router` as `#[tool_handler(router = …)]` uses it: calls run through elicit, the tool
+    /// list is the router's own.
+    pub fn tools<'a, S>(&'a self, router: &'a ToolRouter<S>) -> Tools<'a, S> {
+        Tools {
+            handler: self,
+            router,
+        }
+    }
+
+    /// Runs one `tools/call` through `router` (for a hand-written `call_tool`).
+    pub async fn call_tool<S: Send + Sync + 'static>(
+        &self,
+        router: &ToolRouter<S>,
+        service: &S,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        self.tools(router)
+            .call(ToolCallContext::new(service, request, context))
+            .await
+    }
+
+    /// Runs one `prompts/get` through `router`.
+    pub async fn get_prompt<S: Send + Sync + 'static>(
+        &self,
+        router: &PromptRouter<S>,
+        service: &S,
+        request: GetPromptRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let params = Params {
+            name: request.name.clone(),
+            arguments: request.arguments.clone(),
+            meta: context.meta.clone(),
+            input_responses: request.input_responses,
+            request_state: request.request_state,
+        };
+        let slot = self.slot("prompts/get", params, &mut context);
+        let result = router
+            .get_prompt(PromptContext::new(
+                service,
+                request.name,
+                request.arguments,
+                context,
+            ))
+            .await;
+        finish(&slot, result, GetPromptResponse::InputRequired)
+    }
+
+    fn slot(
+        &self,
+        method: &'static str,
+        params: Params,
+        context: &mut RequestContext<RoleServer>,
+    ) -> Arc<Slot> {
+        let slot = Slot::new(Pending {
+            handler: self.clone(),
+            method,
+            params,
+        });
+        context.extensions.insert(SlotHandle(slot.clone()));
+        slot
+    }
+}
+
+impl<S: Send + Sync + 'static> Tools<'_, S> {
+    /// Runs one tool call.
+    pub async fn call(
+        &self,
+        mut call: ToolCallContext<'_, S>,
+    ) -> Result<CallToolResponse, McpError> {
+        let params = Params {
+            name: call.name.to_string(),
+            arguments: call.arguments.clone(),
+            meta: call.request_context.meta.clone(),
+            input_responses: call.input_responses.clone(),
+            request_state: call.request_state.clone(),
+        };
+        let slot = self
+            .handler
+            .slot("tools/call", params, &mut call.request_context);
+        let result = self.router.call(call).await;
+        finish(&slot, result, CallToolResponse::InputRequired)
+    }
+
+    /// The router's tools.
+    pub fn list_all(&self) -> Vec<Tool> {
+        self.router.list_all()
+    }
+
+    /// One of the router's tools.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.router.get(name)
+    }
+}
+
+/// Turns what the router returned into the response: untouched when the method did not ask;
+/// otherwise the result, the round's `InputRequiredResult`, or the error.
+fn finish<R>(
+    slot: &Slot,
+    result: Result<R, McpError>,
+    input: fn(rmcp::model::InputRequiredResult) -> R,
+) -> Result<R, McpError> {
+    let cx = match slot.reclaim() {
+        Reclaimed::Unused => return result,
+        Reclaimed::StillLent => {
+            return match result {
+                Err(e) if is_input_required(&e) => Err(McpError::internal_error(
+                    "input required, but the method's `Elicit` outlived the call (was it moved into a task?)",
+                    None,
+                )),
+                other => other,
+            };
+        }
+        Reclaimed::Back(cx) => cx,
+    };
+    let result = result.map_err(|e| {
+        if is_input_required(&e) {
+            Interrupt::input_required()
+        } else {
+            Interrupt::error(from_mcp_error(e))
+        }
+    });
+    match cx.finish(result).map_err(to_mcp_error)? {
+        Reply::Result(value) => Ok(value),
+        Reply::InputRequired(ask) => Ok(input(input_required(&ask)?)),
+    }
+}

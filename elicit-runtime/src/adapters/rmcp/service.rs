@@ -1,0 +1,138 @@
+//! The one wire fix rmcp 3.11 needs for 2026-07-28 URL-mode requests.
+
+use std::borrow::Cow;
+
+use rmcp::model::{ClientRequest, CustomResult, ProtocolVersion, ServerResult};
+use rmcp::service::{NotificationContext, RequestContext, Service};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use crate::ordered::Ordered;
+
+/// Serves an rmcp handler with the one wire fix elicitations need.
+///
+/// rmcp 3.11 models URL-mode elicitation params with a required `elicitationId` (the
+/// 2025-11-25 shape) and writes `"elicitationId": ""` when there is none. On 2026-07-28 a URL
+/// request has no `elicitationId` at all, so this wrapper removes the empty member from
+/// `inputRequests` of input-required results before they go out. Everything else passes
+/// through untouched.
+///
+/// rmcp's `StreamableHttpService` takes a `ServerHandler`, not a `Service`, so over
+/// streamable HTTP serve the handler itself (with `json_response` on) and apply
+/// [`strip_empty_elicitation_ids_json`] to each JSON response body, as the demo's HTTP mode
+/// does.
+#[derive(Debug, Clone)]
+pub struct ElicitService<H>(pub H);
+
+impl<H> ElicitService<H> {
+    /// Wraps `handler`.
+    pub fn new(handler: H) -> Self {
+        ElicitService(handler)
+    }
+}
+
+/// Removes `"elicitationId": ""` from the URL requests of an input-required result (as JSON);
+/// returns whether anything changed. A `Value` has sorted keys already; for transports that
+/// serialize rmcp results themselves (e.g. a streamable HTTP layer), use
+/// [`strip_empty_elicitation_ids_json`] on the response bytes, which keeps their order.
+pub fn strip_empty_elicitation_ids(result: &mut Value) -> bool {
+    if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+        return false;
+    }
+    let mut changed = false;
+    if let Some(requests) = result
+        .get_mut("inputRequests")
+        .and_then(Value::as_object_mut)
+    {
+        for request in requests.values_mut() {
+            if let Some(params) = request.get_mut("params").and_then(Value::as_object_mut)
+                && params.get("mode").and_then(Value::as_str) == Some("url")
+                && params.get("elicitationId").and_then(Value::as_str) == Some("")
+            {
+                params.remove("elicitationId");
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// [`strip_empty_elicitation_ids`] over the bytes of a JSON-RPC response (or of a bare
+/// result): `Some` with the rewritten JSON when something was removed, `None` when the bytes
+/// need no change (or are not JSON). Everything else, key order included, is written back as
+/// it came, so a form asked for in the same round keeps its fields in order.
+pub fn strip_empty_elicitation_ids_json(response: &[u8]) -> Option<Vec<u8>> {
+    let mut message: Ordered = serde_json::from_slice(response).ok()?;
+    let changed = match message.get_mut("result") {
+        Some(result) => strip_ordered(result),
+        None => strip_ordered(&mut message),
+    };
+    changed.then(|| serde_json::to_vec(&message).ok()).flatten()
+}
+
+fn strip_ordered(result: &mut Ordered) -> bool {
+    let is = |value: Option<&Ordered>, text: &str| matches!(value, Some(Ordered::String(s)) if s == text);
+    if !is(result.get("resultType"), "input_required") {
+        return false;
+    }
+    let Some(Ordered::Object(requests)) = result.get_mut("inputRequests") else {
+        return false;
+    };
+    let mut changed = false;
+    for (_, request) in requests {
+        if let Some(params) = request.get_mut("params")
+            && is(params.get("mode"), "url")
+            && is(params.get("elicitationId"), "")
+        {
+            params.take("elicitationId");
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// rmcp can only carry the rewritten result as a `CustomResult` holding a `Value`, whose
+/// objects are sorted by key: in a round that asks for a URL and a form at once, the form's
+/// fields reach a stdio client sorted by name. Rounds without an id-less URL request pass
+/// through typed, in order.
+fn bridge_url_requests(result: ServerResult) -> ServerResult {
+    let ServerResult::InputRequiredResult(ask) = &result else {
+        return result;
+    };
+    let Ok(mut value) = serde_json::to_value(ask) else {
+        return result;
+    };
+    if strip_empty_elicitation_ids(&mut value) {
+        ServerResult::CustomResult(CustomResult::new(value))
+    } else {
+        result
+    }
+}
+
+impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, McpError> {
+        Service::handle_request(&self.0, request, context)
+            .await
+            .map(bridge_url_requests)
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: rmcp::model::ClientNotification,
+        context: NotificationContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        Service::handle_notification(&self.0, notification, context).await
+    }
+
+    fn get_info(&self) -> <RoleServer as rmcp::service::ServiceRole>::Info {
+        Service::get_info(&self.0)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Service::supported_protocol_versions(&self.0)
+    }
+}
