@@ -98,12 +98,64 @@ impl fmt::Debug for Principal {
 /// [`Elicit`](super::Elicit) can ask: keep it in the server beside the routers and wire it
 /// once per handler method.
 ///
-/// ```ignore
-/// // Tools: `#[tool_handler]` keeps generating `call_tool`, `list_tools` and `get_info`.
+/// ```no_run
+/// use elicit_runtime::adapters::rmcp::{Elicit, ElicitHandler, Principal};
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_runtime::{Answer, ElicitForm, ElicitServer};
+/// use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
+/// use rmcp::handler::server::wrapper::Parameters;
+/// use rmcp::model::*;
+/// use rmcp::service::RequestContext;
+/// use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, schemars};
+/// use rmcp::{prompt, prompt_router, tool, tool_handler, tool_router};
+///
+/// /// Which tone?
+/// #[derive(ElicitForm)]
+/// struct Tone {
+///     #[elicit(title = "Formal")]
+///     formal: bool,
+/// }
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Topic {
+///     topic: String,
+/// }
+///
+/// #[derive(Clone)]
+/// struct Server {
+///     tool_router: ToolRouter<Self>,
+///     prompt_router: PromptRouter<Self>,
+///     elicit: ElicitHandler,
+/// }
+///
+/// #[tool_router]
+/// impl Server {
+///     #[tool(description = "Write a note")]
+///     async fn note(&self, Parameters(t): Parameters<Topic>, mut cx: Elicit) -> Result<String, McpError> {
+///         let formal = matches!(Tone::ask(&mut cx).await?, Answer::Accepted(Tone { formal: true }));
+///         Ok(format!("a {} note on {}", if formal { "formal" } else { "casual" }, t.topic))
+///     }
+/// }
+///
+/// #[prompt_router]
+/// impl Server {
+///     #[prompt(description = "Draft an email")]
+///     async fn email(&self, Parameters(t): Parameters<Topic>, mut cx: Elicit) -> Result<Vec<PromptMessage>, McpError> {
+///         let formal = matches!(Tone::ask(&mut cx).await?, Answer::Accepted(Tone { formal: true }));
+///         let text = format!("Draft a {} email about {}", if formal { "formal" } else { "casual" }, t.topic);
+///         Ok(vec![PromptMessage::new_text(Role::User, text)])
+///     }
+/// }
+///
+/// // Tools: `#[tool_handler]` keeps generating `call_tool`, `list_tools` and `get_tool`.
 /// #[tool_handler(router = self.elicit.tools(&self.tool_router))]
 /// impl ServerHandler for Server {
-///     // Prompts: rmcp's `#[prompt_handler]` drops `inputResponses` and `requestState`, so
-///     // `get_prompt` is written out (one line), and `list_prompts` stays the router's.
+///     fn get_info(&self) -> ServerConfig {
+///         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().build())
+///     }
+///
+///     // Prompts: rmcp's `#[prompt_handler]` rebuilds the request without `inputResponses`
+///     // and `requestState`, so `get_prompt` is one call into elicit, written out.
 ///     async fn get_prompt(
 ///         &self,
 ///         request: GetPromptRequestParams,
@@ -111,7 +163,22 @@ impl fmt::Debug for Principal {
 ///     ) -> Result<GetPromptResponse, McpError> {
 ///         self.elicit.get_prompt(&self.prompt_router, self, request, context).await
 ///     }
+///
+///     async fn list_prompts(
+///         &self,
+///         _request: Option<PaginatedRequestParams>,
+///         _context: RequestContext<RoleServer>,
+///     ) -> Result<ListPromptsResult, McpError> {
+///         Ok(ListPromptsResult::with_all_items(self.prompt_router.list_all()))
+///     }
 /// }
+///
+/// let sealer = StateSealer::new(KeyRing::generate(), "notes");
+/// let server = Server {
+///     tool_router: Server::tool_router(),
+///     prompt_router: Server::prompt_router(),
+///     elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
+/// };
 /// ```
 ///
 /// A tool that takes no [`Elicit`](super::Elicit) behaves exactly as with rmcp alone; its
