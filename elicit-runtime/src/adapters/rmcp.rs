@@ -80,6 +80,8 @@ mod convert;
 mod dispatch;
 mod extract;
 mod handler;
+#[cfg(feature = "rmcp-http")]
+mod http;
 mod peer;
 mod service;
 

@@ -5,12 +5,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::{Body, to_bytes};
 use axum::extract::{Query, State};
-use axum::http::{HeaderValue, Response, header};
 use axum::response::Html;
 use axum::routing::get;
-use elicit_runtime::adapters::rmcp::{ElicitService, strip_empty_elicitation_ids_json};
+use elicit_runtime::adapters::rmcp::ElicitService;
 use elicit_runtime::url::{LandingPage, PageError};
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -103,32 +101,6 @@ pub async fn serve_stdio() -> Result<(), Box<dyn std::error::Error + Send + Sync
     Ok(())
 }
 
-/// Rewrites JSON responses so URL-mode requests carry no empty `elicitationId` (see
-/// `ElicitService`, which does the same for stdio).
-async fn bridge_json(response: Response<Body>) -> Response<Body> {
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !is_json {
-        return response;
-    }
-    let (mut parts, body) = response.into_parts();
-    let Ok(bytes) = to_bytes(body, 16 * 1024 * 1024).await else {
-        return Response::from_parts(parts, Body::empty());
-    };
-    // Rewritten only when there is an id to strip, and then in order: a `Value` would sort
-    // the `properties` of a form asked for in the same round.
-    let Some(out) = strip_empty_elicitation_ids_json(&bytes) else {
-        return Response::from_parts(parts, Body::from(bytes));
-    };
-    parts
-        .headers
-        .insert(header::CONTENT_LENGTH, HeaderValue::from(out.len()));
-    Response::from_parts(parts, Body::from(out))
-}
-
 /// Serves MCP over streamable HTTP at `http://127.0.0.1:{port}/mcp`, with the landing page
 /// on the same port.
 pub async fn serve_http(port: u16) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -136,14 +108,12 @@ pub async fn serve_http(port: u16) -> Result<(), Box<dyn std::error::Error + Sen
     let origin = format!("http://{}", listener.local_addr()?);
     let server = DemoServer::new(&origin);
     let factory = server.clone();
-    let mcp = StreamableHttpService::new(
+    let mcp = ElicitService::new(StreamableHttpService::new(
         move || Ok(factory.clone()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default().with_json_response(true),
-    );
-    let app = landing_routes(&server)
-        .nest_service("/mcp", mcp)
-        .layer(axum::middleware::map_response(bridge_json));
+    ));
+    let app = landing_routes(&server).nest_service("/mcp", mcp);
     eprintln!("elicit demo: MCP at {origin}/mcp; landing page at {origin}/connect");
     axum::serve(listener, app).await?;
     Ok(())

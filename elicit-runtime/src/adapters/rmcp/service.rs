@@ -9,23 +9,38 @@ use serde_json::Value;
 
 use crate::ordered::Ordered;
 
-/// Serves an rmcp handler with the one wire fix elicitations need.
+/// Serves an rmcp server with the one wire fix elicitations need: wrap what you serve in it,
+/// once, on either transport.
 ///
 /// rmcp 3.11 models URL-mode elicitation params with a required `elicitationId` (the
 /// 2025-11-25 shape) and writes `"elicitationId": ""` when there is none. On 2026-07-28 a URL
-/// request has no `elicitationId` at all, so this wrapper removes the empty member from
-/// `inputRequests` of input-required results before they go out. Everything else passes
-/// through untouched.
+/// request has no `elicitationId` at all (clients refuse the empty one), so this wrapper
+/// removes the empty member from the `inputRequests` of input-required results before they
+/// go out. Everything else passes through untouched.
 ///
-/// rmcp's `StreamableHttpService` takes a `ServerHandler`, not a `Service`, so over
-/// streamable HTTP serve the handler itself (with `json_response` on) and apply
-/// [`strip_empty_elicitation_ids_json`] to each JSON response body, as the demo's HTTP mode
-/// does.
+/// - stdio (or any rmcp transport): `ElicitService::new(handler).serve(transport)`;
+/// - streamable HTTP (feature `rmcp-http`): `ElicitService::new(StreamableHttpService::new(…))`,
+///   mounted as the tower service it is (JSON responses and server-sent events both).
+///
+/// Without it, a 2026-07-28 client is sent URL requests with an empty `elicitationId`; forms
+/// are not affected.
+///
+/// ```no_run
+/// # #[derive(Clone)] struct Server;
+/// # impl rmcp::ServerHandler for Server {}
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use elicit_runtime::adapters::rmcp::ElicitService;
+/// use rmcp::ServiceExt;
+///
+/// ElicitService::new(Server).serve(rmcp::transport::stdio()).await?.waiting().await?;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct ElicitService<H>(pub H);
 
 impl<H> ElicitService<H> {
-    /// Wraps `handler`.
+    /// Wraps `handler` (stdio) or rmcp's `StreamableHttpService` (HTTP).
     pub fn new(handler: H) -> Self {
         ElicitService(handler)
     }
