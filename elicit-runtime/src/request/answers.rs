@@ -29,11 +29,14 @@ pub(crate) struct Answers {
     pub strict: bool,
     /// Keys whose question needs provenance (set per question).
     pub strict_keys: BTreeSet<String>,
+    /// Set by `lookup` when the answer it returned is new in this request (`inputResponses`).
+    pub fresh: bool,
 }
 
 impl Answers {
     /// The answer to `key`, if this request or an earlier round holds one for `digest`.
     pub fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
+        self.fresh = false;
         if let Some(done) = self.resolved.get(key) {
             return if done.digest == digest {
                 parsed(key, &done.response).map(Some)
@@ -96,6 +99,7 @@ impl Answers {
             response: to_raw_value(&raw).map_err(|e| internal(key, &e))?,
         };
         self.resolved.insert(key.to_owned(), carried);
+        self.fresh = true;
         Ok(Some(raw))
     }
 

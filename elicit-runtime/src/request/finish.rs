@@ -38,20 +38,34 @@ impl ElicitContext {
     /// `InputRequiredResult` with this round's questions and the sealed state, or the error.
     pub fn finish<R>(mut self, result: Result<R, Interrupt>) -> Result<Reply<R>, JsonRpcError> {
         let interrupt = match result {
-            Ok(value) => return Ok(Reply::Result(value)),
+            Ok(value) => {
+                self.trace_end("complete", None);
+                return Ok(Reply::Result(value));
+            }
             Err(interrupt) => interrupt,
         };
-        if let Some(error) = interrupt.into_error().or_else(|| self.first_error.clone()) {
-            return Err(error);
-        }
-        if self.era != ProtocolEra::Mrtr2026 {
-            return Err(JsonRpcError::new(
-                INTERNAL_ERROR,
-                "input required on a 2025-11-25 connection: questions go to the peer there",
-                None,
-            ));
-        }
-        let token = self.seal_next_state()?;
+        let error = interrupt.into_error().or_else(|| self.first_error.clone());
+        let error = error.or_else(|| {
+            (self.era != ProtocolEra::Mrtr2026).then(|| {
+                JsonRpcError::new(
+                    INTERNAL_ERROR,
+                    "input required on a 2025-11-25 connection: questions go to the peer there",
+                    None,
+                )
+            })
+        });
+        let sealed = match error {
+            Some(error) => Err(error),
+            None => self.seal_next_state(),
+        };
+        let token = match sealed {
+            Ok(token) => token,
+            Err(error) => {
+                self.trace_end("error", Some(error.code));
+                return Err(error);
+            }
+        };
+        self.trace_end("input_required", None);
         let requests: BTreeMap<String, InputRequest> = self
             .answers
             .pending
@@ -84,6 +98,7 @@ impl ElicitContext {
                 .collect(),
             answers: carried,
             url_flows: std::mem::take(&mut self.url_flows),
+            round: self.trace.round,
         };
         let cannot = |e: &dyn std::fmt::Display| {
             JsonRpcError::new(

@@ -11,6 +11,7 @@ mod build;
 mod error;
 mod finish;
 mod round;
+mod trace;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -35,6 +36,7 @@ use crate::wire::{
 };
 use answers::Answers;
 use round::RoundState;
+use trace::RoundTrace;
 
 /// One request being handled: ask questions through it (`Form::ask(&mut cx)`), then turn the
 /// handler's result into the response with [`ElicitContext::finish`].
@@ -90,6 +92,8 @@ pub struct ElicitContext {
     /// The first error any question ended in: it wins over "input required", so a batch
     /// whose later question failed reports the failure, not the earlier question.
     first_error: Option<JsonRpcError>,
+    /// What the `tracing` events of this request report.
+    trace: RoundTrace,
 }
 
 impl fmt::Debug for ElicitContext {
@@ -134,12 +138,18 @@ impl ElicitContext {
             peer,
             opened_state: None,
             first_error: None,
+            trace: RoundTrace {
+                round: 1,
+                ..RoundTrace::default()
+            },
         }
     }
 
     /// Continues from the state an earlier round sealed (`id` and `expires_at` are the token's).
     fn resume(&mut self, state: RoundState, id: [u8; 16], expires_at: SystemTime) {
         self.opened_state = Some((id, expires_at));
+        self.trace.round = state.round.saturating_add(1);
+        self.trace.asked_at = expires_at.checked_sub(self.server.sealer().ttl());
         self.answers.asked_before = Some(state.asked);
         self.answers.carried = state.answers;
         self.url_flows = state.url_flows;
@@ -212,7 +222,18 @@ impl ElicitContext {
 
     /// The answer to `key` for `digest`, if this request or an earlier round holds one.
     pub(crate) fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
-        self.answers.lookup(key, digest)
+        let found = self.answers.lookup(key, digest)?;
+        if let Some(response) = &found
+            && self.answers.fresh
+        {
+            self.trace_answer(key, response, None);
+        }
+        Ok(found)
+    }
+
+    /// The keys of this round's questions.
+    pub(crate) fn pending_keys(&self) -> Vec<&str> {
+        self.answers.pending.keys().map(String::as_str).collect()
     }
 
     /// Adds a question to this round (2026-07-28).
@@ -244,7 +265,10 @@ impl ElicitContext {
                         None,
                     )));
                 };
-                peer.request(&request).await.map_err(Interrupt::error)
+                let asked = std::time::Instant::now();
+                let response = peer.request(&request).await.map_err(Interrupt::error)?;
+                self.trace_answer(key, &response, Some(asked.elapsed()));
+                Ok(response)
             }
             ProtocolEra::Mrtr2026 => {
                 if !MRTR_METHODS.contains(&self.method.as_str()) {

@@ -22,6 +22,9 @@ pub(crate) struct RoundState {
     /// URL-mode key → the flow whose link was sent.
     #[serde(rename = "u", default, skip_serializing_if = "BTreeMap::is_empty")]
     pub url_flows: BTreeMap<String, UrlFlow>,
+    /// The number of the round that sealed this state (1 for the first call).
+    #[serde(rename = "n", default)]
+    pub round: u32,
 }
 
 /// An answer, with the digest of the question it answers.

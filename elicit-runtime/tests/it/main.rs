@@ -15,6 +15,7 @@ mod hostile_requests;
 mod legacy_era;
 mod mrtr_flows;
 mod mrtr_state;
+mod round_tracing;
 mod tasks_input;
 mod ui;
 mod url_flows;

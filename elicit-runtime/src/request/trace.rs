@@ -1,0 +1,94 @@
+//! What a round tells operators through `tracing` (target `elicit`): which questions went
+//! out, how each was answered and after how long, and how the request ended. Never answer
+//! contents, never the principal.
+//!
+//! - `elicit answer` (info): `method`, `target` (tool, prompt or URI), `round`, `key`,
+//!   `action` (`accept`, `decline`, `cancel`, or `result` for sampling and roots), `waited_ms`
+//!   (from the round that asked to the answer: measured on 2025-11-25, to the second from the
+//!   sealed state on 2026-07-28);
+//! - `elicit round` (info): `method`, `target`, `era`, `round`, `outcome` (`complete`,
+//!   `input_required`, `error`), `asked` (the keys of this round's questions), `code` (the
+//!   JSON-RPC error code of a failed request). Requests that asked nothing and were answered
+//!   nothing emit no event.
+
+use std::time::{Duration, SystemTime};
+
+use serde_json::Value;
+
+use super::ElicitContext;
+use crate::wire::ProtocolEra;
+
+/// What a request remembers for its trace: its round number and when the round that asked
+/// was sealed.
+#[derive(Debug, Default)]
+pub(crate) struct RoundTrace {
+    /// 1 for a first call, one more than the sealed state's for each retry.
+    pub round: u32,
+    /// When the state this request carries was sealed.
+    pub asked_at: Option<SystemTime>,
+    /// Whether an answer was seen (so the round's end is worth an event).
+    pub answered: bool,
+}
+
+/// How the user answered, as the trace names it: an elicitation's `action`, else `result`.
+pub(crate) fn action_of(response: &Value) -> &'static str {
+    match response.get("action").and_then(Value::as_str) {
+        Some("accept") => "accept",
+        Some("decline") => "decline",
+        Some("cancel") => "cancel",
+        _ => "result",
+    }
+}
+
+fn era_name(era: ProtocolEra) -> &'static str {
+    match era {
+        ProtocolEra::Mrtr2026 => "2026-07-28",
+        ProtocolEra::Legacy2025 => "2025-11-25",
+    }
+}
+
+impl ElicitContext {
+    /// Records an answer; `waited` when measured in place (2025-11-25), else from the state.
+    pub(crate) fn trace_answer(&mut self, key: &str, response: &Value, waited: Option<Duration>) {
+        self.trace.answered = true;
+        // The token's expiry is kept in whole seconds: its sealing time, worked back from
+        // it, is accurate to a second and may lie just ahead of now.
+        let waited = waited.or_else(|| {
+            let asked_at = self.trace.asked_at?;
+            Some(
+                SystemTime::now()
+                    .duration_since(asked_at)
+                    .unwrap_or_default(),
+            )
+        });
+        tracing::info!(
+            target: "elicit",
+            method = %self.method,
+            target = %self.target,
+            round = self.trace.round,
+            key,
+            action = action_of(response),
+            waited_ms = waited.map(|w| u64::try_from(w.as_millis()).unwrap_or(u64::MAX)),
+            "elicit answer"
+        );
+    }
+
+    /// Records how the request ended.
+    pub(crate) fn trace_end(&self, outcome: &'static str, code: Option<i64>) {
+        let asked = self.pending_keys();
+        if asked.is_empty() && !self.trace.answered {
+            return;
+        }
+        tracing::info!(
+            target: "elicit",
+            method = %self.method,
+            target = %self.target,
+            era = era_name(self.era),
+            round = self.trace.round,
+            outcome,
+            asked = %asked.join(","),
+            code,
+            "elicit round"
+        );
+    }
+}

@@ -1,0 +1,173 @@
+//! What operators see of a round through `tracing`: the questions asked, each answer's action
+//! and round, how the request ended — and never an answer's contents or the principal.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use elicit_runtime::state::{KeyRing, StateSealer};
+use elicit_runtime::testing::TestClient;
+use elicit_runtime::wire::JsonRpcError;
+use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+use pollster::block_on;
+use serde_json::{Value, json};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+/// Where to send the receipt?
+#[derive(Debug, ElicitForm)]
+struct Receipt {
+    #[elicit(format = "email")]
+    email: String,
+}
+
+/// One event: its fields as text (`message` is the event's name).
+type Recorded = BTreeMap<String, String>;
+
+/// A subscriber that keeps every event of target `elicit`.
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Vec<Recorded>>>);
+
+struct Fields<'a>(&'a mut Recorded);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+}
+
+impl Subscriber for Recorder {
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        metadata.target() == "elicit"
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        let mut fields = Recorded::new();
+        event.record(&mut Fields(&mut fields));
+        self.0.lock().unwrap().push(fields);
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+fn params() -> Value {
+    json!({
+        "name": "send_receipt",
+        "arguments": {"order": "A-17"},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
+        }
+    })
+}
+
+async fn handler(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    Ok(match Receipt::ask(cx).await? {
+        Answer::Accepted(r) => format!("sent to {}", r.email),
+        _ => "not sent".to_owned(),
+    })
+}
+
+fn round(server: &ElicitServer, params: &Value) -> Result<Reply<String>, JsonRpcError> {
+    let client = TestClient::new(server.clone()).principal("alice@example.com");
+    block_on(client.round("tools/call", params, &mut handler))
+}
+
+fn recorded(run: impl FnOnce()) -> Vec<Recorded> {
+    let recorder = Recorder::default();
+    tracing::subscriber::with_default(recorder.clone(), run);
+    let events = recorder.0.lock().unwrap().clone();
+    events
+}
+
+fn pick<'a>(event: &'a Recorded, names: &[&str]) -> BTreeMap<&'a str, &'a str> {
+    event
+        .iter()
+        .filter(|(k, _)| names.contains(&k.as_str()))
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}
+
+#[test]
+fn each_round_reports_its_questions_answers_and_outcome_but_no_contents() {
+    let server = ElicitServer::new(StateSealer::new(KeyRing::new(1, [7; 32]), "trace"));
+    let first = params();
+    let events = recorded(|| {
+        let Ok(Reply::InputRequired(ask)) = round(&server, &first) else {
+            panic!("the first call asks")
+        };
+        let mut retry = first.clone();
+        retry["inputResponses"] =
+            json!({"receipt": {"action": "accept", "content": {"email": "bob@example.com"}}});
+        retry["requestState"] = json!(ask.request_state().unwrap());
+        let Ok(Reply::Result(text)) = round(&server, &retry) else {
+            panic!("the retry completes")
+        };
+        assert_eq!(text, "sent to bob@example.com");
+    });
+    let names = [
+        "message", "method", "target", "round", "outcome", "asked", "key", "action",
+    ];
+    let seen: Vec<_> = events.iter().map(|e| pick(e, &names)).collect();
+    let expected: Vec<BTreeMap<&str, &str>> = vec![
+        [
+            ("message", "elicit round"),
+            ("method", "tools/call"),
+            ("target", "send_receipt"),
+            ("round", "1"),
+            ("outcome", "input_required"),
+            ("asked", "receipt"),
+        ]
+        .into(),
+        [
+            ("message", "elicit answer"),
+            ("method", "tools/call"),
+            ("target", "send_receipt"),
+            ("round", "2"),
+            ("key", "receipt"),
+            ("action", "accept"),
+        ]
+        .into(),
+        [
+            ("message", "elicit round"),
+            ("method", "tools/call"),
+            ("target", "send_receipt"),
+            ("round", "2"),
+            ("outcome", "complete"),
+            ("asked", ""),
+        ]
+        .into(),
+    ];
+    assert_eq!(seen, expected);
+    assert!(events[1].contains_key("waited_ms"), "{:?}", events[1]);
+    let everything = format!("{events:?}");
+    for secret in ["bob@example.com", "alice@example.com", "A-17"] {
+        assert!(
+            !everything.contains(secret),
+            "{secret} leaked into {everything}"
+        );
+    }
+}
+
+#[test]
+fn a_call_that_asks_nothing_emits_nothing() {
+    let server = ElicitServer::new(StateSealer::new(KeyRing::new(1, [7; 32]), "trace"));
+    let events = recorded(|| {
+        let client = TestClient::new(server.clone());
+        let done = block_on(client.round(
+            "tools/call",
+            &params(),
+            &mut async |_cx: &mut ElicitContext| Ok::<_, Interrupt>("done"),
+        ));
+        assert!(matches!(done, Ok(Reply::Result("done"))));
+    });
+    assert_eq!(events, Vec::<Recorded>::new());
+}
