@@ -5,6 +5,11 @@ use std::fmt;
 use aes_gcm::aead::Generate;
 use aes_gcm::{Aes256Gcm, Key, KeyInit};
 
+mod config;
+mod error;
+
+pub use error::KeyRingError;
+
 /// One AES-256-GCM key with its id. Only the expanded cipher is kept, never the raw key bytes;
 /// with the `zeroize` feature of `aes-gcm` the key schedule is wiped when it is dropped.
 #[derive(Clone)]
@@ -32,7 +37,7 @@ impl Entry {
 ///
 /// Key ids should be unique; if two keys share one, both are tried when opening.
 ///
-/// Keys never appear in [`Debug`] output, only their ids.
+/// Keys never appear in [`Debug`] output, only their ids, and a ring cannot give its keys back.
 ///
 /// ```
 /// use elicit_runtime::state::KeyRing;
@@ -41,6 +46,38 @@ impl Entry {
 /// assert_eq!(ring.primary_kid(), 2);
 /// assert_eq!(ring.old_kids().collect::<Vec<_>>(), [1]);
 /// assert_eq!(format!("{ring:?}"), "KeyRing { primary_kid: 2, old_kids: [1] }");
+/// ```
+///
+/// # From configuration
+///
+/// Replicas of one server must share their keys. [`KeyRing::from_env`] (or
+/// [`str::parse`], through [`FromStr`](std::str::FromStr)) reads them from text such as
+/// `ELICIT_KEYS="2:q83vq83v…q80=,1:3q2+796t…tvu8="`:
+///
+/// - one entry `kid:key` per key, entries separated by commas and/or whitespace (newlines too,
+///   so a mounted secret file with a trailing newline works);
+/// - `kid` is the key id, a decimal `u32` (digits only);
+/// - `key` is exactly 32 bytes in base64, standard (`+/`) or URL-safe (`-_`) alphabet, `=`
+///   padding optional: `openssl rand -base64 32` prints one, and so does
+///   [`KeyRing::generate_config_entry`];
+/// - the **first** entry is the primary key (it seals); the others are old keys that still open;
+/// - key ids must be unique.
+///
+/// Rotation is then: put a new entry first, keep the previous primary after it for at least one
+/// TTL, then delete it. Errors ([`KeyRingError`]) name an entry by position and key id, never
+/// its text.
+///
+/// ```
+/// use elicit_runtime::state::KeyRing;
+///
+/// let ring: KeyRing = "
+///     2:q83vq83vq83vq83vq83vq83vq83vq83vq83vq83vq80
+///     1:3q2+796tvu/erb7v3q2+796tvu/erb7v3q2+796tvu8=
+/// "
+/// .parse()?;
+/// assert_eq!(ring.primary_kid(), 2);
+/// assert_eq!(ring.old_kids().collect::<Vec<_>>(), [1]);
+/// # Ok::<(), elicit_runtime::state::KeyRingError>(())
 /// ```
 #[derive(Clone)]
 pub struct KeyRing {
@@ -88,7 +125,7 @@ impl KeyRing {
     ///
     /// Tokens sealed with it die with the process (or the ring), which is what a dev server wants;
     /// production servers that run more than one instance or restart during a conversation need
-    /// a shared, persistent key given to [`KeyRing::new`].
+    /// shared, persistent keys: [`KeyRing::from_env`], or [`KeyRing::new`].
     ///
     /// # Panics
     ///
@@ -156,35 +193,4 @@ impl fmt::Debug for KeyRing {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn debug_never_shows_key_material() {
-        let ring = KeyRing::new(5, [0xAB; 32]).with_old_key(4, [0xCD; 32]);
-        let text = format!("{ring:?} {ring:#?}");
-        assert!(!text.to_lowercase().contains("ab, "), "{text}");
-        assert!(!text.contains("171"), "{text}"); // 0xAB in decimal
-        assert!(!text.contains("205"), "{text}"); // 0xCD in decimal
-        assert!(text.contains("primary_kid: 5"));
-    }
-
-    #[test]
-    fn lookup_by_kid_primary_first() {
-        let ring = KeyRing::new(1, [1; 32])
-            .with_old_key(2, [2; 32])
-            .with_old_key(1, [3; 32]);
-        assert_eq!(ring.ciphers_for(1).count(), 2);
-        assert_eq!(ring.ciphers_for(2).count(), 1);
-        assert_eq!(ring.ciphers_for(3).count(), 0);
-        assert_eq!(ring.primary().0, 1);
-    }
-
-    #[test]
-    fn generated_rings_differ() {
-        let a = KeyRing::generate();
-        let b = KeyRing::generate();
-        // Random 32-bit kids collide with probability 2^-32.
-        assert_ne!(a.primary_kid(), b.primary_kid());
-    }
-}
+mod tests;

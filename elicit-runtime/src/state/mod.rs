@@ -12,7 +12,8 @@
 //! - [`StateSealer`] seals a JSON payload with AES-256-GCM into an `es1.` token bound to a
 //!   [`Binding`] (method, target, [`args_digest`] of the arguments, principal), its audience and
 //!   an expiry, and opens it again with every check;
-//! - [`KeyRing`] holds the sealing key and the retired keys that still open tokens (rotation);
+//! - [`KeyRing`] holds the sealing key and the retired keys that still open tokens (rotation),
+//!   read from configuration by [`KeyRing::from_env`];
 //! - [`ReplayGuard`] / [`MemoryReplayGuard`] make tokens single-use when that matters;
 //! - [`StateError`] names the precise reason for the server's logs, while
 //!   [`StateError::to_jsonrpc_error`] gives the client one uniform error for all of them.
@@ -63,7 +64,7 @@ pub(crate) use envelope::{from_unix_secs, lifetime, ttl_secs};
 pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
 };
-pub use keys::KeyRing;
+pub use keys::{KeyRing, KeyRingError};
 pub use replay::{MemoryReplayGuard, ReplayGuard};
 pub use sealer::{
     Binding, DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX,

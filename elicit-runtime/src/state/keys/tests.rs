@@ -1,0 +1,366 @@
+use std::time::{Duration, UNIX_EPOCH};
+
+use serde_json::json;
+
+use super::*;
+use crate::state::{Binding, StateError, StateSealer};
+
+#[test]
+fn debug_never_shows_key_material() {
+    let ring = KeyRing::new(5, [0xAB; 32]).with_old_key(4, [0xCD; 32]);
+    let text = format!("{ring:?} {ring:#?}");
+    assert!(!text.to_lowercase().contains("ab, "), "{text}");
+    assert!(!text.contains("171"), "{text}"); // 0xAB in decimal
+    assert!(!text.contains("205"), "{text}"); // 0xCD in decimal
+    assert!(text.contains("primary_kid: 5"));
+}
+
+#[test]
+fn lookup_by_kid_primary_first() {
+    let ring = KeyRing::new(1, [1; 32])
+        .with_old_key(2, [2; 32])
+        .with_old_key(1, [3; 32]);
+    assert_eq!(ring.ciphers_for(1).count(), 2);
+    assert_eq!(ring.ciphers_for(2).count(), 1);
+    assert_eq!(ring.ciphers_for(3).count(), 0);
+    assert_eq!(ring.primary().0, 1);
+}
+
+#[test]
+fn generated_rings_differ() {
+    let a = KeyRing::generate();
+    let b = KeyRing::generate();
+    // Random 32-bit kids collide with probability 2^-32.
+    assert_ne!(a.primary_kid(), b.primary_kid());
+}
+
+// The configuration text (`config.rs`, `error.rs`).
+
+/// `[0x11; 32]` and `[0x22; 32]` in standard base64, padded.
+const B64_11: &str = "ERERERERERERERERERERERERERERERERERERERERERE=";
+const B64_22: &str = "IiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiI=";
+
+fn parse_err(text: &str) -> (KeyRingError, String) {
+    let err = text.parse::<KeyRing>().unwrap_err();
+    let message = err.to_string();
+    (err, message)
+}
+
+fn kids(ring: &KeyRing) -> (u32, Vec<u32>) {
+    (ring.primary_kid(), ring.old_kids().collect())
+}
+
+fn sealer(ring: KeyRing) -> StateSealer {
+    StateSealer::new(ring, "example-server")
+}
+
+#[test]
+fn one_entry_is_a_primary_without_old_keys() {
+    let ring: KeyRing = format!("7:{B64_11}").parse().unwrap();
+    assert_eq!(kids(&ring), (7, vec![]));
+}
+
+#[test]
+fn first_entry_is_primary_others_old_in_order() {
+    let text = format!("3:{B64_22},2:{B64_11},1:{B64_22}");
+    let ring: KeyRing = text.parse().unwrap();
+    assert_eq!(kids(&ring), (3, vec![2, 1]));
+}
+
+#[test]
+fn separators_are_commas_and_whitespace_in_any_mix() {
+    for text in [
+        format!("2:{B64_22},1:{B64_11}"),
+        format!("2:{B64_22} 1:{B64_11}"),
+        format!("2:{B64_22}\n1:{B64_11}\n"),
+        format!("\r\n\t 2:{B64_22} ,\n 1:{B64_11} ,"),
+        format!(",,2:{B64_22},,1:{B64_11},,"),
+    ] {
+        let ring: KeyRing = text.parse().unwrap();
+        assert_eq!(kids(&ring), (2, vec![1]), "{text:?}");
+    }
+}
+
+#[test]
+fn padding_is_optional_and_both_alphabets_are_read() {
+    let unpadded = B64_11.trim_end_matches('=');
+    let url_safe = "-__7__v_-__7__v_-__7__v_-__7__v_-__7__v_-_8="; // [0xFB, 0xFF] * 16
+    let standard = url_safe.replace('-', "+").replace('_', "/");
+    for text in [
+        format!("1:{unpadded}"),
+        format!("1:{url_safe}"),
+        format!("1:{}", url_safe.trim_end_matches('=')),
+        format!("1:{standard}"),
+    ] {
+        assert_eq!(kids(&text.parse().unwrap()), (1, vec![]), "{text}");
+    }
+    // The same key in either alphabet opens what the other sealed.
+    let a = sealer(format!("1:{url_safe}").parse().unwrap());
+    let b = sealer(format!("1:{standard}").parse().unwrap());
+    let binding = Binding::tool_call("t", &json!({}));
+    let token = a.seal_now(&binding, &json!(1)).unwrap();
+    assert_eq!(b.open_now::<i32>(&token, &binding).unwrap().payload, 1);
+}
+
+#[test]
+fn kid_range_is_u32() {
+    let ring: KeyRing = format!("0:{B64_11},4294967295:{B64_22}").parse().unwrap();
+    assert_eq!(kids(&ring), (0, vec![u32::MAX]));
+    // Leading zeros are the same number.
+    let (err, _) = parse_err(&format!("007:{B64_11},7:{B64_22}"));
+    assert_eq!(
+        err,
+        KeyRingError::DuplicateKid {
+            position: 2,
+            kid: 7,
+            first: 1
+        }
+    );
+}
+
+#[test]
+fn empty_text_is_refused() {
+    for text in ["", " ", ",", "\n, \t,\n"] {
+        let (err, message) = parse_err(text);
+        assert_eq!(err, KeyRingError::Empty, "{text:?}");
+        assert_eq!(
+            message,
+            "key ring is empty: expected `kid:base64key` entries"
+        );
+    }
+}
+
+#[test]
+fn entry_without_colon_is_refused_by_position() {
+    let (err, message) = parse_err(&format!("1:{B64_11} {B64_22}"));
+    assert_eq!(err, KeyRingError::BadEntry { position: 2 });
+    assert_eq!(
+        message,
+        "key ring entry 2 is not of the form `kid:base64key`"
+    );
+}
+
+#[test]
+fn bad_kids_are_refused() {
+    for kid in [
+        "",
+        "x",
+        "+1",
+        "-1",
+        "1.0",
+        "0x10",
+        "4294967296",
+        "99999999999999999999",
+        "١",
+    ] {
+        let (err, message) = parse_err(&format!("{kid}:{B64_11}"));
+        assert_eq!(err, KeyRingError::BadKid { position: 1 }, "{kid:?}");
+        assert_eq!(
+            message,
+            "key ring entry 1: the key id is not a decimal number from 0 to 4294967295"
+        );
+    }
+}
+
+#[test]
+fn key_not_base64_is_refused() {
+    // Bad characters, padding in the middle, impossible lengths, mixed alphabets.
+    for key in ["base64!", "ERER*ERE", "ERE=ERE=", "E", "ERERE", "+-__"] {
+        let (err, message) = parse_err(&format!("2:{B64_22},5:{key}"));
+        assert_eq!(
+            err,
+            KeyRingError::KeyNotBase64 {
+                position: 2,
+                kid: 5
+            },
+            "{key:?}"
+        );
+        assert_eq!(message, "key ring entry 2 (kid 5): the key is not base64");
+    }
+}
+
+#[test]
+fn key_of_wrong_length_is_refused_with_its_length() {
+    for (key, len) in [
+        ("", 0),
+        ("EREREREREREREREREREREREREREREREREREREREREQ==", 31),
+        ("ERERERERERERERERERERERERERERERERERERERERERER", 33),
+    ] {
+        let (err, message) = parse_err(&format!("9:{key}"));
+        assert_eq!(
+            err,
+            KeyRingError::KeyLength {
+                position: 1,
+                kid: 9,
+                len
+            }
+        );
+        assert_eq!(
+            message,
+            format!("key ring entry 1 (kid 9): the key is {len} bytes, expected 32")
+        );
+    }
+}
+
+#[test]
+fn duplicate_kid_is_refused_naming_both_entries() {
+    let (err, message) = parse_err(&format!("3:{B64_11},2:{B64_22},3:{B64_22}"));
+    assert_eq!(
+        err,
+        KeyRingError::DuplicateKid {
+            position: 3,
+            kid: 3,
+            first: 1
+        }
+    );
+    assert_eq!(
+        message,
+        "key ring entry 3: kid 3 is already used by entry 1"
+    );
+}
+
+#[test]
+fn the_first_error_is_reported() {
+    let (err, _) = parse_err(&format!("1:{B64_11},x,1:{B64_11}"));
+    assert_eq!(err, KeyRingError::BadEntry { position: 2 });
+}
+
+#[test]
+fn errors_never_contain_key_material() {
+    // A key pasted without its id, a key with a typo, keys of the wrong length, a duplicate.
+    let secret = "S3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS3cr3tS=";
+    for text in [
+        secret.to_owned(),
+        format!("{secret}:{secret}"),
+        format!("1:{}*", &secret[..43]),
+        format!("1:{}", &secret[..40]),
+        format!("1:{secret},1:{secret}"),
+    ] {
+        let (err, message) = parse_err(&text);
+        let debug = format!("{err:?} {err:#?}");
+        for shown in [&message, &debug] {
+            assert!(!shown.contains("S3cr"), "{shown}");
+            assert!(!shown.contains("cr3t"), "{shown}");
+        }
+    }
+}
+
+#[test]
+fn env_errors_name_the_variable_only() {
+    let (unset, not_unicode) = (
+        config::from_var("ELICIT_KEYS", Err(std::env::VarError::NotPresent)).unwrap_err(),
+        config::from_var(
+            "ELICIT_KEYS",
+            Err(std::env::VarError::NotUnicode("1:\u{0}secret".into())),
+        )
+        .unwrap_err(),
+    );
+    assert_eq!(
+        unset,
+        KeyRingError::EnvNotSet {
+            var: "ELICIT_KEYS".into()
+        }
+    );
+    assert_eq!(
+        unset.to_string(),
+        "environment variable ELICIT_KEYS is not set"
+    );
+    assert_eq!(
+        not_unicode.to_string(),
+        "environment variable ELICIT_KEYS is not valid Unicode"
+    );
+    assert!(!format!("{not_unicode:?}").contains("secret"));
+
+    let ring = config::from_var("ELICIT_KEYS", Ok(format!("4:{B64_11}\n"))).unwrap();
+    assert_eq!(kids(&ring), (4, vec![]));
+    let err = config::from_var("ELICIT_KEYS", Ok(String::new())).unwrap_err();
+    assert_eq!(err, KeyRingError::Empty);
+}
+
+#[test]
+fn from_env_reads_the_process_environment() {
+    // Setting a variable needs `unsafe`; an unset one shows `from_env` reads the environment.
+    let err = KeyRing::from_env("ELICIT_RUNTIME_TEST_KEYS_NEVER_SET").unwrap_err();
+    assert_eq!(
+        err,
+        KeyRingError::EnvNotSet {
+            var: "ELICIT_RUNTIME_TEST_KEYS_NEVER_SET".into()
+        }
+    );
+}
+
+#[test]
+fn replicas_parsing_the_same_text_open_each_others_states() {
+    let text = format!("2:{B64_22},1:{B64_11}");
+    let replica_a = sealer(text.parse().unwrap());
+    let replica_b = sealer(text.parse().unwrap());
+    let args = json!({"location": "New York"});
+    let binding = Binding::tool_call("get_weather", &args).with_principal("user-123");
+
+    let token = replica_a.seal_now(&binding, &json!({"round": 1})).unwrap();
+    let opened = replica_b
+        .open_now::<serde_json::Value>(&token, &binding)
+        .unwrap();
+    assert_eq!(opened.payload, json!({"round": 1}));
+    assert_eq!(opened.kid, 2);
+
+    // The text is the key: the same key ids with other keys open nothing.
+    let other = sealer(format!("2:{B64_11},1:{B64_22}").parse().unwrap());
+    assert_eq!(
+        other.open_now::<serde_json::Value>(&token, &binding),
+        Err(StateError::Decrypt)
+    );
+}
+
+#[test]
+fn rotation_new_primary_seals_old_key_still_opens() {
+    let binding = Binding::tool_call("get_weather", &json!({}));
+    let t0 = UNIX_EPOCH + Duration::from_secs(1_780_000_000);
+    let later = t0 + Duration::from_secs(5);
+
+    // Before the rotation: key 1 alone.
+    let before = sealer(format!("1:{B64_11}").parse().unwrap());
+    let old_token = before.seal(&binding, &json!("old"), t0).unwrap();
+
+    // After: a new key 2 in front, key 1 kept as an old key.
+    let after = sealer(format!("2:{B64_22},1:{B64_11}").parse().unwrap());
+    let opened = after.open::<String>(&old_token, &binding, later).unwrap();
+    assert_eq!((opened.payload.as_str(), opened.kid), ("old", 1));
+    let new_token = after.seal(&binding, &json!("new"), t0).unwrap();
+    assert_eq!(
+        after
+            .open::<String>(&new_token, &binding, later)
+            .unwrap()
+            .kid,
+        2
+    );
+
+    // A replica still on the old text cannot open what the new primary sealed (roll the new
+    // text out as an old key first if replicas update one by one).
+    assert_eq!(
+        before.open::<String>(&new_token, &binding, later),
+        Err(StateError::UnknownKey { kid: 2 })
+    );
+
+    // Once key 1 is dropped, its tokens no longer open.
+    let dropped = sealer(format!("2:{B64_22}").parse().unwrap());
+    assert_eq!(
+        dropped.open::<String>(&old_token, &binding, later),
+        Err(StateError::UnknownKey { kid: 1 })
+    );
+}
+
+#[test]
+fn generated_entries_parse_and_differ() {
+    let a = KeyRing::generate_config_entry(1);
+    let b = KeyRing::generate_config_entry(1);
+    assert_ne!(a, b);
+    let (kid, key) = a.split_once(':').unwrap();
+    assert_eq!(kid, "1");
+    assert_eq!(key.len(), 44); // 32 bytes, standard base64 with padding
+    assert!(key.ends_with('='));
+    let ring: KeyRing = format!("{},{a}", KeyRing::generate_config_entry(2))
+        .parse()
+        .unwrap();
+    assert_eq!(kids(&ring), (2, vec![1]));
+}
