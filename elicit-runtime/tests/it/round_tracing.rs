@@ -84,8 +84,7 @@ fn round(server: &ElicitServer, params: &Value) -> Result<Reply<String>, JsonRpc
 fn recorded(run: impl FnOnce()) -> Vec<Recorded> {
     let recorder = Recorder::default();
     tracing::subscriber::with_default(recorder.clone(), run);
-    let events = recorder.0.lock().unwrap().clone();
-    events
+    recorder.0.lock().unwrap().clone()
 }
 
 fn pick<'a>(event: &'a Recorded, names: &[&str]) -> BTreeMap<&'a str, &'a str> {
