@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::convert::{input_required, to_mcp_error};
 use super::peer::session;
+use super::service::{is_bridged, require_bridge};
 use crate::interrupt::Interrupt;
 use crate::request::{ElicitContext, Reply};
 use crate::server::ElicitServer;
@@ -64,7 +65,10 @@ async fn run<P: Serialize, R, Response>(
     let result = handler(&mut cx).await;
     match cx.finish(result).map_err(to_mcp_error)? {
         Reply::Result(result) => Ok(complete(result)),
-        Reply::InputRequired(ask) => Ok(input(input_required(&ask)?)),
+        Reply::InputRequired(ask) => {
+            require_bridge(&ask, is_bridged(context_in)).map_err(to_mcp_error)?;
+            Ok(input(input_required(&ask)?))
+        }
     }
 }
 

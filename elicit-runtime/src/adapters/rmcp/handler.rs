@@ -17,6 +17,7 @@ use rmcp::{ErrorData as McpError, RoleServer};
 
 use super::convert::{from_mcp_error, input_required, to_mcp_error};
 use super::extract::{Params, Pending, Reclaimed, Slot, SlotHandle, is_input_required};
+use super::service::{is_bridged, require_bridge};
 use crate::interrupt::Interrupt;
 use crate::request::Reply;
 use crate::server::ElicitServer;
@@ -258,6 +259,7 @@ impl ElicitHandler {
             request_state: request.request_state,
         };
         let slot = self.slot("prompts/get", params, &mut context);
+        let bridged = is_bridged(&context);
         let result = router
             .get_prompt(PromptContext::new(
                 service,
@@ -266,7 +268,7 @@ impl ElicitHandler {
                 context,
             ))
             .await;
-        finish(&slot, result, GetPromptResponse::InputRequired)
+        finish(&slot, result, GetPromptResponse::InputRequired, bridged)
     }
 
     fn slot(
@@ -301,8 +303,9 @@ impl<S: Send + Sync + 'static> Tools<'_, S> {
         let slot = self
             .handler
             .slot("tools/call", params, &mut call.request_context);
+        let bridged = is_bridged(&call.request_context);
         let result = self.router.call(call).await;
-        finish(&slot, result, CallToolResponse::InputRequired)
+        finish(&slot, result, CallToolResponse::InputRequired, bridged)
     }
 
     /// The router's tools.
@@ -322,6 +325,7 @@ fn finish<R>(
     slot: &Slot,
     result: Result<R, McpError>,
     input: fn(rmcp::model::InputRequiredResult) -> R,
+    bridged: bool,
 ) -> Result<R, McpError> {
     let cx = match slot.reclaim() {
         Reclaimed::Unused => return result,
@@ -345,6 +349,9 @@ fn finish<R>(
     });
     match cx.finish(result).map_err(to_mcp_error)? {
         Reply::Result(value) => Ok(value),
-        Reply::InputRequired(ask) => Ok(input(input_required(&ask)?)),
+        Reply::InputRequired(ask) => {
+            require_bridge(&ask, bridged).map_err(to_mcp_error)?;
+            Ok(input(input_required(&ask)?))
+        }
     }
 }

@@ -15,7 +15,7 @@ use http::{Request, Response, header};
 use http_body_util::BodyExt;
 use http_body_util::combinators::BoxBody;
 
-use super::service::{ElicitService, strip_empty_elicitation_ids_json};
+use super::service::{Bridged, ElicitService, strip_empty_elicitation_ids_json};
 
 /// What rmcp's `StreamableHttpService` answers with.
 type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
@@ -57,7 +57,8 @@ where
         self.0.poll_ready(cx)
     }
 
-    fn call(&mut self, request: Request<B>) -> Self::Future {
+    fn call(&mut self, mut request: Request<B>) -> Self::Future {
+        request.extensions_mut().insert(Bridged);
         let response = self.0.call(request);
         Box::pin(async move { Ok(bridge_response(response.await?)) })
     }

@@ -8,6 +8,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use crate::ordered::Ordered;
+use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputRequiredResult, JsonRpcError};
 
 /// Serves an rmcp server with the one wire fix elicitations need: wrap what you serve in it,
 /// once, on either transport.
@@ -22,8 +23,9 @@ use crate::ordered::Ordered;
 /// - streamable HTTP (feature `rmcp-http`): `ElicitService::new(StreamableHttpService::new(…))`,
 ///   mounted as the tower service it is (JSON responses and server-sent events both).
 ///
-/// Without it, a 2026-07-28 client is sent URL requests with an empty `elicitationId`; forms
-/// are not affected.
+/// Without it, a round that would send a 2026-07-28 URL request fails with an internal error
+/// saying to add it (rather than sending clients an `elicitationId` they reject); forms are
+/// not affected.
 ///
 /// ```no_run
 /// # #[derive(Clone)] struct Server;
@@ -128,8 +130,9 @@ impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
     async fn handle_request(
         &self,
         request: ClientRequest,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<ServerResult, McpError> {
+        context.extensions.insert(Bridged);
         Service::handle_request(&self.0, request, context)
             .await
             .map(bridge_url_requests)
@@ -150,4 +153,42 @@ impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
         Service::supported_protocol_versions(&self.0)
     }
+}
+
+/// Left in a request's extensions by [`ElicitService`] (stdio: the request context; HTTP: the
+/// HTTP request, whose parts rmcp hands on), so the wiring knows the wire fix is in place.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bridged;
+
+/// Whether the request came through [`ElicitService`].
+pub(super) fn is_bridged(context: &RequestContext<RoleServer>) -> bool {
+    if context.extensions.get::<Bridged>().is_some() {
+        return true;
+    }
+    #[cfg(feature = "rmcp-http")]
+    if let Some(parts) = context.extensions.get::<http::request::Parts>() {
+        return parts.extensions.get::<Bridged>().is_some();
+    }
+    false
+}
+
+/// Refuses to send a 2026-07-28 URL request that rmcp would write with an empty
+/// `elicitationId` (which clients reject) when the request did not come through
+/// [`ElicitService`]: a loud error instead of a silent failure on the client.
+pub(super) fn require_bridge(ask: &InputRequiredResult, bridged: bool) -> Result<(), JsonRpcError> {
+    let asks_url = ask.input_requests().is_some_and(|requests| {
+        requests
+            .values()
+            .any(|r| matches!(r, InputRequest::Elicit(p) if p.mode() == ElicitMode::Url))
+    });
+    if asks_url && !bridged {
+        return Err(JsonRpcError::new(
+            INTERNAL_ERROR,
+            "a URL-mode question needs `elicit_runtime::adapters::rmcp::ElicitService` around the \
+             server: serve `ElicitService::new(server)` (stdio), or wrap rmcp's \
+             `StreamableHttpService` in it (HTTP)",
+            None,
+        ));
+    }
+    Ok(())
 }
