@@ -15,6 +15,8 @@ mod hostile_requests;
 mod legacy_era;
 mod mrtr_flows;
 mod mrtr_state;
+#[cfg(feature = "rmcp")]
+mod rmcp_router;
 mod round_tracing;
 mod tasks_input;
 mod ui;

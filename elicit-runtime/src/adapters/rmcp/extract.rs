@@ -3,11 +3,13 @@
 //! and back.
 //!
 //! The wiring copies the request's parts (name, arguments, `_meta`, `inputResponses`,
-//! `requestState`) before rmcp's router runs, because rmcp's own extractors take them out of
-//! the call (`Parameters<T>` takes the arguments). The context is built only when a method
-//! takes an [`Elicit`]: a tool that never asks costs one copy of its arguments and nothing
-//! else. When the method returns, the extractor is dropped and hands the context back, and the
-//! wiring turns the method's result (or the input-required stop) into rmcp's response.
+//! `requestState`) and reads the principal before rmcp's router runs, because rmcp's own
+//! extractors take parts out of the call (`Parameters<T>` takes the arguments,
+//! `RequestMetaObject` the `_meta`). The context is built only when a method takes an
+//! [`Elicit`]: a tool that never asks costs one copy of its arguments, one read of the
+//! principal, and nothing else. When the method returns, the extractor is dropped and hands
+//! the context back, and the wiring turns the method's result (or the input-required stop)
+//! into rmcp's response.
 
 use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -123,6 +125,10 @@ pub(super) struct Pending {
     pub(super) handler: ElicitHandler,
     pub(super) method: &'static str,
     pub(super) params: Params,
+    /// Read from the request before the router runs: rmcp's extractors that stand before
+    /// [`Elicit`] may take parts of the request context (`RequestMetaObject` takes `_meta`),
+    /// and who is asking must not depend on the order of a method's parameters.
+    pub(super) principal: Option<String>,
 }
 
 /// A call's params as the client sent them (rmcp moved `_meta` into the request context).
@@ -196,12 +202,11 @@ impl Pending {
     fn build(self, request: &RequestContext<RoleServer>) -> Result<ElicitContext, McpError> {
         let params = serde_json::to_value(&self.params)
             .map_err(|e| McpError::internal_error(format!("cannot read the call: {e}"), None))?;
-        let principal = self.handler.principal_of(request);
         let mut builder = self
             .handler
             .server()
             .context(self.method, &params)
-            .principal(principal.as_deref());
+            .principal(self.principal.as_deref());
         if let Some((caps, peer)) = super::peer::session(request) {
             builder = builder.legacy(caps, peer);
         }

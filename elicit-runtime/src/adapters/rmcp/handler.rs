@@ -68,7 +68,9 @@ impl Principal {
     }
 
     /// Reads the principal from each request (e.g. from an authentication extension); `None`
-    /// means the request is unauthenticated.
+    /// means the request is unauthenticated. It is read once per call, before rmcp's
+    /// extractors run, so it sees the request context as it came in whatever order a
+    /// method's parameters stand.
     pub fn from_request(
         principal: impl Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync + 'static,
     ) -> Self {
@@ -183,7 +185,7 @@ impl fmt::Debug for Principal {
 /// ```
 ///
 /// A tool that takes no [`Elicit`](super::Elicit) behaves exactly as with rmcp alone; its
-/// only cost is one copy of the call's arguments. See [`Elicit`](super::Elicit) for a
+/// only cost is one copy of the call's arguments and one read of the [`Principal`]. See [`Elicit`](super::Elicit) for a
 /// complete server.
 #[derive(Clone)]
 pub struct ElicitHandler {
@@ -217,7 +219,7 @@ impl ElicitHandler {
         &self.server
     }
 
-    pub(super) fn principal_of(&self, request: &RequestContext<RoleServer>) -> Option<String> {
+    fn principal_of(&self, request: &RequestContext<RoleServer>) -> Option<String> {
         self.principal.of(request)
     }
 
@@ -281,6 +283,7 @@ impl ElicitHandler {
             handler: self.clone(),
             method,
             params,
+            principal: self.principal_of(context),
         });
         context.extensions.insert(SlotHandle(slot.clone()));
         slot

@@ -1,0 +1,19 @@
+//! A router-based rmcp server (`#[tool_router]`, `#[prompt_router]`, typed `Parameters<T>`,
+//! the `Elicit` extractor, `ElicitHandler`) driven in process by rmcp's own client over rmcp's
+//! own transport, on both revisions: 2026-07-28 (the client discovers the server, sends
+//! per-request `_meta`, gets `input_required` and retries with `inputResponses` and
+//! `requestState`) and 2025-11-25 (`initialize`; the server pushes `elicitation/create` to
+//! the client's handler).
+//!
+//! A tap between client and server records every line, so the assertions are on the exact
+//! JSON that went over the wire.
+
+mod expect;
+mod harness;
+mod servers;
+
+mod extractors;
+mod forms;
+mod prompts;
+mod url_mode;
+mod wiring;
