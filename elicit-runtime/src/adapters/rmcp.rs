@@ -60,7 +60,7 @@
 //!     elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
 //! };
 //! // `ElicitService` fixes rmcp's URL-mode requests on the wire (see its documentation).
-//! ElicitService::new(server).serve(rmcp::transport::stdio()).await?.waiting().await?;
+//! ElicitService::new(server).serve(rmcp::transport::stdio_pipes()).await?.waiting().await?;
 //! # Ok(())
 //! # }
 //! ```

@@ -120,10 +120,11 @@ impl<T: ElicitForm> Question<T> {
         // The question as declared is the common case: its digest is computed once per type.
         let declared =
             self.message.is_none() && matches!(schema, Cow::Borrowed(_)) && self.key == T::key();
-        let digest = if declared {
-            T::__elicit_digest().to_owned()
-        } else {
-            question_digest(&self.key, message, &schema)
+        let digest = match &schema {
+            _ if declared => T::__elicit_digest().to_owned(),
+            // Another key or message over the form's own schema: its canonical text is kept.
+            Cow::Borrowed(own) => crate::state::question_digest_declared(&self.key, message, own),
+            Cow::Owned(schema) => question_digest(&self.key, message, schema),
         };
         Ok(Prepared {
             key: self.key.to_string(),

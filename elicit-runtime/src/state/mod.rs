@@ -57,7 +57,8 @@ pub(crate) use completion::POLL_INTERVAL;
 pub use completion::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 pub use digest::args_digest;
 pub(crate) use digest::{
-    canonical_json, ct_eq, principal_hash, question_digest, question_digest_raw, short_digest,
+    canonical_json, ct_eq, principal_hash, question_digest, question_digest_declared,
+    question_digest_raw, short_digest,
 };
 pub use envelope::MAX_TTL;
 pub(crate) use envelope::{from_unix_secs, lifetime, ttl_secs};

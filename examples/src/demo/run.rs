@@ -90,7 +90,7 @@ pub async fn serve_stdio() -> Result<(), Box<dyn std::error::Error + Send + Sync
     // A client may close its pipe before any session starts (e.g. a probe that only sent
     // `server/discover`): that is a normal end, not an error.
     let running = match ElicitService::new(server)
-        .serve(rmcp::transport::stdio())
+        .serve(rmcp::transport::stdio_pipes())
         .await
     {
         Ok(running) => running,

@@ -34,7 +34,7 @@ use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputRequiredResult,
 /// use elicit_runtime::adapters::rmcp::ElicitService;
 /// use rmcp::ServiceExt;
 ///
-/// ElicitService::new(Server).serve(rmcp::transport::stdio()).await?.waiting().await?;
+/// ElicitService::new(Server).serve(rmcp::transport::stdio_pipes()).await?.waiting().await?;
 /// # Ok(())
 /// # }
 /// ```
@@ -112,10 +112,15 @@ fn strip_ordered(result: &mut Ordered) -> bool {
 /// objects are sorted by key: in a round that asks for a URL and a form at once, the form's
 /// fields reach a stdio client sorted by name. Rounds without an id-less URL request pass
 /// through typed, in order.
-fn bridge_url_requests(result: ServerResult) -> ServerResult {
+pub(super) fn bridge_url_requests(result: ServerResult) -> ServerResult {
     let ServerResult::InputRequiredResult(ask) = &result else {
         return result;
     };
+    // Checked on the typed result first: a `Value` of every round would cost more than
+    // building the round did.
+    if !has_empty_elicitation_id(ask) {
+        return result;
+    }
     let Ok(mut value) = serde_json::to_value(ask) else {
         return result;
     };
@@ -126,6 +131,21 @@ fn bridge_url_requests(result: ServerResult) -> ServerResult {
     }
 }
 
+/// Whether a URL request of `ask` has the empty `elicitationId` rmcp writes for none.
+fn has_empty_elicitation_id(ask: &rmcp::model::InputRequiredResult) -> bool {
+    ask.input_requests.iter().flat_map(|r| r.values()).any(|request| {
+        matches!(
+            request,
+            rmcp::model::InputRequest::Elicitation(request)
+                if matches!(
+                    &request.params,
+                    rmcp::model::ElicitRequestParams::UrlElicitationParams { elicitation_id, .. }
+                        if elicitation_id.is_empty()
+                )
+        )
+    })
+}
+
 impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
     async fn handle_request(
         &self,
@@ -133,7 +153,9 @@ impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
         mut context: RequestContext<RoleServer>,
     ) -> Result<ServerResult, McpError> {
         context.extensions.insert(Bridged);
-        Service::handle_request(&self.0, request, context)
+        // Boxed: the handler's future holds every handler's state (kilobytes for elicit's),
+        // and rmcp moves the request future several times while spawning it.
+        Box::pin(Service::handle_request(&self.0, request, context))
             .await
             .map(bridge_url_requests)
     }

@@ -6,12 +6,15 @@
 //! `serde_json/preserve_order`. These tests check what reaches rmcp's typed model, its
 //! `property_order`.
 
-use rmcp::model::{ElicitRequestParams, InputRequest as RmcpRequest, ServerRequest};
+use rmcp::model::{ElicitRequestParams, InputRequest as RmcpRequest, ServerRequest, ServerResult};
+use serde_json::json;
 
+use super::convert::convert;
 use super::peer::Outgoing;
+use super::service::bridge_url_requests;
 use super::{input_required, strip_empty_elicitation_ids_json};
 use crate::schema::{BooleanSchema, PropertySchema, RequestedSchema, StringSchema};
-use crate::wire::{FormParams, InputRequest, InputRequiredResult};
+use crate::wire::{FormParams, InputRequest, InputRequiredResult, UrlParams};
 
 /// Declared out of name order, so a sorting step in between would show.
 fn schema() -> RequestedSchema {
@@ -84,4 +87,62 @@ fn stripping_empty_ids_keeps_everything_else_in_order() {
     // Nothing to strip: the bytes need no change.
     assert_eq!(strip_empty_elicitation_ids_json(expected.as_bytes()), None);
     assert_eq!(strip_empty_elicitation_ids_json(b"not json"), None);
+}
+
+/// A round with a form, an id-less URL request and a roots request, state and `_meta`.
+fn mixed_round() -> InputRequiredResult {
+    let url = InputRequest::from(UrlParams::for_2026("Open", "https://example.com/x"));
+    let requests = [
+        ("f".to_owned(), form()),
+        ("u".to_owned(), url),
+        ("r".to_owned(), InputRequest::ListRoots(None)),
+    ];
+    let meta = json!({"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}});
+    let serde_json::Value::Object(meta) = meta else {
+        unreachable!()
+    };
+    InputRequiredResult::new(Some(requests.into()), Some("state".to_owned()))
+        .unwrap()
+        .with_meta(meta)
+}
+
+#[test]
+fn input_required_writes_what_rmcps_own_parse_of_the_result_writes() {
+    let ours = mixed_round();
+    let built = input_required(&ours).unwrap();
+    let parsed: rmcp::model::InputRequiredResult = convert(&ours).unwrap();
+    assert_eq!(
+        serde_json::to_string(&built).unwrap(),
+        serde_json::to_string(&parsed).unwrap()
+    );
+    let requests = built.input_requests.expect("the requests");
+    let Some(RmcpRequest::Elicitation(request)) = requests.get("f") else {
+        panic!("not an elicitation: {requests:?}");
+    };
+    assert_eq!(property_order(&request.params), ORDER);
+}
+
+#[test]
+fn only_rounds_with_an_id_less_url_request_are_rewritten() {
+    let forms = InputRequiredResult::new(Some([("f".to_owned(), form())].into()), None).unwrap();
+    let typed = ServerResult::InputRequiredResult(input_required(&forms).unwrap());
+    assert!(matches!(
+        bridge_url_requests(typed),
+        ServerResult::InputRequiredResult(_)
+    ));
+    let mixed = ServerResult::InputRequiredResult(input_required(&mixed_round()).unwrap());
+    let ServerResult::CustomResult(custom) = bridge_url_requests(mixed) else {
+        panic!("the URL request was not bridged");
+    };
+    assert_eq!(
+        custom.0["inputRequests"]["u"]["params"],
+        json!({"mode": "url", "url": "https://example.com/x", "message": "Open"})
+    );
+    let with_id = InputRequest::from(UrlParams::for_2025("Open", "https://example.com/x", "id"));
+    let round = InputRequiredResult::new(Some([("u".to_owned(), with_id)].into()), None).unwrap();
+    let typed = ServerResult::InputRequiredResult(input_required(&round).unwrap());
+    assert!(matches!(
+        bridge_url_requests(typed),
+        ServerResult::InputRequiredResult(_)
+    ));
 }

@@ -220,3 +220,39 @@ proptest! {
         prop_assert_eq!(text.parse::<f64>().unwrap(), f);
     }
 }
+
+#[test]
+fn a_declared_schemas_kept_canonical_text_gives_the_same_digest() {
+    use crate::schema::{BooleanSchema, PropertySchema, RequestedSchema, StringSchema};
+    use std::sync::OnceLock;
+    static SCHEMA: OnceLock<RequestedSchema> = OnceLock::new();
+    let schema = SCHEMA.get_or_init(|| {
+        RequestedSchema::new()
+            .property(
+                "zeta",
+                PropertySchema::String(StringSchema::default()),
+                true,
+            )
+            .property(
+                "alpha",
+                PropertySchema::Boolean(BooleanSchema::default()),
+                false,
+            )
+    });
+    for message in ["Book a table at Chez Rust", "", "ünïcode \u{0} \"quoted\""] {
+        let expected = super::question_digest("booking", message, schema);
+        // Twice: once writing the cache, once reading it.
+        assert_eq!(
+            super::question_digest_declared("booking", message, schema),
+            expected
+        );
+        assert_eq!(
+            super::question_digest_declared("booking", message, schema),
+            expected
+        );
+    }
+    assert_ne!(
+        super::question_digest_declared("booking", "a", schema),
+        super::question_digest_declared("booking", "b", schema)
+    );
+}
