@@ -266,7 +266,7 @@ impl ElicitHandler {
                 context,
             ))
             .await;
-        finish(&slot, result, GetPromptResponse::InputRequired)
+        finish(&slot, result, GetPromptResponse::InputRequired).await
     }
 
     fn slot(
@@ -302,7 +302,7 @@ impl<S: Send + Sync + 'static> Tools<'_, S> {
             .handler
             .slot("tools/call", params, &mut call.request_context);
         let result = self.router.call(call).await;
-        finish(&slot, result, CallToolResponse::InputRequired)
+        finish(&slot, result, CallToolResponse::InputRequired).await
     }
 
     /// The router's tools.
@@ -318,12 +318,12 @@ impl<S: Send + Sync + 'static> Tools<'_, S> {
 
 /// Turns what the router returned into the response: untouched when the method did not ask;
 /// otherwise the result, the round's `InputRequiredResult`, or the error.
-fn finish<R>(
+async fn finish<R>(
     slot: &Slot,
     result: Result<R, McpError>,
     input: fn(rmcp::model::InputRequiredResult) -> R,
 ) -> Result<R, McpError> {
-    let cx = match slot.reclaim() {
+    let mut cx = match slot.reclaim() {
         Reclaimed::Unused => return result,
         Reclaimed::StillLent => {
             return match result {
@@ -343,6 +343,7 @@ fn finish<R>(
             Interrupt::error(from_mcp_error(e))
         }
     });
+    cx.settle(&result).await;
     match cx.finish(result).map_err(to_mcp_error)? {
         Reply::Result(value) => Ok(value),
         Reply::InputRequired(ask) => Ok(input(input_required(&ask)?)),
