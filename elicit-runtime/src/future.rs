@@ -3,6 +3,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-/// A boxed, sendable future, as returned by [`LegacyPeer`](crate::legacy::LegacyPeer) and
-/// [`CompletionStore`](crate::url::CompletionStore) methods.
+/// A boxed, sendable future, as returned by [`LegacyPeer`](crate::legacy::LegacyPeer),
+/// [`CompletionStore`](crate::url::CompletionStore) and
+/// [`ReplayGuard`](crate::state::ReplayGuard) methods.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

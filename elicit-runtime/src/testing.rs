@@ -158,6 +158,7 @@ impl TestClient {
             .build()
             .map_err(|e| e.error)?;
         let result = handler(&mut cx).await;
+        cx.settle(&result).await;
         cx.finish(result)
     }
 

@@ -79,6 +79,9 @@ impl<'a> ContextBuilder<'a> {
 
     /// Reads the request: era and capabilities from `_meta` (never from earlier requests),
     /// `inputResponses`, and `requestState`, which is opened and checked against this request.
+    ///
+    /// Synchronous and free of I/O: with a replay guard, the state is redeemed later, when the
+    /// handler first asks ([`ElicitContext::redeem_state`]).
     pub fn build(self) -> Result<ElicitContext, ContextError> {
         // An empty principal would bind state and URL handles to "nobody", which an empty
         // browser subject could then claim: a server bug, refused before anything is sealed.

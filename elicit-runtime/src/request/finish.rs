@@ -36,6 +36,11 @@ pub enum Reply<R> {
 impl ElicitContext {
     /// Turns the handler's result into the response: the result itself, an
     /// `InputRequiredResult` with this round's questions and the sealed state, or the error.
+    ///
+    /// With a replay guard, a round that continues without having asked anything must have
+    /// awaited [`redeem_state`](Self::redeem_state) first (the adapters and the testing
+    /// client do); otherwise `finish` fails with `-32603` rather than carry an unredeemed state
+    /// into the next round.
     pub fn finish<R>(mut self, result: Result<R, Interrupt>) -> Result<Reply<R>, JsonRpcError> {
         let interrupt = match result {
             Ok(value) => {
@@ -86,6 +91,16 @@ impl ElicitContext {
     /// The `requestState` the client echoes on its retry. Takes the answers and URL-mode flows
     /// out of the context (which `finish` consumes) instead of copying them.
     fn seal_next_state(&mut self) -> Result<String, JsonRpcError> {
+        // Carrying an unredeemed state into a new one would let the same answers be used
+        // again through each new state: fail closed.
+        if self.redemption_pending() {
+            return Err(JsonRpcError::new(
+                INTERNAL_ERROR,
+                "the requestState this request carried was not redeemed with the replay guard: \
+                 await `ElicitContext::redeem_state` before `finish` in a round that asked nothing",
+                None,
+            ));
+        }
         let answers = &mut self.answers;
         // Resolved answers after carried ones: the newer wins a key both hold.
         let mut carried = std::mem::take(&mut answers.carried);

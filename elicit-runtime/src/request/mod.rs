@@ -3,13 +3,15 @@
 //! the questions asked this round, and the result those turn into.
 //!
 //! The way through: [`ContextBuilder::build`] opens the typed round state → the handler asks
-//! through the [`InputChannel`] → `answers` finds each answer or records the question →
+//! through the [`InputChannel`] → the first question redeems the state with the replay guard
+//! (`redeem`), then `answers` finds each answer or records the question →
 //! [`ElicitContext::finish`] seals the next state or returns the result.
 
 mod answers;
 mod build;
 mod error;
 mod finish;
+mod redeem;
 mod round;
 mod trace;
 
@@ -35,6 +37,7 @@ use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, InputRequest, JsonRpcError, MRTR_METHODS, ProtocolEra,
 };
 use answers::Answers;
+use redeem::Redemption;
 use round::RoundState;
 use trace::RoundTrace;
 
@@ -89,6 +92,8 @@ pub struct ElicitContext {
     pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
     /// The id and expiry of the `requestState` this request carried, once opened.
     pub(crate) opened_state: Option<([u8; 16], SystemTime)>,
+    /// Whether that state still has to be redeemed with the replay guard, or was.
+    redemption: Redemption,
     /// The first error any question ended in: it wins over "input required", so a batch
     /// whose later question failed reports the failure, not the earlier question.
     first_error: Option<JsonRpcError>,
@@ -137,6 +142,7 @@ impl ElicitContext {
             url_flows: BTreeMap::new(),
             peer,
             opened_state: None,
+            redemption: Redemption::NotNeeded,
             first_error: None,
             trace: RoundTrace {
                 round: 1,
@@ -146,8 +152,12 @@ impl ElicitContext {
     }
 
     /// Continues from the state an earlier round sealed (`id` and `expires_at` are the token's).
+    /// With a replay guard, the state is redeemed when it is first used, not here.
     fn resume(&mut self, state: RoundState, id: [u8; 16], expires_at: SystemTime) {
         self.opened_state = Some((id, expires_at));
+        if self.server.sealer().has_replay_guard() {
+            self.redemption = Redemption::Pending;
+        }
         self.trace.round = state.round.saturating_add(1);
         self.trace.asked_at = expires_at.checked_sub(self.server.sealer().ttl());
         self.answers.asked_before = Some(state.asked);
@@ -221,7 +231,15 @@ impl ElicitContext {
     }
 
     /// The answer to `key` for `digest`, if this request or an earlier round holds one.
-    pub(crate) fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
+    ///
+    /// The one way to an answer (forms, questions, sampling, roots and URL mode all come
+    /// here), so the first lookup redeems the state this request carried.
+    pub(crate) async fn lookup(
+        &mut self,
+        key: &str,
+        digest: &str,
+    ) -> Result<Option<Value>, Interrupt> {
+        self.redeem_state().await.map_err(Interrupt::error)?;
         let found = self.answers.lookup(key, digest)?;
         if let Some(response) = &found
             && self.answers.fresh
@@ -281,7 +299,7 @@ impl ElicitContext {
                         None,
                     )));
                 }
-                match self.lookup(key, digest)? {
+                match self.lookup(key, digest).await? {
                     Some(response) => Ok(response),
                     None => {
                         self.ask_in_round(key, digest, request);

@@ -9,7 +9,11 @@
 //! - `elicit round` (info): `method`, `target`, `era`, `round`, `outcome` (`complete`,
 //!   `input_required`, `error`), `asked` (the keys of this round's questions), `code` (the
 //!   JSON-RPC error code of a failed request). Requests that asked nothing and were answered
-//!   nothing emit no event.
+//!   nothing emit no event;
+//! - `elicit requestState refused` (warn, from `redeem`): `method`, `target`, `round`,
+//!   `reason` ([`StateError::reason`](crate::state::StateError::reason)) and `detail` (its
+//!   text) when the replay guard refuses the state: replayed, or the guard could not decide.
+//!   The client only sees the uniform `-32602`.
 
 use std::time::{Duration, SystemTime};
 

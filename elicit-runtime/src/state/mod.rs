@@ -14,7 +14,8 @@
 //!   an expiry, and opens it again with every check;
 //! - [`KeyRing`] holds the sealing key and the retired keys that still open tokens (rotation),
 //!   read from configuration by [`KeyRing::from_env`];
-//! - [`ReplayGuard`] / [`MemoryReplayGuard`] make tokens single-use when that matters;
+//! - [`ReplayGuard`] / [`MemoryReplayGuard`] make tokens single-use when that matters
+//!   ([`StateSealer::redeem`], awaited: a guard may ask a shared store);
 //! - [`StateError`] names the precise reason for the server's logs, while
 //!   [`StateError::to_jsonrpc_error`] gives the client one uniform error for all of them.
 //!
@@ -33,7 +34,12 @@
 //!
 //! // ... the client retries `tools/call` with the same name, arguments and token ...
 //! match sealer.open_now::<serde_json::Value>(&token, &binding) {
-//!     Ok(opened) => assert_eq!(opened.payload["asked"][0], "units"),
+//!     Ok(opened) => {
+//!         // With a replay guard, redeem before using the payload (the request context does
+//!         // this when the handler first asks).
+//!         pollster::block_on(sealer.redeem(&opened, std::time::SystemTime::now()))?;
+//!         assert_eq!(opened.payload["asked"][0], "units");
+//!     }
 //!     Err(err) => {
 //!         eprintln!("refused requestState: {err}"); // precise, for the server's log
 //!         let _client_error = err.to_jsonrpc_error(); // uniform, for the client

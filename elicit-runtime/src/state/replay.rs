@@ -6,33 +6,39 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
 use super::StateError;
+use crate::future::BoxFuture;
 
 /// Server-side memory of redeemed state ids, for state that must be used at most once.
 ///
 /// Sealing binds a token to a principal, a request and a short lifetime, but a client can still
 /// send the same token twice within that lifetime. The MCP spec says servers needing one-time
 /// redemption must enforce it server-side; give a guard to
-/// [`StateSealer::with_replay_guard`](super::StateSealer::with_replay_guard) and every
-/// [`open`](super::StateSealer::open) that passes all other checks redeems the token's id.
+/// [`StateSealer::with_replay_guard`](super::StateSealer::with_replay_guard) and each state the
+/// request context opens is redeemed once, when the handler first asks (the moment an answer
+/// carried in it could be used), or before `finish` seals a round that asked nothing. A
+/// handler that never asks never calls the guard. Code opening tokens itself calls
+/// [`StateSealer::redeem`](super::StateSealer::redeem) after
+/// [`open`](super::StateSealer::open).
 ///
 /// `redeem` must be atomic (check and record in one step) and must keep the id at least until
 /// `expires_at`, after which the token cannot open anyway and the id may be forgotten.
 ///
-/// The trait is synchronous so it can be called from any code; implementations should be quick.
-/// One backed by a network store can be called from an async runtime through its blocking
-/// facility (e.g. `spawn_blocking`). If the store cannot answer, fail closed with
-/// [`StateError::ReplayGuardUnavailable`].
+/// The method returns a boxed future so that a guard backed by a network store waits without
+/// blocking the runtime; such a guard must bound that wait (connect and response timeouts) and,
+/// if the store cannot answer in time, fail closed with [`StateError::ReplayGuardUnavailable`].
+/// An in-process guard returns a ready future.
 ///
 /// ```
 /// use std::time::{Duration, SystemTime};
 /// use elicit_runtime::state::{MemoryReplayGuard, ReplayGuard, StateError};
+/// use pollster::block_on;
 ///
 /// let guard = MemoryReplayGuard::new();
 /// let now = SystemTime::now();
 /// let expires = now + Duration::from_secs(600);
-/// assert_eq!(guard.redeem([1; 16], expires, now), Ok(()));
-/// assert_eq!(guard.redeem([1; 16], expires, now), Err(StateError::Replayed));
-/// assert_eq!(guard.redeem([2; 16], expires, now), Ok(()));
+/// assert_eq!(block_on(guard.redeem([1; 16], expires, now)), Ok(()));
+/// assert_eq!(block_on(guard.redeem([1; 16], expires, now)), Err(StateError::Replayed));
+/// assert_eq!(block_on(guard.redeem([2; 16], expires, now)), Ok(()));
 /// ```
 pub trait ReplayGuard: Send + Sync {
     /// Records `id` as redeemed, or returns [`StateError::Replayed`] if it was redeemed before.
@@ -43,13 +49,13 @@ pub trait ReplayGuard: Send + Sync {
     /// # Errors
     ///
     /// [`StateError::Replayed`] for an id seen before; [`StateError::ReplayGuardUnavailable`] if
-    /// the guard cannot decide.
+    /// the guard cannot decide (in time).
     fn redeem(
         &self,
         id: [u8; 16],
         expires_at: SystemTime,
         now: SystemTime,
-    ) -> Result<(), StateError>;
+    ) -> BoxFuture<'_, Result<(), StateError>>;
 }
 
 /// Below this many entries the map is never swept.
@@ -107,7 +113,7 @@ impl MemoryReplayGuard {
     ///
     /// let guard = MemoryReplayGuard::new();
     /// let now = SystemTime::now();
-    /// guard.redeem([0; 16], now + Duration::from_secs(60), now).unwrap();
+    /// pollster::block_on(guard.redeem([0; 16], now + Duration::from_secs(60), now)).unwrap();
     /// assert_eq!(guard.len(), 1);
     /// ```
     #[must_use]
@@ -136,7 +142,7 @@ impl MemoryReplayGuard {
     ///
     /// let guard = MemoryReplayGuard::new();
     /// let now = SystemTime::now();
-    /// guard.redeem([0; 16], now + Duration::from_secs(60), now).unwrap();
+    /// pollster::block_on(guard.redeem([0; 16], now + Duration::from_secs(60), now)).unwrap();
     /// guard.prune(now + Duration::from_secs(61));
     /// assert!(guard.is_empty());
     /// ```
@@ -179,6 +185,18 @@ impl ReplayGuard for MemoryReplayGuard {
         id: [u8; 16],
         expires_at: SystemTime,
         now: SystemTime,
+    ) -> BoxFuture<'_, Result<(), StateError>> {
+        Box::pin(std::future::ready(self.redeem_now(id, expires_at, now)))
+    }
+}
+
+impl MemoryReplayGuard {
+    /// [`ReplayGuard::redeem`], done at once.
+    fn redeem_now(
+        &self,
+        id: [u8; 16],
+        expires_at: SystemTime,
+        now: SystemTime,
     ) -> Result<(), StateError> {
         let mut inner = self.lock();
         if inner.seen.contains_key(&id) {
@@ -198,6 +216,16 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
+    /// The guard's verdict, waited for.
+    fn redeem(
+        guard: &dyn ReplayGuard,
+        id: [u8; 16],
+        expires_at: SystemTime,
+        now: SystemTime,
+    ) -> Result<(), StateError> {
+        pollster::block_on(guard.redeem(id, expires_at, now))
+    }
+
     fn id(n: u64) -> [u8; 16] {
         let mut id = [0u8; 16];
         id[..8].copy_from_slice(&n.to_be_bytes());
@@ -209,13 +237,13 @@ mod tests {
         let guard = MemoryReplayGuard::new();
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
         let exp = now + Duration::from_secs(600);
-        assert_eq!(guard.redeem(id(1), exp, now), Ok(()));
-        assert_eq!(guard.redeem(id(1), exp, now), Err(StateError::Replayed));
+        assert_eq!(redeem(&guard, id(1), exp, now), Ok(()));
+        assert_eq!(redeem(&guard, id(1), exp, now), Err(StateError::Replayed));
         assert_eq!(
-            guard.redeem(id(1), exp, now + Duration::from_secs(599)),
+            redeem(&guard, id(1), exp, now + Duration::from_secs(599)),
             Err(StateError::Replayed)
         );
-        assert_eq!(guard.redeem(id(2), exp, now), Ok(()));
+        assert_eq!(redeem(&guard, id(2), exp, now), Ok(()));
         assert_eq!(guard.len(), 2);
     }
 
@@ -227,9 +255,7 @@ mod tests {
         for i in 0..20_000u64 {
             let now = base + Duration::from_secs(i);
             // About ten tokens are alive at any moment.
-            guard
-                .redeem(id(i), now + Duration::from_secs(10), now)
-                .unwrap();
+            redeem(&guard, id(i), now + Duration::from_secs(10), now).unwrap();
             peak = peak.max(guard.len());
         }
         assert!(peak <= 2 * MIN_SWEEP_AT, "peak {peak}");
@@ -242,12 +268,12 @@ mod tests {
         let guard = MemoryReplayGuard::new();
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
         let long = now + Duration::from_secs(3600);
-        guard.redeem(id(u64::MAX), long, now).unwrap();
+        redeem(&guard, id(u64::MAX), long, now).unwrap();
         for i in 0..5_000u64 {
-            guard.redeem(id(i), now, now).unwrap(); // expired at once
+            redeem(&guard, id(i), now, now).unwrap(); // expired at once
         }
         assert_eq!(
-            guard.redeem(id(u64::MAX), long, now),
+            redeem(&guard, id(u64::MAX), long, now),
             Err(StateError::Replayed)
         );
     }
@@ -260,7 +286,7 @@ mod tests {
         let handles: Vec<_> = (0..8)
             .map(|_| {
                 let guard = Arc::clone(&guard);
-                std::thread::spawn(move || guard.redeem(id(42), exp, now).is_ok())
+                std::thread::spawn(move || redeem(&*guard, id(42), exp, now).is_ok())
             })
             .collect();
         let admitted = handles
@@ -275,6 +301,6 @@ mod tests {
     fn guard_is_object_safe_and_shareable() {
         let guard: Arc<dyn ReplayGuard> = Arc::new(MemoryReplayGuard::default());
         let now = SystemTime::now();
-        assert!(guard.redeem(id(7), now, now).is_ok());
+        assert!(redeem(&*guard, id(7), now, now).is_ok());
     }
 }

@@ -12,6 +12,7 @@ use super::digest::{args_digest, ct_eq, principal_hash};
 use super::envelope::{Header, from_unix_secs, lifetime, parse_payload, ttl_secs, unix_secs};
 use super::frame::{self, Plaintext, Prefix};
 use super::{KeyRing, ReplayGuard, SealError, StateError};
+use crate::future::BoxFuture;
 
 /// The text every `requestState` token of this crate starts with: format `es` ("elicit state"),
 /// version 1.
@@ -246,26 +247,88 @@ impl StateSealer {
         self
     }
 
-    /// Makes tokens single-use: every [`open`](Self::open) that passes all other checks redeems
-    /// the token's id with `guard`, and a second open fails with [`StateError::Replayed`].
+    /// Makes tokens single-use: a token that passed every check of [`open`](Self::open) is
+    /// redeemed with `guard` by [`redeem`](Self::redeem), and redeeming it again fails with
+    /// [`StateError::Replayed`].
+    ///
+    /// `open` itself never calls the guard, so it stays synchronous and opening a state costs
+    /// no round trip to a shared store. The request context redeems the state it opened when
+    /// the handler first asks (the first moment an answer carried in it could be used), and
+    /// before it seals the next state of a round that asked nothing; code opening tokens
+    /// itself must await [`redeem`](Self::redeem) before acting on the payload.
     ///
     /// ```
     /// use std::sync::Arc;
     /// use elicit_runtime::state::{Binding, KeyRing, MemoryReplayGuard, StateError, StateSealer};
+    /// use pollster::block_on;
     /// use serde_json::Value;
     ///
     /// let sealer = StateSealer::new(KeyRing::generate(), "example-server")
     ///     .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
     /// let binding = Binding::tool_call("pay", &Value::Null);
     /// let token = sealer.seal_now(&binding, &Value::Null)?;
-    /// assert!(sealer.open_now::<Value>(&token, &binding).is_ok());
-    /// assert_eq!(sealer.open_now::<Value>(&token, &binding), Err(StateError::Replayed));
+    /// let opened = sealer.open_now::<Value>(&token, &binding)?;
+    /// assert_eq!(block_on(sealer.redeem(&opened, std::time::SystemTime::now())), Ok(()));
+    /// // The same token again: it still opens, but cannot be redeemed a second time.
+    /// let again = sealer.open_now::<Value>(&token, &binding)?;
+    /// assert_eq!(
+    ///     block_on(sealer.redeem(&again, std::time::SystemTime::now())),
+    ///     Err(StateError::Replayed)
+    /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[must_use]
     pub fn with_replay_guard(mut self, guard: Arc<dyn ReplayGuard>) -> Self {
         self.replay = Some(guard);
         self
+    }
+
+    /// Redeems the state `opened` with the replay guard, as of `now`: `Ok(())` the first time
+    /// (and always, without a guard), [`StateError::Replayed`] after that. Waits for the guard
+    /// only as long as the guard bounds its store's answers.
+    ///
+    /// # Errors
+    ///
+    /// [`StateError::Replayed`] for a state redeemed before; [`StateError::ReplayGuardUnavailable`]
+    /// if the guard cannot decide (its store is down or too slow): refuse the state.
+    ///
+    /// ```
+    /// use std::time::SystemTime;
+    /// use elicit_runtime::state::{Binding, KeyRing, StateSealer};
+    /// use serde_json::Value;
+    ///
+    /// // Without a guard, redeeming always succeeds (tokens may be used until they expire).
+    /// let sealer = StateSealer::new(KeyRing::generate(), "srv");
+    /// let binding = Binding::tool_call("ping", &Value::Null);
+    /// let opened = sealer.open_now::<Value>(&sealer.seal_now(&binding, &Value::Null)?, &binding)?;
+    /// assert_eq!(pollster::block_on(sealer.redeem(&opened, SystemTime::now())), Ok(()));
+    /// assert_eq!(pollster::block_on(sealer.redeem(&opened, SystemTime::now())), Ok(()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn redeem<P>(
+        &self,
+        opened: &Opened<P>,
+        now: SystemTime,
+    ) -> BoxFuture<'_, Result<(), StateError>> {
+        self.redeem_id(opened.id, opened.expires_at, now)
+    }
+
+    /// [`redeem`](Self::redeem) for a state known by its id and expiry.
+    pub(crate) fn redeem_id(
+        &self,
+        id: [u8; 16],
+        expires_at: SystemTime,
+        now: SystemTime,
+    ) -> BoxFuture<'_, Result<(), StateError>> {
+        match &self.replay {
+            Some(guard) => guard.redeem(id, expires_at, now),
+            None => Box::pin(std::future::ready(Ok(()))),
+        }
+    }
+
+    /// Whether opened states must be redeemed (a replay guard is set).
+    pub(crate) fn has_replay_guard(&self) -> bool {
+        self.replay.is_some()
     }
 
     /// The audience tokens are sealed for and checked against.
@@ -383,8 +446,11 @@ impl StateSealer {
     ///
     /// Checks, in order: size, prefix and version, base64, length, key id, authenticated
     /// decryption, envelope, audience, issue time (at most [`MAX_CLOCK_SKEW`] ahead), expiry,
-    /// method, target, arguments digest, principal; then, if a [`ReplayGuard`] is set, redeems
-    /// the state id. Never panics, whatever the input.
+    /// method, target, arguments digest, principal. Never panics, whatever the input.
+    ///
+    /// Opening does not redeem: with a [`ReplayGuard`] set, await [`redeem`](Self::redeem)
+    /// before acting on the payload (the request context does this when the handler first
+    /// asks).
     ///
     /// # Errors
     ///
@@ -442,9 +508,6 @@ impl StateSealer {
             return Err(StateError::PrincipalMismatch);
         }
 
-        if let Some(guard) = &self.replay {
-            guard.redeem(env.jti, expires_at, now)?;
-        }
         Ok(Opened {
             payload,
             id: env.jti,

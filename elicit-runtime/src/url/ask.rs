@@ -229,7 +229,7 @@ impl ElicitContext {
             .url_flows
             .get(T::KEY)
             .map(|f| (f.id.clone(), f.exp, f.done.clone()));
-        let ((id, exp, done), answer) = match (flow, self.lookup(T::KEY, digest)?) {
+        let ((id, exp, done), answer) = match (flow, self.lookup(T::KEY, digest).await?) {
             (Some(flow), Some(answer)) => (flow, answer),
             // First round, or an answer we cannot tie to a handle: send (a new) link.
             _ => {

@@ -29,7 +29,9 @@ use serde::de::DeserializeOwned;
 pub use answer::UrlAnswer;
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 #[cfg(feature = "redis")]
-pub use redis::{RedisCompletionStore, RedisReplayGuard};
+pub use redis::{
+    REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisCompletionStore, RedisReplayGuard,
+};
 
 pub use crate::server::DEFAULT_MAX_URL_WAITS;
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};

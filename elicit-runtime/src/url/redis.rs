@@ -1,14 +1,23 @@
 //! Redis-backed completion store and replay guard (feature `redis`): the browser callback,
 //! the client's retry and a replayed `requestState` may each reach a different replica.
+//!
+//! Every Redis operation is async, over one multiplexed connection opened on first use, and
+//! bounded: connecting by a connect timeout ([`REDIS_CONNECT_TIMEOUT`] unless set), each
+//! command by a response timeout ([`REDIS_RESPONSE_TIMEOUT`]). A Redis that is down, slow or
+//! half-open fails the one operation that needed it within those bounds, with an error that
+//! says which wait ran out; the replay guard then refuses the state (fail closed). After a
+//! timeout or a broken connection, the next operation connects again.
 
-use std::sync::Mutex;
+mod connection;
+
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-use redis::AsyncCommands as _;
 
 use crate::future::BoxFuture;
 use crate::state::{Completion, CompletionStore, StoreError};
 use crate::state::{MAX_CLOCK_SKEW, ReplayGuard, StateError};
+use connection::Link;
+pub use connection::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT};
 
 fn millis(at: SystemTime) -> u64 {
     at.duration_since(UNIX_EPOCH)
@@ -27,12 +36,19 @@ fn keep_until(at: SystemTime) -> u64 {
     millis(at.checked_add(SKEW_MARGIN).unwrap_or(at))
 }
 
-fn store_error(e: redis::RedisError) -> StoreError {
-    StoreError(e.to_string())
+fn replay_prefix(namespace: &str) -> String {
+    format!("{namespace}:elicit:replay:")
 }
 
 /// A [`CompletionStore`] in Redis. Entries expire with their handle (`PXAT`); the first record
 /// wins (`SET … NX`) and redemption is atomic (`SET … XX GET`).
+///
+/// Every command is async, on a multiplexed connection opened on first use, and bounded: by
+/// default [`REDIS_CONNECT_TIMEOUT`] to connect and [`REDIS_RESPONSE_TIMEOUT`] per command
+/// ([`with_timeouts`](Self::with_timeouts) sets others). A command whose wait runs out fails
+/// with a [`StoreError`] saying which; after a timeout or a broken connection the next command
+/// connects again. [`replay_guard`](Self::replay_guard) gives a [`RedisReplayGuard`] on the
+/// same connection.
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -42,36 +58,117 @@ fn store_error(e: redis::RedisError) -> StoreError {
 /// use elicit_runtime::url::RedisCompletionStore;
 ///
 /// let store = RedisCompletionStore::connect("redis://127.0.0.1:6379", "myapp").await?;
-/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "myapp"))
-///     .with_completion_store(Arc::new(store));
+/// let sealer = StateSealer::new(KeyRing::generate(), "myapp")
+///     .with_replay_guard(Arc::new(store.replay_guard()));
+/// let server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
 /// # let _ = server; Ok(()) }
 /// ```
 #[derive(Clone)]
 pub struct RedisCompletionStore {
-    connection: redis::aio::MultiplexedConnection,
+    link: Arc<Link>,
+    namespace: String,
     prefix: String,
 }
 
 impl std::fmt::Debug for RedisCompletionStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (connect, response) = self.link.timeouts();
         f.debug_struct("RedisCompletionStore")
             .field("prefix", &self.prefix)
+            .field("connect_timeout", &connect)
+            .field("response_timeout", &response)
             .finish_non_exhaustive()
     }
 }
 
 impl RedisCompletionStore {
-    /// Connects to `url`; keys are `"{namespace}:elicit:completion:{id}"`.
-    pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
-        let client = redis::Client::open(url).map_err(store_error)?;
-        let connection = client
-            .get_multiplexed_async_connection()
-            .await
-            .map_err(store_error)?;
+    /// A store on `url` that connects on first use; keys are
+    /// `"{namespace}:elicit:completion:{id}"`.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `url` is not a Redis URL.
+    ///
+    /// ```
+    /// use elicit_runtime::url::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisCompletionStore};
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(store.timeouts(), (REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT));
+    /// assert!(RedisCompletionStore::new("http://nope", "myapp").is_err());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
+        let link =
+            Link::new(url, REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT).map_err(StoreError)?;
         Ok(RedisCompletionStore {
-            connection,
+            link: Arc::new(link),
+            namespace: namespace.to_owned(),
             prefix: format!("{namespace}:elicit:completion:"),
         })
+    }
+
+    /// [`new`](Self::new), connected now (within the connect timeout), so that a wrong URL or
+    /// a Redis that is down shows at startup.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `url` is not a Redis URL or Redis cannot be reached in time.
+    pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
+        let store = Self::new(url, namespace)?;
+        store.link.connection().await.map_err(StoreError)?;
+        Ok(store)
+    }
+
+    /// The same store with other bounds: `connect` for opening a connection, `response` for
+    /// each command. It opens its own connection on first use (guards made earlier by
+    /// [`replay_guard`](Self::replay_guard) keep theirs).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_runtime::url::RedisCompletionStore;
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?
+    ///     .with_timeouts(Duration::from_millis(200), Duration::from_millis(100));
+    /// assert_eq!(store.timeouts(), (Duration::from_millis(200), Duration::from_millis(100)));
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn with_timeouts(self, connect: Duration, response: Duration) -> Self {
+        RedisCompletionStore {
+            link: Arc::new(self.link.with_timeouts(connect, response)),
+            ..self
+        }
+    }
+
+    /// The connect and response timeouts.
+    ///
+    /// ```
+    /// use elicit_runtime::url::{REDIS_CONNECT_TIMEOUT, RedisCompletionStore};
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(store.timeouts().0, REDIS_CONNECT_TIMEOUT);
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn timeouts(&self) -> (Duration, Duration) {
+        self.link.timeouts()
+    }
+
+    /// A replay guard in the same namespace, on this store's connection and timeouts.
+    ///
+    /// ```
+    /// use elicit_runtime::url::RedisCompletionStore;
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(store.replay_guard().timeouts(), store.timeouts());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn replay_guard(&self) -> RedisReplayGuard {
+        RedisReplayGuard {
+            link: Arc::clone(&self.link),
+            prefix: replay_prefix(&self.namespace),
+        }
     }
 
     fn key(&self, id: &str) -> String {
@@ -95,24 +192,22 @@ impl CompletionStore for RedisCompletionStore {
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
             let json = serde_json::to_string(&completion).map_err(|e| StoreError(e.to_string()))?;
-            let mut connection = self.connection.clone();
-            let set: Option<String> = redis::cmd("SET")
-                .arg(self.key(id))
+            let mut set = redis::cmd("SET");
+            set.arg(self.key(id))
                 .arg(json)
                 .arg("NX")
                 .arg("PXAT")
-                .arg(keep_until(expires_at))
-                .query_async(&mut connection)
-                .await
-                .map_err(store_error)?;
+                .arg(keep_until(expires_at));
+            let set: Option<String> = self.link.query(&set).await.map_err(StoreError)?;
             Ok(set.is_some())
         })
     }
 
     fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
         Box::pin(async move {
-            let mut connection = self.connection.clone();
-            let raw: Option<String> = connection.get(self.key(id)).await.map_err(store_error)?;
+            let mut get = redis::cmd("GET");
+            get.arg(self.key(id));
+            let raw: Option<String> = self.link.query(&get).await.map_err(StoreError)?;
             decode(raw)
         })
     }
@@ -125,46 +220,113 @@ impl CompletionStore for RedisCompletionStore {
         Box::pin(async move {
             let tombstone = serde_json::to_string(&Completion::Redeemed)
                 .map_err(|e| StoreError(e.to_string()))?;
-            let mut connection = self.connection.clone();
-            let before: Option<String> = redis::cmd("SET")
-                .arg(self.key(id))
+            let mut set = redis::cmd("SET");
+            set.arg(self.key(id))
                 .arg(tombstone)
                 .arg("XX")
                 .arg("GET")
                 .arg("PXAT")
-                .arg(keep_until(expires_at))
-                .query_async(&mut connection)
-                .await
-                .map_err(store_error)?;
+                .arg(keep_until(expires_at));
+            let before: Option<String> = self.link.query(&set).await.map_err(StoreError)?;
             decode(before)
         })
     }
 }
 
 /// A [`ReplayGuard`] in Redis: a state id is redeemed with `SET … NX PXAT`, so single use
-/// holds across replicas. Uses a blocking connection, as `ReplayGuard` is synchronous.
+/// holds across replicas.
+///
+/// Async, on a multiplexed connection opened on first use, and bounded: a redemption fails
+/// closed with [`StateError::ReplayGuardUnavailable`] once [`REDIS_CONNECT_TIMEOUT`]
+/// (connecting) or [`REDIS_RESPONSE_TIMEOUT`] (the answer) runs out, or whatever
+/// [`with_timeouts`](Self::with_timeouts) set; after a timeout or a broken connection the next
+/// redemption connects again. Only requests whose handler asks with a state wait for it (see
+/// [`ReplayGuard`]).
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_runtime::url::RedisReplayGuard;
+///
+/// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?
+///     .with_timeouts(Duration::from_millis(300), Duration::from_millis(200));
+/// let sealer = StateSealer::new(KeyRing::generate(), "myapp").with_replay_guard(Arc::new(guard));
+/// # let _ = sealer;
+/// # Ok::<(), elicit_runtime::url::StoreError>(())
+/// ```
 pub struct RedisReplayGuard {
-    client: redis::Client,
-    connection: Mutex<Option<redis::Connection>>,
+    link: Arc<Link>,
     prefix: String,
 }
 
 impl std::fmt::Debug for RedisReplayGuard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (connect, response) = self.link.timeouts();
         f.debug_struct("RedisReplayGuard")
             .field("prefix", &self.prefix)
+            .field("connect_timeout", &connect)
+            .field("response_timeout", &response)
             .finish_non_exhaustive()
     }
 }
 
 impl RedisReplayGuard {
-    /// A guard on `url`; keys are `"{namespace}:elicit:replay:{id}"`. Connects lazily.
+    /// A guard on `url`; keys are `"{namespace}:elicit:replay:{id}"`. Connects on first use.
+    /// [`RedisCompletionStore::replay_guard`] makes one on a store's connection instead.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `url` is not a Redis URL.
+    ///
+    /// ```
+    /// use elicit_runtime::url::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisReplayGuard};
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(guard.timeouts(), (REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT));
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
     pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
+        let link =
+            Link::new(url, REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT).map_err(StoreError)?;
         Ok(RedisReplayGuard {
-            client: redis::Client::open(url).map_err(store_error)?,
-            connection: Mutex::new(None),
-            prefix: format!("{namespace}:elicit:replay:"),
+            link: Arc::new(link),
+            prefix: replay_prefix(namespace),
         })
+    }
+
+    /// The same guard with other bounds: `connect` for opening a connection, `response` for
+    /// each command. It opens its own connection on first use.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_runtime::url::RedisReplayGuard;
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?
+    ///     .with_timeouts(Duration::from_secs(2), Duration::from_secs(1));
+    /// assert_eq!(guard.timeouts(), (Duration::from_secs(2), Duration::from_secs(1)));
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn with_timeouts(self, connect: Duration, response: Duration) -> Self {
+        RedisReplayGuard {
+            link: Arc::new(self.link.with_timeouts(connect, response)),
+            ..self
+        }
+    }
+
+    /// The connect and response timeouts.
+    ///
+    /// ```
+    /// use elicit_runtime::url::{REDIS_RESPONSE_TIMEOUT, RedisReplayGuard};
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(guard.timeouts().1, REDIS_RESPONSE_TIMEOUT);
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn timeouts(&self) -> (Duration, Duration) {
+        self.link.timeouts()
     }
 }
 
@@ -174,31 +336,20 @@ impl ReplayGuard for RedisReplayGuard {
         id: [u8; 16],
         expires_at: SystemTime,
         _now: SystemTime,
-    ) -> Result<(), StateError> {
-        let unavailable = |e: redis::RedisError| StateError::ReplayGuardUnavailable(e.to_string());
-        let mut slot = self.connection.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.is_none() {
-            *slot = Some(self.client.get_connection().map_err(unavailable)?);
-        }
-        let Some(connection) = slot.as_mut() else {
-            return Err(StateError::ReplayGuardUnavailable("no connection".into()));
-        };
-        let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
-        let set: Result<Option<String>, _> = redis::cmd("SET")
-            .arg(format!("{}{hex}", self.prefix))
-            .arg(1)
-            .arg("NX")
-            .arg("PXAT")
-            .arg(keep_until(expires_at))
-            .query(connection);
-        match set {
-            Ok(Some(_)) => Ok(()),
-            Ok(None) => Err(StateError::Replayed),
-            Err(e) => {
-                // Drop a broken connection; the next call reconnects.
-                *slot = None;
-                Err(unavailable(e))
+    ) -> BoxFuture<'_, Result<(), StateError>> {
+        Box::pin(async move {
+            let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
+            let mut set = redis::cmd("SET");
+            set.arg(format!("{}{hex}", self.prefix))
+                .arg(1)
+                .arg("NX")
+                .arg("PXAT")
+                .arg(keep_until(expires_at));
+            match self.link.query::<Option<String>>(&set).await {
+                Ok(Some(_)) => Ok(()),
+                Ok(None) => Err(StateError::Replayed),
+                Err(e) => Err(StateError::ReplayGuardUnavailable(e)),
             }
-        }
+        })
     }
 }

@@ -445,24 +445,102 @@ fn a_request_state_that_is_not_a_string_is_invalid_params() {
 // Single use
 // ---------------------------------------------------------------------------------------------
 
+/// A retry whose state the replay guard refuses: the context still builds (the state is
+/// redeemed when first used), the first question fails with the uniform refusal, and so does
+/// the request. Returns the request's error.
+#[track_caller]
+fn refused_by_the_guard(server: &ElicitServer, params: &Value) -> JsonRpcError {
+    let mut cx = server
+        .context("tools/call", params)
+        .build()
+        .expect("a replayed state still opens: it is redeemed when first used");
+    let result = block_on(Guests::ask(&mut cx));
+    let asked = result.as_ref().map(|_| ()).unwrap_err().as_error().cloned();
+    assert_eq!(asked, Some(JsonRpcError::invalid_request_state()));
+    let error = cx.finish(result).unwrap_err();
+    assert_eq!(serde_json::to_value(&error).unwrap(), uniform_error());
+    error
+}
+
 #[test]
 fn with_a_replay_guard_a_state_works_once() {
-    let server = ElicitServer::new(sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new())));
+    let guard = Arc::new(MemoryReplayGuard::new());
+    let server = ElicitServer::new(sealer().with_replay_guard(guard.clone()));
     let token = first_tool_round(&server);
     let retried = with_state(params(TOOL, arguments()), &token, accept(3));
     assert_eq!(
         retry(&server, "tools/call", &retried, None).unwrap(),
         Answer::Accepted(Guests { count: 3 })
     );
-    refused(
-        retry(&server, "tools/call", &retried, None),
-        &StateError::Replayed,
-    );
+    assert_eq!(guard.len(), 1);
+    refused_by_the_guard(&server, &retried);
     // A clone of the server shares the guard.
-    refused(
-        retry(&server.clone(), "tools/call", &retried, None),
-        &StateError::Replayed,
+    refused_by_the_guard(&server.clone(), &retried);
+    assert_eq!(guard.len(), 1);
+}
+
+#[test]
+fn with_a_replay_guard_a_handler_that_never_asks_never_redeems() {
+    let guard = Arc::new(MemoryReplayGuard::new());
+    let server = ElicitServer::new(sealer().with_replay_guard(guard.clone()));
+    let token = first_tool_round(&server);
+    let retried = with_state(params(TOOL, arguments()), &token, accept(3));
+    for _ in 0..2 {
+        let cx = server.context("tools/call", &retried).build().unwrap();
+        assert_eq!(
+            cx.finish(Ok("no questions")),
+            Ok(Reply::Result("no questions"))
+        );
+    }
+    assert!(guard.is_empty(), "nothing was redeemed");
+    // The first use of an answer redeems it.
+    assert_eq!(
+        retry(&server, "tools/call", &retried, None).unwrap(),
+        Answer::Accepted(Guests { count: 3 })
     );
+    assert_eq!(guard.len(), 1);
+}
+
+#[test]
+fn with_a_replay_guard_a_round_that_asks_nothing_redeems_before_it_seals() {
+    let guard = Arc::new(MemoryReplayGuard::new());
+    let server = ElicitServer::new(sealer().with_replay_guard(guard.clone()));
+    let token = first_tool_round(&server);
+    let retried = with_state(params(TOOL, arguments()), &token, json!({}));
+    // Driving `finish` without redeeming: refused rather than carried into a new state.
+    let cx = server.context("tools/call", &retried).build().unwrap();
+    let result: Result<(), _> = Err(cx.retry_later());
+    let error = cx.finish(result).unwrap_err();
+    assert_eq!(error.code, -32603);
+    assert!(error.message.contains("redeem_state"), "{error:?}");
+    assert!(guard.is_empty());
+
+    let later = |params: &Value| {
+        let mut cx = server.context("tools/call", params).build().unwrap();
+        let result: Result<(), _> = Err(cx.retry_later());
+        block_on(cx.redeem_state())?;
+        cx.finish(result)
+    };
+    let Ok(Reply::InputRequired(next)) = later(&retried) else {
+        panic!("a state-only round")
+    };
+    assert_eq!(guard.len(), 1);
+    assert_eq!(
+        serde_json::to_value(later(&retried).unwrap_err()).unwrap(),
+        uniform_error()
+    );
+    // The new state carries the request on, once (that round asked nothing, so the question
+    // is asked now).
+    let next = with_state(
+        params(TOOL, arguments()),
+        next.request_state().unwrap(),
+        json!({}),
+    );
+    let mut cx = server.context("tools/call", &next).build().unwrap();
+    let result = block_on(Guests::ask(&mut cx));
+    assert!(matches!(cx.finish(result), Ok(Reply::InputRequired(_))));
+    assert_eq!(guard.len(), 2);
+    refused_by_the_guard(&server, &next);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use elicit_runtime::state::{KeyRing, StateSealer};
+use elicit_runtime::state::{KeyRing, MemoryReplayGuard, StateSealer};
 use elicit_runtime::testing::TestClient;
 use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
@@ -169,4 +169,40 @@ fn a_call_that_asks_nothing_emits_nothing() {
         assert!(matches!(done, Ok(Reply::Result("done"))));
     });
     assert_eq!(events, Vec::<Recorded>::new());
+}
+
+#[test]
+fn a_replayed_state_is_refused_with_its_reason_in_the_log_only() {
+    let sealer = StateSealer::new(KeyRing::new(1, [7; 32]), "trace")
+        .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
+    let server = ElicitServer::new(sealer);
+    let first = params();
+    let Ok(Reply::InputRequired(ask)) = round(&server, &first) else {
+        panic!("the first call asks")
+    };
+    let mut retry = first.clone();
+    retry["inputResponses"] =
+        json!({"receipt": {"action": "accept", "content": {"email": "bob@example.com"}}});
+    retry["requestState"] = json!(ask.request_state().unwrap());
+    assert!(matches!(round(&server, &retry), Ok(Reply::Result(_))));
+    let events = recorded(|| {
+        let replayed = round(&server, &retry).unwrap_err();
+        assert_eq!(replayed, JsonRpcError::invalid_request_state());
+    });
+    let names = [
+        "message", "method", "target", "round", "reason", "detail", "outcome", "code",
+    ];
+    let seen: Vec<_> = events.iter().map(|e| pick(e, &names)).collect();
+    let expected: Vec<BTreeMap<&str, &str>> = vec![
+        [
+            ("message", "elicit requestState refused"),
+            ("method", "tools/call"),
+            ("target", "send_receipt"),
+            ("round", "2"),
+            ("reason", "replayed"),
+            ("detail", "requestState already redeemed (replay)"),
+        ]
+        .into(),
+    ];
+    assert_eq!(seen, expected);
 }

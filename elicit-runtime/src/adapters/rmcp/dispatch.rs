@@ -63,6 +63,7 @@ async fn run<P: Serialize, R, Response>(
 ) -> Result<Response, McpError> {
     let mut cx = context(server, method, request, context_in, principal)?;
     let result = handler(&mut cx).await;
+    cx.settle(&result).await;
     match cx.finish(result).map_err(to_mcp_error)? {
         Reply::Result(result) => Ok(complete(result)),
         Reply::InputRequired(ask) => {

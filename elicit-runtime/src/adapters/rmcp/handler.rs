@@ -270,7 +270,7 @@ impl ElicitHandler {
                 context,
             ))
             .await;
-        finish(&slot, result, GetPromptResponse::InputRequired, bridged)
+        finish(&slot, result, GetPromptResponse::InputRequired, bridged).await
     }
 
     fn slot(
@@ -308,7 +308,7 @@ impl<S: Send + Sync + 'static> Tools<'_, S> {
             .slot("tools/call", params, &mut call.request_context);
         let bridged = is_bridged(&call.request_context);
         let result = self.router.call(call).await;
-        finish(&slot, result, CallToolResponse::InputRequired, bridged)
+        finish(&slot, result, CallToolResponse::InputRequired, bridged).await
     }
 
     /// The router's tools.
@@ -324,13 +324,13 @@ impl<S: Send + Sync + 'static> Tools<'_, S> {
 
 /// Turns what the router returned into the response: untouched when the method did not ask;
 /// otherwise the result, the round's `InputRequiredResult`, or the error.
-fn finish<R>(
+async fn finish<R>(
     slot: &Slot,
     result: Result<R, McpError>,
     input: fn(rmcp::model::InputRequiredResult) -> R,
     bridged: bool,
 ) -> Result<R, McpError> {
-    let cx = match slot.reclaim() {
+    let mut cx = match slot.reclaim() {
         Reclaimed::Unused => return result,
         Reclaimed::StillLent => {
             return match result {
@@ -350,6 +350,7 @@ fn finish<R>(
             Interrupt::error(from_mcp_error(e))
         }
     });
+    cx.settle(&result).await;
     match cx.finish(result).map_err(to_mcp_error)? {
         Reply::Result(value) => Ok(value),
         Reply::InputRequired(ask) => {

@@ -4,8 +4,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 
 use super::*;
+use crate::future::BoxFuture;
 use crate::state::test_support::*;
 use crate::state::{KeyRing, MemoryReplayGuard, ReplayGuard, SealError, StateError};
+use pollster::block_on;
 #[test]
 fn round_trip() {
     let s = sealer();
@@ -229,42 +231,56 @@ fn replay_guard_makes_state_single_use() {
     let b = Binding::tool_call("get_weather", &a).with_principal("alice");
     let token = s.seal(&b, &payload(), t0()).unwrap();
 
-    // Failed checks do not burn the token.
+    // Failed checks do not burn the token, and opening alone never calls the guard.
     assert_refused(
         s.open::<Value>(&token, &b.with_principal("mallory"), t0()),
         &StateError::PrincipalMismatch,
     );
-    assert!(guard.is_empty());
-
     let opened = s.open::<Value>(&token, &b, t0()).unwrap();
     assert_eq!(opened.payload, payload());
+    assert!(guard.is_empty());
+
+    assert_eq!(block_on(s.redeem(&opened, t0())), Ok(()));
     assert_eq!(guard.len(), 1);
-    assert_refused(
-        s.open::<Value>(&token, &b, t0() + secs(1)),
-        &StateError::Replayed,
+    let again = s.open::<Value>(&token, &b, t0() + secs(1)).unwrap();
+    assert_eq!(again.id, opened.id);
+    assert_eq!(
+        block_on(s.redeem(&again, t0() + secs(1))),
+        Err(StateError::Replayed)
     );
 
     // Another token of the same request is independent.
     let second = s.seal(&b, &payload(), t0()).unwrap();
-    assert!(s.open::<Value>(&second, &b, t0()).is_ok());
+    let second = s.open::<Value>(&second, &b, t0()).unwrap();
+    assert_eq!(block_on(s.redeem(&second, t0())), Ok(()));
 }
 
 #[test]
 fn replay_guard_failure_fails_closed() {
     struct Down;
     impl ReplayGuard for Down {
-        fn redeem(&self, _: [u8; 16], _: SystemTime, _: SystemTime) -> Result<(), StateError> {
-            Err(StateError::ReplayGuardUnavailable(
-                "store unreachable".into(),
-            ))
+        fn redeem(
+            &self,
+            _: [u8; 16],
+            _: SystemTime,
+            _: SystemTime,
+        ) -> BoxFuture<'_, Result<(), StateError>> {
+            Box::pin(async {
+                Err(StateError::ReplayGuardUnavailable(
+                    "store unreachable".into(),
+                ))
+            })
         }
     }
     let s = sealer().with_replay_guard(Arc::new(Down));
     let b = Binding::tool_call("t", &Value::Null);
     let token = s.seal(&b, &Value::Null, t0()).unwrap();
-    assert_refused(
-        s.open::<Value>(&token, &b, t0()),
-        &StateError::ReplayGuardUnavailable("store unreachable".into()),
+    let opened = s.open::<Value>(&token, &b, t0()).unwrap();
+    assert_eq!(
+        block_on(s.redeem(&opened, t0())),
+        Err(StateError::ReplayGuardUnavailable(
+            "store unreachable".into()
+        ))
     );
 }
 

@@ -1,0 +1,129 @@
+//! Single use of the `requestState` a request carried: with a replay guard, the state is
+//! redeemed once, asynchronously, at the first moment an answer carried in it could be used
+//! (the first question asked), never while the context is built. A handler that never asks
+//! never waits for the guard.
+
+use std::time::SystemTime;
+
+use super::ElicitContext;
+use crate::channel::InputChannel as _;
+use crate::interrupt::Interrupt;
+use crate::wire::{JsonRpcError, ProtocolEra};
+
+/// Where the state this request carried stands with the replay guard.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Redemption {
+    /// Nothing to redeem: the request carried no state, or the server has no replay guard.
+    #[default]
+    NotNeeded,
+    /// Opened and checked, not redeemed yet.
+    Pending,
+    /// Redeemed by this request.
+    Redeemed,
+    /// Refused (replayed, or the guard could not decide in time); every later use fails the
+    /// same way.
+    Refused(JsonRpcError),
+}
+
+impl ElicitContext {
+    /// Redeems the `requestState` this request carried with the server's replay guard
+    /// ([`StateSealer::with_replay_guard`](crate::state::StateSealer::with_replay_guard)), once.
+    ///
+    /// Asking does this on its own before it looks at any answer, and the adapters do it
+    /// before [`finish`](Self::finish) seals the next state of a round that asked nothing
+    /// (a [`retry_later`](Self::retry_later) round). Call it yourself only when you drive
+    /// `finish` yourself: `finish` refuses to carry an unredeemed state into the next round.
+    ///
+    /// Without a guard, or without a state, it does nothing. A guard backed by a network store
+    /// waits at most its timeouts.
+    ///
+    /// # Errors
+    ///
+    /// The uniform `-32602 "Invalid or expired requestState"` if the state was redeemed before
+    /// or the guard cannot decide (fail closed); the precise reason goes to the `elicit
+    /// requestState refused` `tracing` event (warn, target `elicit`). The error is also what
+    /// `finish` answers with, and every later question fails with it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use elicit_runtime::state::{KeyRing, MemoryReplayGuard, StateSealer};
+    /// use elicit_runtime::{ElicitServer, Reply};
+    /// use pollster::block_on;
+    /// use serde_json::{Value, json};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "demo")
+    ///     .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
+    /// let server = ElicitServer::new(sealer);
+    /// let mut params = json!({
+    ///     "name": "poll", "arguments": {},
+    ///     "_meta": {
+    ///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+    ///     }
+    /// });
+    /// // A round that asks nothing and continues: "try again later".
+    /// let round = |params: &Value| {
+    ///     let mut cx = server.context("tools/call", params).build().map_err(|e| e.error)?;
+    ///     let result: Result<(), _> = Err(cx.retry_later());
+    ///     block_on(cx.redeem_state())?;
+    ///     cx.finish(result)
+    /// };
+    /// let Ok(Reply::InputRequired(first)) = round(&params) else { panic!() };
+    /// params["requestState"] = json!(first.request_state().unwrap());
+    /// assert!(round(&params).is_ok());
+    /// // The same state a second time: refused.
+    /// assert_eq!(round(&params).unwrap_err().code, -32602);
+    /// ```
+    pub async fn redeem_state(&mut self) -> Result<(), JsonRpcError> {
+        match &self.redemption {
+            Redemption::NotNeeded | Redemption::Redeemed => return Ok(()),
+            Redemption::Refused(error) => return Err(error.clone()),
+            Redemption::Pending => {}
+        }
+        let Some((id, expires_at)) = self.opened_state else {
+            self.redemption = Redemption::NotNeeded;
+            return Ok(());
+        };
+        let verdict = self
+            .server
+            .sealer()
+            .redeem_id(id, expires_at, SystemTime::now())
+            .await;
+        match verdict {
+            Ok(()) => {
+                self.redemption = Redemption::Redeemed;
+                Ok(())
+            }
+            Err(refused) => {
+                tracing::warn!(
+                    target: "elicit",
+                    method = %self.method,
+                    target = %self.target,
+                    round = self.trace.round,
+                    reason = refused.reason(),
+                    detail = %refused,
+                    "elicit requestState refused"
+                );
+                let error = JsonRpcError::invalid_request_state();
+                self.failed(&error);
+                self.redemption = Redemption::Refused(error.clone());
+                Err(error)
+            }
+        }
+    }
+
+    /// Whether the state this request carried still awaits its redemption.
+    pub(crate) fn redemption_pending(&self) -> bool {
+        matches!(self.redemption, Redemption::Pending)
+    }
+
+    /// Before `finish`: a round that continues without asking carries this request's state
+    /// into the next one, so it redeems the state first (a refusal becomes the round's error).
+    pub(crate) async fn settle<R>(&mut self, result: &Result<R, Interrupt>) {
+        let continues = matches!(result, Err(interrupt) if interrupt.as_error().is_none());
+        if continues && self.era == ProtocolEra::Mrtr2026 {
+            // A refusal is recorded as the first error, which `finish` answers with.
+            let _ = self.redeem_state().await;
+        }
+    }
+}
