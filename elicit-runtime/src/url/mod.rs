@@ -10,12 +10,16 @@
 //!   encrypted.
 //! * [`LandingPage`] opens the handle only for the browser user who started the flow, then
 //!   records completion or failure in a [`CompletionStore`] (in memory, or Redis with the
-//!   `redis` feature so the page and the retry may reach different replicas).
+//!   `redis` feature so the page and the retry may reach different replicas). With the `axum`
+//!   feature, `axum::landing_routes` is that page, ready to mount; its docs state the
+//!   contract (link shape, subject check, expiry, single use).
 //! * The handler gets a [`UrlAnswer`]. **An accept never authorizes anything by itself**:
 //!   only a completion recorded by your page does.
 
 mod answer;
 mod ask;
+#[cfg(feature = "axum")]
+pub mod axum;
 mod handle;
 mod page;
 #[cfg(feature = "redis")]

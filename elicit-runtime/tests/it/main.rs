@@ -6,6 +6,7 @@
 //! `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-runtime --features redis --test it url_redis::`.
 
 mod common;
+mod common_trace;
 mod common_url;
 
 mod form_decode;
@@ -21,5 +22,7 @@ mod round_tracing;
 mod tasks_input;
 mod ui;
 mod url_flows;
+#[cfg(feature = "axum")]
+mod url_landing;
 #[cfg(feature = "redis")]
 mod url_redis;

@@ -2,60 +2,21 @@
 //! and round, how the request ended — and never an answer's contents or the principal.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use crate::common_trace::{Recorded, recorded};
 use elicit_runtime::state::{KeyRing, MemoryReplayGuard, StateSealer};
 use elicit_runtime::testing::TestClient;
 use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
 use pollster::block_on;
 use serde_json::{Value, json};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Metadata, Subscriber};
 
 /// Where to send the receipt?
 #[derive(Debug, ElicitForm)]
 struct Receipt {
     #[elicit(format = "email")]
     email: String,
-}
-
-/// One event: its fields as text (`message` is the event's name).
-type Recorded = BTreeMap<String, String>;
-
-/// A subscriber that keeps every event of target `elicit`.
-#[derive(Clone, Default)]
-struct Recorder(Arc<Mutex<Vec<Recorded>>>);
-
-struct Fields<'a>(&'a mut Recorded);
-
-impl Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.0.insert(field.name().to_owned(), format!("{value:?}"));
-    }
-
-    fn record_str(&mut self, field: &Field, value: &str) {
-        self.0.insert(field.name().to_owned(), value.to_owned());
-    }
-}
-
-impl Subscriber for Recorder {
-    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        metadata.target() == "elicit"
-    }
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(1)
-    }
-    fn record(&self, _: &Id, _: &Record<'_>) {}
-    fn record_follows_from(&self, _: &Id, _: &Id) {}
-    fn event(&self, event: &Event<'_>) {
-        let mut fields = Recorded::new();
-        event.record(&mut Fields(&mut fields));
-        self.0.lock().unwrap().push(fields);
-    }
-    fn enter(&self, _: &Id) {}
-    fn exit(&self, _: &Id) {}
 }
 
 fn params() -> Value {
@@ -79,12 +40,6 @@ async fn handler(cx: &mut ElicitContext) -> Result<String, Interrupt> {
 fn round(server: &ElicitServer, params: &Value) -> Result<Reply<String>, JsonRpcError> {
     let client = TestClient::new(server.clone()).principal("alice@example.com");
     block_on(client.round("tools/call", params, &mut handler))
-}
-
-fn recorded(run: impl FnOnce()) -> Vec<Recorded> {
-    let recorder = Recorder::default();
-    tracing::subscriber::with_default(recorder.clone(), run);
-    recorder.0.lock().unwrap().clone()
 }
 
 fn pick<'a>(event: &'a Recorded, names: &[&str]) -> BTreeMap<&'a str, &'a str> {
