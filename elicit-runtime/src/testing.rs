@@ -1,6 +1,9 @@
 //! Helpers for testing handlers without a transport (feature `testing`): build `inputResponses` from form types,
 //! and drive a handler through its rounds the way a client would.
 
+#[cfg(feature = "testing-rmcp")]
+pub mod rmcp;
+
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};

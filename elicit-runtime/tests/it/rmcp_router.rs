@@ -15,5 +15,6 @@ mod servers;
 mod extractors;
 mod forms;
 mod prompts;
+mod scripted;
 mod url_mode;
 mod wiring;

@@ -36,7 +36,7 @@ pub(super) fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> Result<U,
 /// Our input-required result as rmcp's (see [`ElicitService`](super::ElicitService) for the
 /// URL-mode bridge).
 ///
-/// Built field by field: only each request goes through JSON text (see [`input_request`]),
+/// Built field by field: only each request goes through JSON text (see `input_request`),
 /// so rmcp's untagged parse of the whole result never runs.
 pub fn input_required(
     result: &InputRequiredResult,

@@ -1,0 +1,81 @@
+//! The scripted user: one reply per question key, and how a 2025-11-25 request (which carries
+//! no key) is matched to its key.
+
+use serde_json::{Value, json};
+
+use crate::form::ElicitForm;
+use crate::url::{ElicitUrl, LandingPage};
+
+/// How the scripted user answers one question.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// `accept` with this `content` (valid or not: the server's decoder judges it).
+    Accept(Value),
+    /// `decline`.
+    Decline,
+    /// `cancel`.
+    Cancel,
+    /// A URL-mode question: the browser user opens the link on the landing page, the page
+    /// completes the flow with this server-side result, then the client answers `accept`.
+    CompleteUrl(Option<Value>),
+    /// `accept` on a URL-mode question without the page ever being opened.
+    AcceptUrlUnopened,
+    /// No answer: left out of `inputResponses` (2026-07-28), or a JSON-RPC error
+    /// `unanswered question <key>` to the pushed request (2025-11-25).
+    Unanswered,
+}
+
+impl Reply {
+    /// `accept` with `form`'s content, as the form serializes it.
+    pub fn accept_form<T: ElicitForm>(form: &T) -> Self {
+        Reply::Accept(Value::Object(form.to_content()))
+    }
+}
+
+/// One scripted question.
+#[derive(Debug, Clone)]
+pub(super) struct Entry {
+    pub(super) key: String,
+    pub(super) reply: Reply,
+    /// A form's property names, to recognise it on 2025-11-25; `None` for URL mode.
+    pub(super) properties: Option<Vec<String>>,
+}
+
+/// The property names of a `requestedSchema`, in order.
+pub(super) fn property_names(schema: &Value) -> Vec<String> {
+    match schema.get("properties") {
+        Some(Value::Object(props)) => props.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The properties of form `T`.
+pub(super) fn form_properties<T: ElicitForm>() -> Vec<String> {
+    let schema = serde_json::to_value(T::requested_schema()).unwrap_or(Value::Null);
+    property_names(&schema)
+}
+
+/// The key of URL elicitation `T`.
+pub(super) fn url_key<T: ElicitUrl>() -> String {
+    T::KEY.to_owned()
+}
+
+/// The landing page and who is signed in to the browser.
+#[derive(Clone)]
+pub(super) struct Browser {
+    pub(super) page: LandingPage,
+    pub(super) user: String,
+}
+
+/// The sealed handle in a link: the value of its `elicitation` query parameter.
+pub(super) fn handle_in(url: &str) -> Option<&str> {
+    let (_, query) = url.split_once('?')?;
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("elicitation="))
+}
+
+/// The `ElicitResult` JSON for a plain action.
+pub(super) fn action(name: &str) -> Value {
+    json!({"action": name})
+}

@@ -1,0 +1,241 @@
+//! The demo's four tools driven by elicit's scripted client on both protocol eras, with the
+//! answers and final texts the Python interop suite (`tests/interop/run.py`) uses.
+
+use elicit_examples::demo::forms::{Booking, Confirm, ConnectAccount, Extra, Seating};
+use elicit_examples::demo::server::{DEMO_USER, DemoServer};
+use elicit_runtime::testing::rmcp::{Capabilities, Era, Reply, ScriptedClient, Side};
+use elicit_runtime::url::LandingPage;
+use serde_json::json;
+
+const ORIGIN: &str = "http://127.0.0.1:8765";
+
+fn demo() -> DemoServer {
+    DemoServer::new(ORIGIN)
+}
+
+/// The full booking `run.py` sends, as the typed form.
+fn full_booking() -> Booking {
+    Booking {
+        date: "2026-12-24".into(),
+        time: "20:00".into(),
+        guests: 4,
+        seating: Seating::Terrace,
+        extras: vec![Extra::HighChair, Extra::BirthdayCake],
+        email: Some("ada@example.com".into()),
+    }
+}
+
+#[tokio::test]
+async fn book_table_accept_decline_cancel() {
+    for era in Era::ALL {
+        let run = ScriptedClient::new(era)
+            .accept(&full_booking())
+            .call_tool(demo(), "book_table", json!({"restaurant": "Chez Rust"}))
+            .await;
+        assert_eq!(
+            run.text(),
+            "accept: table for 4 at Chez Rust on 2026-12-24 at 20:00, seating terrace, \
+             extras high_chair + birthday_cake, confirmation to ada@example.com",
+            "{era:?}"
+        );
+        let minimal = ScriptedClient::new(era)
+            .reply::<Booking>(Reply::Accept(json!({"date": "2027-01-02"})))
+            .call_tool(demo(), "book_table", json!({"restaurant": "Chez Rust"}))
+            .await;
+        assert_eq!(
+            minimal.text(),
+            "accept: table for 2 at Chez Rust on 2027-01-02 at 19:30, seating indoor",
+            "{era:?}"
+        );
+        for (reply, text) in [
+            (Reply::Decline, "decline: no table booked at Chez Rust"),
+            (Reply::Cancel, "cancel: booking at Chez Rust left open"),
+        ] {
+            let run = ScriptedClient::new(era)
+                .reply::<Booking>(reply)
+                .call_tool(demo(), "book_table", json!({"restaurant": "Chez Rust"}))
+                .await;
+            assert_eq!(run.text(), text, "{era:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn book_table_asks_once_per_era() {
+    for era in Era::ALL {
+        let run = ScriptedClient::new(era)
+            .accept(&full_booking())
+            .call_tool(demo(), "book_table", json!({"restaurant": "Chez Rust"}))
+            .await;
+        let t = &run.transcript;
+        match era {
+            Era::Mrtr2026 => {
+                assert!(t.requests(Side::Client, "initialize").is_empty());
+                assert_eq!(t.requests(Side::Client, "server/discover").len(), 1);
+                let rounds = t.rounds("tools/call");
+                assert_eq!(rounds.len(), 1);
+                let asked = &rounds[0]["inputRequests"]["booking"]["params"];
+                assert_eq!(asked["message"], "Book a table at Chez Rust");
+                let props: Vec<&String> = asked["requestedSchema"]["properties"]
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .collect();
+                assert_eq!(
+                    props,
+                    ["date", "time", "guests", "seating", "extras", "email"]
+                );
+                let calls = t.requests(Side::Client, "tools/call");
+                assert_eq!(calls.len(), 2, "the call and one retry");
+                assert_eq!(calls[1]["requestState"], rounds[0]["requestState"]);
+                assert_eq!(calls[1]["inputResponses"]["booking"]["action"], "accept");
+            }
+            Era::Legacy2025 => {
+                assert_eq!(t.requests(Side::Client, "initialize").len(), 1);
+                assert!(t.rounds("tools/call").is_empty());
+                let pushed = t.requests(Side::Server, "elicitation/create");
+                assert_eq!(pushed.len(), 1);
+                assert_eq!(pushed[0]["message"], "Book a table at Chez Rust");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn cancel_reservation_confirmed_kept_declined() {
+    for era in Era::ALL {
+        for (reply, text) in [
+            (
+                Reply::accept_form(&Confirm { confirm: true }),
+                "accept: reservation R1 cancelled",
+            ),
+            (
+                Reply::accept_form(&Confirm { confirm: false }),
+                "accept: reservation R1 kept (not confirmed)",
+            ),
+            (Reply::Decline, "decline: reservation R1 kept"),
+            (Reply::Cancel, "cancel: reservation R1 kept"),
+        ] {
+            let run = ScriptedClient::new(era)
+                .reply::<Confirm>(reply)
+                .call_tool(
+                    demo(),
+                    "cancel_reservation",
+                    json!({"reservation_id": "R1"}),
+                )
+                .await;
+            assert_eq!(run.text(), text, "{era:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn connect_account_completes_on_the_landing_page() {
+    for era in Era::ALL {
+        let server = demo();
+        let page = LandingPage::new(server.elicitation());
+        let account = json!({"account": format!("{DEMO_USER}@github")});
+        let run = ScriptedClient::new(era)
+            .browser(page, DEMO_USER)
+            .reply_url::<ConnectAccount>(Reply::CompleteUrl(Some(account)))
+            .call_tool(server, "connect_account", json!({"service": "github"}))
+            .await;
+        assert_eq!(
+            run.text(),
+            "accept: connected github as demo-user@github",
+            "{era:?}"
+        );
+        let t = &run.transcript;
+        let link = match era {
+            Era::Mrtr2026 => {
+                t.rounds("tools/call")[0]["inputRequests"]["connect"]["params"]["url"].clone()
+            }
+            Era::Legacy2025 => {
+                let done = t.notifications(Side::Server, "notifications/elicitation/complete");
+                assert_eq!(done.len(), 1, "{era:?}");
+                t.requests(Side::Server, "elicitation/create")[0]["url"].clone()
+            }
+        };
+        let link = link.as_str().unwrap();
+        assert!(
+            link.starts_with(&format!("{ORIGIN}/connect?elicitation=eu1.")),
+            "{link}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn connect_account_declined_or_refused_without_url_mode() {
+    for era in Era::ALL {
+        let run = ScriptedClient::new(era)
+            .reply_url::<ConnectAccount>(Reply::Decline)
+            .call_tool(demo(), "connect_account", json!({"service": "github"}))
+            .await;
+        assert_eq!(run.text(), "decline: github not connected", "{era:?}");
+
+        // A form-only client is never sent the link; the scripted client would fail if it were.
+        let form_only = ScriptedClient::new(era)
+            .capabilities(Capabilities::Form)
+            .call_tool(demo(), "connect_account", json!({"service": "github"}))
+            .await;
+        assert!(
+            form_only
+                .transcript
+                .requests(Side::Server, "elicitation/create")
+                .is_empty()
+        );
+        assert!(form_only.transcript.rounds("tools/call").is_empty());
+    }
+}
+
+#[tokio::test]
+async fn plan_trip_asks_two_questions() {
+    for era in Era::ALL {
+        let client = ScriptedClient::new(era)
+            .reply_to_form(
+                "dates",
+                ["start", "nights"],
+                Reply::Accept(json!({"start": "2026-12-24", "nights": 2})),
+            )
+            .reply_to_form(
+                "travelers",
+                ["adults", "children"],
+                Reply::Accept(json!({"adults": 2, "children": 1})),
+            );
+        let run = client
+            .call_tool(demo(), "plan_trip", json!({"destination": "Rome"}))
+            .await;
+        assert_eq!(
+            run.text(),
+            "accept: 2 nights in Rome from 2026-12-24 for 2 adults and 1 children",
+            "{era:?}"
+        );
+        match era {
+            Era::Mrtr2026 => {
+                let rounds = run.transcript.rounds("tools/call");
+                assert_eq!(rounds.len(), 1, "both questions in one round");
+                let keys: Vec<&String> = rounds[0]["inputRequests"]
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .collect();
+                assert_eq!(keys, ["dates", "travelers"]);
+            }
+            Era::Legacy2025 => {
+                let pushed = run.transcript.requests(Side::Server, "elicitation/create");
+                assert_eq!(pushed.len(), 2);
+                assert_eq!(pushed[0]["message"], "When do you travel to Rome?");
+            }
+        }
+        let declined = ScriptedClient::new(era)
+            .reply_to_form("dates", ["start", "nights"], Reply::Decline)
+            .reply_to_form("travelers", ["adults", "children"], Reply::Decline)
+            .call_tool(demo(), "plan_trip", json!({"destination": "Rome"}))
+            .await;
+        assert_eq!(
+            declined.text(),
+            "decline: no trip to Rome planned",
+            "{era:?}"
+        );
+    }
+}
