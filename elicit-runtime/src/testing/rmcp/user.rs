@@ -1,0 +1,213 @@
+//! The scripted user behind the client: which question a request is, what the script
+//! answers, completing URL flows on the landing page, and rmcp's `ClientHandler` around it.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationCapability,
+    FormElicitationCapability, Implementation, InitializeRequestParams, ProtocolVersion,
+    UrlElicitationCapability,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ClientHandler, ErrorData, RoleClient};
+use serde_json::Value;
+
+use super::script::{Reply, action, handle_in, property_names};
+use super::{Capabilities, Era, ScriptedClient};
+
+/// The scripted user behind rmcp's client: answers rounds (2026-07-28) and pushed
+/// `elicitation/create` requests (2025-11-25), and notes every problem for the test.
+pub(super) struct User {
+    pub(super) script: ScriptedClient,
+    pub(super) problems: Mutex<Vec<String>>,
+    pub(super) pushed: AtomicUsize,
+}
+
+impl User {
+    pub(super) fn problem(&self, problem: String) {
+        self.problems
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(problem);
+    }
+
+    pub(super) fn problems(&self) -> Vec<String> {
+        self.problems
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// The key of a question: given (2026-07-28), or recognised (2025-11-25).
+    pub(super) async fn key_of(&self, request: &ElicitRequestParams) -> Result<String, String> {
+        let entries = &self.script.entries;
+        match request {
+            ElicitRequestParams::FormElicitationParams {
+                requested_schema, ..
+            } => {
+                let schema = serde_json::to_value(requested_schema).unwrap_or(Value::Null);
+                let mut names = property_names(&schema);
+                names.sort();
+                let found = entries.iter().find(|e| {
+                    e.properties.as_ref().is_some_and(|p| {
+                        let mut p = p.clone();
+                        p.sort();
+                        p == names
+                    })
+                });
+                found
+                    .map(|e| e.key.clone())
+                    .ok_or_else(|| format!("unanswered question with properties {names:?}: the script has no reply for a form with these properties"))
+            }
+            ElicitRequestParams::UrlElicitationParams { url, .. } => {
+                if let (Some(browser), Some(handle)) = (&self.script.browser, handle_in(url)) {
+                    return match browser.page.open_raw(handle, &browser.user).await {
+                        Ok((opened, _)) => Ok(opened.key().to_owned()),
+                        Err(e) => Err(format!(
+                            "the landing page refused the link {url} for {}: {e} ({})",
+                            browser.user,
+                            e.reason()
+                        )),
+                    };
+                }
+                let mut urls = entries.iter().filter(|e| e.properties.is_none());
+                match (urls.next(), urls.next()) {
+                    (Some(only), None) => Ok(only.key.clone()),
+                    _ => Err(format!(
+                        "unanswered URL-mode question {url}: script exactly one URL reply, or give the client a browser"
+                    )),
+                }
+            }
+            other => Err(format!("unanswered question of an unknown kind: {other:?}")),
+        }
+    }
+
+    /// The `ElicitResult` JSON for one question, or `None` to leave it unanswered.
+    pub(super) async fn answer(&self, key: &str, request: &ElicitRequestParams) -> Option<Value> {
+        let Some(entry) = self.script.entries.iter().find(|e| e.key == key) else {
+            self.problem(format!(
+                "unanswered question {key}: the script has no reply for it"
+            ));
+            return None;
+        };
+        let url = match request {
+            ElicitRequestParams::UrlElicitationParams { url, .. } => Some(url.as_str()),
+            _ => None,
+        };
+        match (&entry.reply, url) {
+            (Reply::Accept(content), None) => {
+                Some(serde_json::json!({"action": "accept", "content": content}))
+            }
+            (Reply::Decline, _) => Some(action("decline")),
+            (Reply::Cancel, _) => Some(action("cancel")),
+            (Reply::Unanswered, _) => None,
+            (Reply::AcceptUrlUnopened, Some(_)) => Some(action("accept")),
+            (Reply::CompleteUrl(result), Some(url)) => {
+                self.complete(key, url, result.clone()).await
+            }
+            (reply, _) => {
+                self.problem(format!(
+                    "question {key} is {} mode, which the scripted reply {reply:?} does not fit",
+                    if url.is_some() { "URL" } else { "form" }
+                ));
+                None
+            }
+        }
+    }
+
+    /// The browser opens the link, the page completes the flow, the client accepts.
+    pub(super) async fn complete(
+        &self,
+        key: &str,
+        url: &str,
+        result: Option<Value>,
+    ) -> Option<Value> {
+        let Some(browser) = &self.script.browser else {
+            self.problem(format!(
+                "question {key} wants the landing page: give the client a browser"
+            ));
+            return None;
+        };
+        let Some(handle) = handle_in(url) else {
+            self.problem(format!(
+                "the link of {key} has no `elicitation` handle: {url}"
+            ));
+            return None;
+        };
+        let completed = match browser.page.open_raw(handle, &browser.user).await {
+            Ok((opened, _)) => browser.page.complete_raw(&opened, result).await,
+            Err(e) => Err(e),
+        };
+        match completed {
+            Ok(()) => Some(action("accept")),
+            Err(e) => {
+                self.problem(format!(
+                    "the landing page refused to complete {key}: {e} ({})",
+                    e.reason()
+                ));
+                None
+            }
+        }
+    }
+}
+
+/// rmcp's client handler: the scripted user, shared with the test's task.
+pub(super) struct Handler(pub(super) Arc<User>);
+
+impl ClientHandler for Handler {
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let user = &self.0;
+        let pushed = user.pushed.fetch_add(1, Ordering::SeqCst) + 1;
+        if pushed > user.script.max_rounds {
+            user.problem(format!(
+                "no final result after {} pushed questions: the server keeps asking",
+                user.script.max_rounds
+            ));
+            return Err(ErrorData::internal_error("too many questions", None));
+        }
+        let key = match user.key_of(&request).await {
+            Ok(key) => key,
+            Err(problem) => {
+                user.problem(problem);
+                return Err(ErrorData::internal_error("unanswered question", None));
+            }
+        };
+        match user.answer(&key, &request).await {
+            Some(answer) => serde_json::from_value(answer)
+                .map_err(|e| ErrorData::internal_error(format!("bad scripted answer: {e}"), None)),
+            None => Err(ErrorData::internal_error(
+                format!("unanswered question {key}"),
+                None,
+            )),
+        }
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation = match self.0.script.capabilities {
+            Capabilities::None => None,
+            Capabilities::Form => {
+                Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()))
+            }
+            Capabilities::FormAndUrl => Some(
+                ElicitationCapability::new()
+                    .with_form(FormElicitationCapability::default())
+                    .with_url(UrlElicitationCapability::default()),
+            ),
+        };
+        let version = match self.0.script.era {
+            Era::Mrtr2026 => ProtocolVersion::V_2026_07_28,
+            Era::Legacy2025 => ProtocolVersion::V_2025_11_25,
+        };
+        InitializeRequestParams::new(
+            capabilities,
+            Implementation::new("elicit-scripted-client", env!("CARGO_PKG_VERSION")),
+        )
+        .with_protocol_version(version)
+    }
+}
