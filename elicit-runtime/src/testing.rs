@@ -1,8 +1,15 @@
 //! Helpers for testing handlers without a transport (feature `testing`): build `inputResponses` from form types,
-//! and drive a handler through its rounds the way a client would.
+//! drive a handler through its rounds the way a client would, generate valid and invalid
+//! answers for any form ([`answers`]), and pin what a form asks for review ([`review`]).
 
+pub mod answers;
+mod review;
 #[cfg(feature = "testing-rmcp")]
 pub mod rmcp;
+
+/// The proptest this crate's [`answers`] strategies are built with.
+pub use proptest;
+pub use review::review;
 
 use std::collections::BTreeMap;
 

@@ -743,3 +743,4 @@ fn content_generators_hit_both_sides() {
 }
 
 mod differential;
+mod generated;

@@ -178,3 +178,89 @@ fn empty_required_is_omitted_and_schema_is_shared() {
         Notes::requested_schema()
     ));
 }
+
+/// `testing::review`: key, message and schema as one pretty text, properties in declaration
+/// order, pinned with insta (a changed form fails here until its new snapshot is reviewed).
+#[test]
+fn review_pins_key_message_and_schema() {
+    /// Where should we seat you?
+    #[derive(ElicitForm)]
+    #[elicit(key = "seat_choice", rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct SeatChoice {
+        /// Party size
+        #[elicit(minimum = 1, maximum = 8)]
+        party_size: u8,
+        #[elicit(default = "terrace")]
+        seating: Seating,
+        #[elicit(max_items = 2)]
+        highlights: BTreeSet<Hex>,
+        /// Email for the confirmation
+        #[elicit(format = "email")]
+        email: Option<String>,
+    }
+    insta::assert_snapshot!(elicit_runtime::testing::review::<SeatChoice>(), @r##"
+    {
+      "key": "seat_choice",
+      "message": "Where should we seat you?",
+      "requestedSchema": {
+        "type": "object",
+        "properties": {
+          "partySize": {
+            "type": "integer",
+            "description": "Party size",
+            "minimum": 1,
+            "maximum": 8
+          },
+          "seating": {
+            "type": "string",
+            "oneOf": [
+              {
+                "const": "indoor-window",
+                "title": "Inside, by the window"
+              },
+              {
+                "const": "terrace",
+                "title": "On the terrace"
+              },
+              {
+                "const": "bar",
+                "title": "bar"
+              }
+            ],
+            "default": "terrace"
+          },
+          "highlights": {
+            "type": "array",
+            "maxItems": 2,
+            "items": {
+              "anyOf": [
+                {
+                  "const": "#FF0000",
+                  "title": "Red"
+                },
+                {
+                  "const": "#00FF00",
+                  "title": "Green"
+                },
+                {
+                  "const": "#0000FF",
+                  "title": "Blue"
+                }
+              ]
+            }
+          },
+          "email": {
+            "type": "string",
+            "description": "Email for the confirmation",
+            "format": "email"
+          }
+        },
+        "required": [
+          "partySize",
+          "highlights"
+        ]
+      }
+    }
+    "##);
+}

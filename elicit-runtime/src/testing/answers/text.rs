@@ -1,0 +1,182 @@
+//! Strings of an exact length that pass (or fail) a `format`, built to the rules of
+//! `elicit-formats`, the same functions the decoder checks with.
+
+use proptest::prelude::*;
+
+use crate::schema::StringFormat;
+
+/// The characters free text is made of: ASCII, a space, and characters of two, three and four
+/// UTF-8 bytes, so that lengths are counted in characters, not bytes.
+const CHARACTERS: [char; 8] = ['a', 'Z', '0', ' ', '-', 'é', '中', '🎉'];
+
+/// How far past `minLength` free text goes when there is no `maxLength`.
+pub(super) const UNBOUNDED_EXTRA: u64 = 24;
+
+/// Free text of exactly `len` characters.
+pub(super) fn free(len: u64) -> BoxedStrategy<String> {
+    proptest::collection::vec(proptest::sample::select(&CHARACTERS[..]), len as usize)
+        .prop_map(|chars| chars.into_iter().collect())
+        .boxed()
+}
+
+/// The lengths (inclusive ranges) at which `format` can be met; each is reached by
+/// [`formatted`].
+pub(super) fn feasible(format: StringFormat) -> &'static [(u64, u64)] {
+    match format {
+        // `a@b.co` up to the 254 bytes an address may have.
+        StringFormat::Email => &[(6, 254)],
+        // `a:b` and longer.
+        StringFormat::Uri => &[(3, u64::MAX)],
+        StringFormat::Date => &[(10, 10)],
+        // `…:SSZ`; a fraction takes at least two characters (`.5`).
+        StringFormat::DateTime => &[(20, 20), (22, u64::MAX)],
+    }
+}
+
+/// The lengths in `[min, max]` at which `format` can be met, as inclusive ranges.
+pub(super) fn feasible_within(format: StringFormat, min: u64, max: u64) -> Vec<(u64, u64)> {
+    feasible(format)
+        .iter()
+        .map(|&(lo, hi)| (lo.max(min), hi.min(max)))
+        .filter(|(lo, hi)| lo <= hi)
+        .collect()
+}
+
+/// A string of exactly `len` (ASCII) characters that passes `format`, varied by `seed`; `None`
+/// when `len` is not [`feasible`].
+pub(super) fn formatted(format: StringFormat, len: u64, seed: u64) -> Option<String> {
+    feasible(format)
+        .iter()
+        .any(|&(lo, hi)| (lo..=hi).contains(&len))
+        .then(|| build(format, len as usize, seed))
+}
+
+fn build(format: StringFormat, len: usize, seed: u64) -> String {
+    match format {
+        StringFormat::Email => {
+            let local = (len - 5).min(64).min(1 + (seed as usize % 64));
+            // The domain: labels of at most 63 bytes, then `.co`.
+            let mut rest = len - local - 1 - 3;
+            let mut domain = String::new();
+            while rest > 63 {
+                domain.push_str(&"b".repeat(62));
+                domain.push('.');
+                rest -= 63;
+            }
+            domain.push_str(&"b".repeat(rest));
+            format!("{}@{domain}.co", "a".repeat(local))
+        }
+        StringFormat::Uri => {
+            const WEB: &str = "https://example.com/";
+            match len {
+                _ if len >= WEB.len() && seed.is_multiple_of(2) => {
+                    format!("{WEB}{}", "p".repeat(len - WEB.len()))
+                }
+                5.. if seed.is_multiple_of(3) => format!("urn:{}", "x".repeat(len - 4)),
+                _ => format!("a:{}", "b".repeat(len - 2)),
+            }
+        }
+        StringFormat::Date => date(seed),
+        StringFormat::DateTime => {
+            let (hh, mm, ss) = ((seed / 7) % 24, (seed / 11) % 60, (seed / 13) % 60);
+            let stem = format!("{}T{hh:02}:{mm:02}:{ss:02}", date(seed));
+            // `Z` or an offset, and a fraction filling the rest.
+            let offset = if len == 25 || (len >= 27 && seed.is_multiple_of(2)) {
+                format!(
+                    "{}{:02}:{:02}",
+                    ["+", "-"][(seed % 3 % 2) as usize],
+                    seed % 24,
+                    seed % 60
+                )
+            } else {
+                "Z".to_owned()
+            };
+            let fraction = len - stem.len() - offset.len();
+            match fraction {
+                0 => format!("{stem}{offset}"),
+                n => format!("{stem}.{}{offset}", "5".repeat(n - 1)),
+            }
+        }
+    }
+}
+
+/// A real calendar day, including leap days.
+fn date(seed: u64) -> String {
+    const DAYS: [u64; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if seed.is_multiple_of(5) {
+        return [
+            "2024-02-29",
+            "2000-02-29",
+            "1999-12-31",
+            "2026-01-01",
+            "0001-01-01",
+        ][(seed / 5 % 5) as usize]
+            .to_owned();
+    }
+    let year = 1900 + seed % 200;
+    let month = 1 + (seed / 200) % 12;
+    let day = 1 + (seed / 2400) % DAYS[(month - 1) as usize];
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// A string of exactly `len` characters that fails `format`.
+pub(super) fn misformatted(format: StringFormat, len: u64, seed: u64) -> String {
+    let near: &[&str] = match format {
+        StringFormat::Email => &["octocat@localhost", "two@@signs.com", "no-at-sign.example"],
+        StringFormat::Uri => &["/relative/path", "https:", "example.com"],
+        StringFormat::Date => &["2023-02-29", "2024-13-01", "2024-2-9"],
+        StringFormat::DateTime => &["2024-02-29T24:00:00Z", "2024-02-29 10:00:00Z"],
+    };
+    let fitting: Vec<&str> = near
+        .iter()
+        .copied()
+        .filter(|s| s.chars().count() as u64 == len)
+        .collect();
+    match fitting.get(seed as usize % fitting.len().max(1)) {
+        Some(s) => (*s).to_owned(),
+        // No scheme, no `@`, no digits: no format accepts it (nor the empty string).
+        None => "x".repeat(len as usize),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
+
+    fn passes(format: StringFormat, s: &str) -> bool {
+        match format {
+            StringFormat::Email => is_valid_email(s),
+            StringFormat::Uri => is_valid_uri(s),
+            StringFormat::Date => is_valid_date(s),
+            StringFormat::DateTime => is_valid_date_time(s),
+        }
+    }
+
+    #[test]
+    fn testing_formatted_strings_pass_at_every_feasible_length_and_misformatted_fail() {
+        use StringFormat::*;
+        for format in [Email, Uri, Date, DateTime] {
+            for len in 0..=300u64 {
+                for seed in 0..40 {
+                    match formatted(format, len, seed) {
+                        Some(s) => {
+                            assert_eq!(s.chars().count() as u64, len, "{format:?} {s}");
+                            assert!(passes(format, &s), "{format:?} {s}");
+                        }
+                        None => assert!(
+                            feasible_within(format, len, len).is_empty(),
+                            "{format:?} {len}"
+                        ),
+                    }
+                    let bad = misformatted(format, len, seed);
+                    assert_eq!(bad.chars().count() as u64, len);
+                    assert!(!passes(format, &bad), "{format:?} {bad}");
+                }
+            }
+        }
+        assert_eq!(formatted(Date, 11, 0), None);
+        assert_eq!(formatted(DateTime, 21, 0), None);
+        assert_eq!(formatted(Email, 255, 0), None);
+    }
+}
