@@ -29,6 +29,8 @@ pub mod url;
 
 #[cfg(feature = "rmcp")]
 pub mod adapters;
+/// The guide: chapters with tested examples, from a first form to asking from rmcp tools.
+pub mod guide;
 #[cfg(feature = "testing")]
 pub mod testing;
 
