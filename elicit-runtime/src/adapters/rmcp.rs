@@ -83,6 +83,7 @@ mod handler;
 #[cfg(feature = "rmcp-http")]
 mod http;
 mod peer;
+mod round;
 mod service;
 
 pub use convert::{from_mcp_error, input_required, to_mcp_error};

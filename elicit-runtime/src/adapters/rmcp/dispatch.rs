@@ -12,11 +12,10 @@ use rmcp::{ErrorData as McpError, RoleServer};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::convert::{input_required, to_mcp_error};
-use super::peer::session;
-use super::service::{is_bridged, require_bridge};
+use super::round;
+use super::service::is_bridged;
 use crate::interrupt::Interrupt;
-use crate::request::{ElicitContext, Reply};
+use crate::request::ElicitContext;
 use crate::server::ElicitServer;
 
 /// Builds the elicitation context of one rmcp request: `method`, its params (as rmcp parsed
@@ -37,40 +36,49 @@ pub fn context<P: Serialize>(
     {
         map.insert("_meta".to_owned(), Value::Object(meta));
     }
-    let legacy = session(request);
-    let mut builder = server.context(method, &raw).principal(principal);
-    if let Some((caps, peer)) = legacy {
-        builder = builder.legacy(caps, peer);
-    }
-    builder.build().map_err(|e| to_mcp_error(e.error))
+    round::build(server, method, &raw, request, principal)
 }
 
-/// How a finished handler or an input-required round becomes one rmcp response type.
-type Responses<R, Response> = (
-    fn(R) -> Response,
-    fn(rmcp::model::InputRequiredResult) -> Response,
-);
+/// One of rmcp's three response types a handler's round can end in.
+trait Response: Sized {
+    /// What the handler returns.
+    type Result;
+    /// The method it answers.
+    const METHOD: &'static str;
+    fn complete(result: Self::Result) -> Self;
+    fn input(round: rmcp::model::InputRequiredResult) -> Self;
+}
+
+macro_rules! response {
+    ($response:ident, $result:ty, $method:literal) => {
+        impl Response for $response {
+            type Result = $result;
+            const METHOD: &'static str = $method;
+            fn complete(result: $result) -> Self {
+                $response::Complete(result)
+            }
+            fn input(round: rmcp::model::InputRequiredResult) -> Self {
+                $response::InputRequired(round)
+            }
+        }
+    };
+}
+
+response!(CallToolResponse, CallToolResult, "tools/call");
+response!(GetPromptResponse, GetPromptResult, "prompts/get");
+response!(ReadResourceResponse, ReadResourceResult, "resources/read");
 
 /// Builds the context, runs `handler`, and turns its result or round into rmcp's response.
-async fn run<P: Serialize, R, Response>(
+async fn run<P: Serialize, R: Response>(
     server: &ElicitServer,
-    method: &str,
     request: &P,
     context_in: &RequestContext<RoleServer>,
     principal: Option<&str>,
-    handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R, Interrupt>,
-    (complete, input): Responses<R, Response>,
-) -> Result<Response, McpError> {
-    let mut cx = context(server, method, request, context_in, principal)?;
+    handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R::Result, Interrupt>,
+) -> Result<R, McpError> {
+    let mut cx = context(server, R::METHOD, request, context_in, principal)?;
     let result = handler(&mut cx).await;
-    cx.settle(&result).await;
-    match cx.finish(result).map_err(to_mcp_error)? {
-        Reply::Result(result) => Ok(complete(result)),
-        Reply::InputRequired(ask) => {
-            require_bridge(&ask, is_bridged(context_in)).map_err(to_mcp_error)?;
-            Ok(input(input_required(&ask)?))
-        }
-    }
+    round::respond(cx, result, is_bridged(context_in), R::complete, R::input).await
 }
 
 /// Runs a tool handler for one `tools/call`: builds the context, runs `handler`, and returns
@@ -82,20 +90,7 @@ pub async fn call_tool(
     principal: Option<&str>,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<CallToolResult, Interrupt>,
 ) -> Result<CallToolResponse, McpError> {
-    let responses = (
-        CallToolResponse::Complete as fn(_) -> _,
-        CallToolResponse::InputRequired as fn(_) -> _,
-    );
-    run(
-        server,
-        "tools/call",
-        &request,
-        &context_in,
-        principal,
-        handler,
-        responses,
-    )
-    .await
+    run(server, &request, &context_in, principal, handler).await
 }
 
 /// [`call_tool`] for `prompts/get`.
@@ -106,20 +101,7 @@ pub async fn get_prompt(
     principal: Option<&str>,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<GetPromptResult, Interrupt>,
 ) -> Result<GetPromptResponse, McpError> {
-    let responses = (
-        GetPromptResponse::Complete as fn(_) -> _,
-        GetPromptResponse::InputRequired as fn(_) -> _,
-    );
-    run(
-        server,
-        "prompts/get",
-        &request,
-        &context_in,
-        principal,
-        handler,
-        responses,
-    )
-    .await
+    run(server, &request, &context_in, principal, handler).await
 }
 
 /// [`call_tool`] for `resources/read`.
@@ -130,18 +112,5 @@ pub async fn read_resource(
     principal: Option<&str>,
     handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<ReadResourceResult, Interrupt>,
 ) -> Result<ReadResourceResponse, McpError> {
-    let responses = (
-        ReadResourceResponse::Complete as fn(_) -> _,
-        ReadResourceResponse::InputRequired as fn(_) -> _,
-    );
-    run(
-        server,
-        "resources/read",
-        &request,
-        &context_in,
-        principal,
-        handler,
-        responses,
-    )
-    .await
+    run(server, &request, &context_in, principal, handler).await
 }

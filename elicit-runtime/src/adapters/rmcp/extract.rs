@@ -22,10 +22,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::convert::to_mcp_error;
-use super::handler::ElicitHandler;
 use crate::channel::InputChannel;
 use crate::interrupt::Interrupt;
 use crate::request::ElicitContext;
+use crate::server::ElicitServer;
 use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
 
 /// The elicitation context of one rmcp tool or prompt call, taken as a method parameter.
@@ -122,7 +122,7 @@ pub(super) enum Reclaimed {
 
 /// The parts of a call the context is built from, copied before rmcp's router runs.
 pub(super) struct Pending {
-    pub(super) handler: ElicitHandler,
+    pub(super) server: ElicitServer,
     pub(super) method: &'static str,
     pub(super) params: Params,
     /// Read from the request before the router runs: rmcp's extractors that stand before
@@ -202,15 +202,13 @@ impl Pending {
     fn build(self, request: &RequestContext<RoleServer>) -> Result<ElicitContext, McpError> {
         let params = serde_json::to_value(&self.params)
             .map_err(|e| McpError::internal_error(format!("cannot read the call: {e}"), None))?;
-        let mut builder = self
-            .handler
-            .server()
-            .context(self.method, &params)
-            .principal(self.principal.as_deref());
-        if let Some((caps, peer)) = super::peer::session(request) {
-            builder = builder.legacy(caps, peer);
-        }
-        builder.build().map_err(|e| to_mcp_error(e.error))
+        super::round::build(
+            &self.server,
+            self.method,
+            &params,
+            request,
+            self.principal.as_deref(),
+        )
     }
 }
 

@@ -15,11 +15,10 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 
-use super::convert::{from_mcp_error, input_required, to_mcp_error};
+use super::convert::from_mcp_error;
 use super::extract::{Params, Pending, Reclaimed, Slot, SlotHandle, is_input_required};
-use super::service::{is_bridged, require_bridge};
+use super::service::is_bridged;
 use crate::interrupt::Interrupt;
-use crate::request::Reply;
 use crate::server::ElicitServer;
 
 /// Who is asking: the principal that sealed state and URL handles are bound to, read from
@@ -280,7 +279,7 @@ impl ElicitHandler {
         context: &mut RequestContext<RoleServer>,
     ) -> Arc<Slot> {
         let slot = Slot::new(Pending {
-            handler: self.clone(),
+            server: self.server.clone(),
             method,
             params,
             principal: self.principal_of(context),
@@ -330,7 +329,7 @@ async fn finish<R>(
     input: fn(rmcp::model::InputRequiredResult) -> R,
     bridged: bool,
 ) -> Result<R, McpError> {
-    let mut cx = match slot.reclaim() {
+    let cx = match slot.reclaim() {
         Reclaimed::Unused => return result,
         Reclaimed::StillLent => {
             return match result {
@@ -350,12 +349,5 @@ async fn finish<R>(
             Interrupt::error(from_mcp_error(e))
         }
     });
-    cx.settle(&result).await;
-    match cx.finish(result).map_err(to_mcp_error)? {
-        Reply::Result(value) => Ok(value),
-        Reply::InputRequired(ask) => {
-            require_bridge(&ask, bridged).map_err(to_mcp_error)?;
-            Ok(input(input_required(&ask)?))
-        }
-    }
+    super::round::respond(*cx, result, bridged, |value| value, input).await
 }
