@@ -9,6 +9,8 @@ pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
 pub use crate::form::{Answer, ElicitForm, Question, question_digest};
 pub use crate::interrupt::Interrupt;
+/// For the `mrtr_round` benchmark: the runtime's own `requestState` codec.
+pub use crate::request::round::RoundStateProbe;
 pub use crate::schema::{ContentError, PropertySchema, RequestedSchema, StringFormat};
 pub use crate::url::ElicitUrl;
 pub use ::core::option::Option;

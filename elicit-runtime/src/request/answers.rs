@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::value::{RawValue, to_raw_value};
 use serde_json::{Value, json};
 
 use super::round::Carried;
@@ -96,7 +95,7 @@ impl Answers {
         };
         let carried = Carried {
             digest: digest.to_owned(),
-            response: to_raw_value(&raw).map_err(|e| internal(key, &e))?,
+            response: raw.to_string().into_boxed_str(),
         };
         self.resolved.insert(key.to_owned(), carried);
         self.fresh = true;
@@ -105,10 +104,8 @@ impl Answers {
 
     /// Replaces what is carried for `key` (used in this round) by `kept`.
     pub fn keep(&mut self, key: &str, kept: &Value) {
-        if let Some(carried) = self.resolved.get_mut(key)
-            && let Ok(kept) = to_raw_value(kept)
-        {
-            carried.response = kept;
+        if let Some(carried) = self.resolved.get_mut(key) {
+            carried.response = kept.to_string().into_boxed_str();
         }
     }
 
@@ -160,9 +157,9 @@ fn weigh(value: &Value, depth: usize, used: usize) -> Option<usize> {
     (used <= MAX_ANSWER_BYTES).then_some(used)
 }
 
-/// An answer kept raw, as a `Value` again (it was checked as JSON when it was kept or opened).
-fn parsed(key: &str, raw: &RawValue) -> Result<Value, Interrupt> {
-    serde_json::from_str(raw.get()).map_err(|e| internal(key, &e))
+/// An answer kept as JSON text, as a `Value` again.
+fn parsed(key: &str, text: &str) -> Result<Value, Interrupt> {
+    serde_json::from_str(text).map_err(|e| internal(key, &e))
 }
 
 fn internal(key: &str, e: &serde_json::Error) -> Interrupt {

@@ -2,10 +2,11 @@
 //! session), `inputResponses`, and the `requestState` opened and checked against the request.
 
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use serde_json::{Value, json};
 
-use super::round::RoundState;
+use super::round;
 use super::{ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
@@ -116,7 +117,7 @@ impl<'a> ContextBuilder<'a> {
                 let opened = cx
                     .server
                     .sealer()
-                    .open_now::<RoundState>(&token, &cx.binding())
+                    .open_with(&token, &cx.binding(), SystemTime::now(), round::read)
                     .map_err(|e| ContextError::from(&e))?;
                 cx.resume(opened.payload, opened.id, opened.expires_at);
             }

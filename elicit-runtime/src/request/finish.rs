@@ -2,11 +2,12 @@
 //! questions and the next sealed state, or the error the request failed with.
 
 use std::collections::BTreeMap;
+use std::time::SystemTime;
 
 use serde_json::Map;
 
 use super::ElicitContext;
-use super::round::RoundState;
+use super::round::{self, RoundState};
 use crate::interrupt::Interrupt;
 use crate::wire::{
     INTERNAL_ERROR, InputRequest, InputRequiredResult, JsonRpcError, META_SERVER_INFO, ProtocolEra,
@@ -124,7 +125,9 @@ impl ElicitContext {
         };
         self.server
             .sealer()
-            .seal_now(&self.binding(), &state)
+            .seal_with(&self.binding(), SystemTime::now(), |buf| {
+                round::write(&state, buf)
+            })
             .map_err(|e| cannot(&e))
     }
 }

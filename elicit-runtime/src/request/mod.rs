@@ -12,7 +12,7 @@ mod build;
 mod error;
 mod finish;
 mod redeem;
-mod round;
+pub(crate) mod round;
 mod trace;
 
 use std::collections::BTreeMap;

@@ -15,7 +15,6 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde::Serialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
 
 use super::frame::Plaintext;
@@ -65,17 +64,12 @@ impl<'a> Header<'a> {
         FIXED_LEN + principal + 12 + self.aud.len() + self.method.len() + self.target.len()
     }
 
-    /// Writes the header and then `payload` as JSON into the frame's plaintext.
+    /// Writes the header into the frame's plaintext (the payload goes after it).
     ///
     /// # Errors
     ///
-    /// [`SealError::PayloadTooLarge`] if the header alone is longer than a token may be;
-    /// [`SealError::Serialize`] if the payload's `Serialize` fails.
-    pub(crate) fn write<P: Serialize + ?Sized>(
-        &self,
-        plaintext: &mut Plaintext,
-        payload: &P,
-    ) -> Result<(), SealError> {
+    /// [`SealError::PayloadTooLarge`] if the header alone is longer than a token may be.
+    pub(crate) fn write(&self, plaintext: &mut Plaintext) -> Result<(), SealError> {
         let len = self.len();
         if len > MAX_TOKEN_LEN {
             return Err(SealError::PayloadTooLarge {
@@ -102,7 +96,7 @@ impl<'a> Header<'a> {
             buf.extend_from_slice(&text_len.to_be_bytes());
             buf.extend_from_slice(text);
         }
-        serde_json::to_writer(buf, payload).map_err(|e| SealError::Serialize(e.to_string()))
+        Ok(())
     }
 
     /// Reads the header of an envelope of the current version, and the payload bytes after it.

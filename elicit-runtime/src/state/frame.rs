@@ -7,7 +7,7 @@
 //! caller's business (see `envelope.rs` and `url/handle.rs`).
 
 use aes_gcm::Aes256Gcm;
-use aes_gcm::aead::{AeadInOut, Generate, Nonce, Tag};
+use aes_gcm::aead::{AeadInOut, Nonce, Tag};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
@@ -39,10 +39,7 @@ fn associated_data(prefix: &Prefix, kid: u32) -> [u8; AAD_LEN] {
     aad
 }
 
-/// `N` bytes from the operating system's random number generator.
-pub(crate) fn random<const N: usize>() -> Result<[u8; N], SealError> {
-    <[u8; N]>::try_generate().map_err(|e| SealError::Randomness(e.to_string()))
-}
+pub(crate) use super::random::random;
 
 /// A plaintext being written straight into the frame's buffer (after room for the key id and
 /// nonce), so sealing copies it neither before nor after encryption.
@@ -54,8 +51,7 @@ pub(crate) struct Plaintext {
 
 impl Plaintext {
     /// An empty plaintext with room for about `capacity` bytes, its nonce drawn, and a random
-    /// 16-byte id drawn with it for the caller: one call into the OS random number generator
-    /// per token instead of two (the system call was a quarter of the time sealing took).
+    /// 16-byte id drawn with it for the caller (see `random.rs`).
     ///
     /// # Errors
     ///

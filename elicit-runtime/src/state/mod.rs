@@ -54,6 +54,7 @@ mod envelope;
 mod error;
 pub(crate) mod frame;
 mod keys;
+mod random;
 mod replay;
 mod sealer;
 #[cfg(test)]

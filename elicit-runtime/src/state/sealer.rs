@@ -399,6 +399,19 @@ impl StateSealer {
         payload: &P,
         now: SystemTime,
     ) -> Result<String, SealError> {
+        self.seal_with(binding, now, |buf| {
+            serde_json::to_writer(buf, payload).map_err(|e| SealError::Serialize(e.to_string()))
+        })
+    }
+
+    /// [`seal`](Self::seal) with the payload written by `write` in whatever layout its reader
+    /// (see [`open_with`](Self::open_with)) expects: the crate's own round state is binary.
+    pub(crate) fn seal_with(
+        &self,
+        binding: &Binding<'_>,
+        now: SystemTime,
+        write: impl FnOnce(&mut Vec<u8>) -> Result<(), SealError>,
+    ) -> Result<String, SealError> {
         let (iat, exp) = lifetime(now, self.ttl);
         let capacity = Header::capacity(&self.audience, binding.method, binding.target);
         let mut plaintext = Plaintext::new(capacity)?;
@@ -414,7 +427,8 @@ impl StateSealer {
             method: binding.method.as_bytes(),
             target: binding.target.as_bytes(),
         };
-        header.write(&mut plaintext, payload)?;
+        header.write(&mut plaintext)?;
+        write(plaintext.buf())?;
         plaintext.seal(&self.ring, PREFIX)
     }
 
@@ -446,7 +460,7 @@ impl StateSealer {
     ///
     /// Checks, in order: size, prefix and version, base64, length, key id, authenticated
     /// decryption, envelope, audience, issue time (at most [`MAX_CLOCK_SKEW`] ahead), expiry,
-    /// method, target, arguments digest, principal. Never panics, whatever the input.
+    /// method, target, arguments digest, principal, and last the payload's type. Never panics, whatever the input.
     ///
     /// Opening does not redeem: with a [`ReplayGuard`] set, await [`redeem`](Self::redeem)
     /// before acting on the payload (the request context does this when the handler first
@@ -480,9 +494,20 @@ impl StateSealer {
         binding: &Binding<'_>,
         now: SystemTime,
     ) -> Result<Opened<P>, StateError> {
+        self.open_with(token, binding, now, parse_payload::<P>)
+    }
+
+    /// [`open`](Self::open) with the payload read by `read` (the counterpart of the `write` given
+    /// to [`seal_with`](Self::seal_with)).
+    pub(crate) fn open_with<P>(
+        &self,
+        token: &str,
+        binding: &Binding<'_>,
+        now: SystemTime,
+        read: impl FnOnce(&[u8]) -> Result<P, StateError>,
+    ) -> Result<Opened<P>, StateError> {
         let opened = frame::open(&self.ring, PREFIX, token)?;
         let (env, payload) = Header::parse(opened.plaintext())?;
-        let payload = parse_payload::<P>(payload)?;
 
         if !ct_eq(env.aud, self.audience.as_bytes()) {
             return Err(StateError::AudienceMismatch);
@@ -507,9 +532,9 @@ impl StateSealer {
         if !principal_ok {
             return Err(StateError::PrincipalMismatch);
         }
-
+        // Last: a token refused by its claims costs no payload parsing.
         Ok(Opened {
-            payload,
+            payload: read(payload)?,
             id: env.jti,
             issued_at,
             expires_at,

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use elicit_runtime::__private::RoundStateProbe;
 use elicit_runtime::state::{Binding, KeyRing, MemoryReplayGuard, StateError, StateSealer};
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
 use elicit_runtime::{Answer, ContextError, ElicitContext, ElicitForm, ElicitServer, Reply};
@@ -205,18 +206,21 @@ fn garbage_and_empty_states_are_refused_uniformly() {
     assert!(error.reason.contains("too large"), "{}", error.reason);
 }
 
-/// The payload the context seals after a first round that asked `Guests`.
+/// A JSON payload for the sealer's own checks (the context's round state is binary).
 fn asked_guests() -> Value {
     let prepared = Guests::question().prepare().unwrap();
     json!({"q": {"guests": prepared.digest()}, "a": {}})
 }
 
-/// A token for the first round of this test's tool, sealed `age` ago by `sealer`.
+/// A token for the first round of this test's tool, sealed `age` ago by `sealer`, carrying
+/// what the context seals after a first round that asked `Guests` (in the runtime's own
+/// layout, through `__private`).
 fn minted(sealer: &StateSealer, age: Duration) -> String {
     let args = arguments();
     let binding = Binding::tool_call(TOOL, &args);
-    sealer
-        .seal(&binding, &asked_guests(), SystemTime::now() - age)
+    let prepared = Guests::question().prepare().unwrap();
+    RoundStateProbe::new(&[("guests", prepared.digest())], &[])
+        .seal(sealer, &binding, SystemTime::now() - age)
         .unwrap()
 }
 
@@ -330,7 +334,7 @@ fn a_sealed_payload_that_is_not_the_contexts_is_refused() {
         );
         assert_eq!(
             &*error.reason,
-            "requestState refused: malformed requestState: payload is not of the expected type",
+            "requestState refused: malformed requestState: payload is not a round state",
             "{payload}"
         );
     }
