@@ -14,6 +14,21 @@
     doc = "4. [`rmcp_tools_and_prompts`](crate::guide::rmcp_tools_and_prompts): asking from rmcp tools and prompts with the \
            [`Elicit`](crate::adapters::rmcp::Elicit) extractor (feature `rmcp`)."
 )]
+//! 5. [`several_questions`](crate::guide::several_questions): several questions in one round,
+//!    partial answers, and flows whose next question depends on the last answer.
+#![cfg_attr(
+    feature = "axum",
+    doc = "6. [`url_mode`](crate::guide::url_mode): URL mode end to end: the link, the connect page, \
+           completion, failure, expiry and replicas (feature `axum`)."
+)]
+#![cfg_attr(
+    feature = "rmcp",
+    doc = "7. [`eras_and_capabilities`](crate::guide::eras_and_capabilities): protocol 2026-07-28 and \
+           2025-11-25 from one handler, client capabilities, and falling back when the client \
+           cannot ask (feature `rmcp`)."
+)]
+//! 8. [`tasks`](crate::guide::tasks): asking from a running task through `tasks/get` and
+//!    `tasks/update`.
 
 #[doc = include_str!("guide/01_first_form.md")]
 pub mod first_form {}
@@ -27,3 +42,17 @@ pub mod what_the_compiler_refuses {}
 #[cfg(feature = "rmcp")]
 #[doc = include_str!("guide/04_rmcp_tools_and_prompts.md")]
 pub mod rmcp_tools_and_prompts {}
+
+#[doc = include_str!("guide/05_several_questions.md")]
+pub mod several_questions {}
+
+#[cfg(feature = "axum")]
+#[doc = include_str!("guide/06_url_mode.md")]
+pub mod url_mode {}
+
+#[cfg(feature = "rmcp")]
+#[doc = include_str!("guide/07_eras_and_capabilities.md")]
+pub mod eras_and_capabilities {}
+
+#[doc = include_str!("guide/08_tasks.md")]
+pub mod tasks {}
