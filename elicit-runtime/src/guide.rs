@@ -14,6 +14,20 @@
     doc = "4. [`rmcp_tools_and_prompts`](crate::guide::rmcp_tools_and_prompts): asking from rmcp tools and prompts with the \
            [`Elicit`](crate::adapters::rmcp::Elicit) extractor (feature `rmcp`)."
 )]
+#![cfg_attr(
+    feature = "rmcp",
+    doc = "9. [`production_security`](crate::guide::production_security): keys from configuration \
+           and their rotation, the principal, strict provenance, single use, Redis, lifetimes, and \
+           what the client and the logs are told."
+)]
+#![cfg_attr(
+    feature = "testing-rmcp",
+    doc = "10. [`testing`](crate::guide::testing): a tool tested on both eras with every answer, \
+           generated valid and invalid answers, snapshots of what the user is asked (feature \
+           `testing-rmcp`)."
+)]
+//! 11. [`performance`](crate::guide::performance): what costs what, with the project's benchmark
+//!     figures, and where the time of a whole call goes.
 
 #[doc = include_str!("guide/01_first_form.md")]
 pub mod first_form {}
@@ -27,3 +41,14 @@ pub mod what_the_compiler_refuses {}
 #[cfg(feature = "rmcp")]
 #[doc = include_str!("guide/04_rmcp_tools_and_prompts.md")]
 pub mod rmcp_tools_and_prompts {}
+
+#[cfg(feature = "rmcp")]
+#[doc = include_str!("guide/09_production_security.md")]
+pub mod production_security {}
+
+#[cfg(feature = "testing-rmcp")]
+#[doc = include_str!("guide/10_testing.md")]
+pub mod testing {}
+
+#[doc = include_str!("guide/11_performance.md")]
+pub mod performance {}
