@@ -29,6 +29,20 @@
 )]
 //! 8. [`tasks`](crate::guide::tasks): asking from a running task through `tasks/get` and
 //!    `tasks/update`.
+#![cfg_attr(
+    feature = "rmcp",
+    doc = "9. [`production_security`](crate::guide::production_security): keys from configuration \
+           and their rotation, the principal, strict provenance, single use, Redis, lifetimes, and \
+           what the client and the logs are told."
+)]
+#![cfg_attr(
+    feature = "testing-rmcp",
+    doc = "10. [`testing`](crate::guide::testing): a tool tested on both eras with every answer, \
+           generated valid and invalid answers, snapshots of what the user is asked (feature \
+           `testing-rmcp`)."
+)]
+//! 11. [`performance`](crate::guide::performance): what costs what, with the project's benchmark
+//!     figures, and where the time of a whole call goes.
 
 #[doc = include_str!("guide/01_first_form.md")]
 pub mod first_form {}
@@ -56,3 +70,13 @@ pub mod eras_and_capabilities {}
 
 #[doc = include_str!("guide/08_tasks.md")]
 pub mod tasks {}
+#[cfg(feature = "rmcp")]
+#[doc = include_str!("guide/09_production_security.md")]
+pub mod production_security {}
+
+#[cfg(feature = "testing-rmcp")]
+#[doc = include_str!("guide/10_testing.md")]
+pub mod testing {}
+
+#[doc = include_str!("guide/11_performance.md")]
+pub mod performance {}

@@ -29,7 +29,8 @@ pub mod url;
 
 #[cfg(feature = "rmcp")]
 pub mod adapters;
-/// The guide: chapters with tested examples, from a first form to asking from rmcp tools.
+/// The guide: chapters with tested examples, from a first form to production settings,
+/// testing and performance.
 pub mod guide;
 #[cfg(feature = "testing")]
 pub mod testing;
