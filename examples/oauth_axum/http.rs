@@ -21,8 +21,11 @@ pub async fn send(
     headers: &[(&str, &str)],
     body: &str,
 ) -> io::Result<Response> {
-    let invalid = |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("{what}: {url}"));
-    let rest = url.strip_prefix("http://").ok_or_else(|| invalid("not an http URL"))?;
+    let invalid =
+        |what: &str| io::Error::new(io::ErrorKind::InvalidInput, format!("{what}: {url}"));
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| invalid("not an http URL"))?;
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let path = if path.is_empty() { "/" } else { path };
     let mut request = format!(
@@ -40,7 +43,9 @@ pub async fn send(
     let mut raw = String::new();
     stream.read_to_string(&mut raw).await?;
 
-    let (head, body) = raw.split_once("\r\n\r\n").ok_or_else(|| invalid("no response head"))?;
+    let (head, body) = raw
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| invalid("no response head"))?;
     let mut lines = head.lines();
     let status = lines
         .next()

@@ -180,7 +180,9 @@ async fn oauth_callback(
         Err(reason) => app.page.fail_raw(&opened, reason).await,
     };
     match recorded {
-        Ok(()) => Html("Done. You can close this tab and return to your assistant.").into_response(),
+        Ok(()) => {
+            Html("Done. You can close this tab and return to your assistant.").into_response()
+        }
         Err(refused) => refused_page(&refused),
     }
 }
@@ -285,17 +287,24 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     for era in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
         println!("protocol {era}:");
         tokens.lock().unwrap().clear();
-        let (text, links) = client::call_tool(github.clone(), era, alice.clone(), "list_repos").await?;
+        let (text, links) =
+            client::call_tool(github.clone(), era, alice.clone(), "list_repos").await?;
         println!("  tool: {text}");
         check(
             text == "connected GitHub as octocat (scope repo, token stored: true)",
             &text,
         )?;
-        check(tokens.lock().unwrap()["alice"] == "gho_example_token", "token kept")?;
+        check(
+            tokens.lock().unwrap()["alice"] == "gho_example_token",
+            "token kept",
+        )?;
         let [link] = links.as_slice() else {
             return Err(format!("one link expected, got {links:?}").into());
         };
-        check(link.starts_with(&format!("{origin}/connect?elicitation=")), link)?;
+        check(
+            link.starts_with(&format!("{origin}/connect?elicitation=")),
+            link,
+        )?;
 
         // The same link in another user's browser: refused, whatever state the flow is in.
         let bob = client::Browser {

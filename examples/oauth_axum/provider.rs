@@ -1,13 +1,14 @@
 //! A fake OAuth provider on loopback, standing in for GitHub: it approves every authorization
 //! at once, then trades the code for a token and the token for the user's login.
 
+use axum::Router;
 use axum::extract::{Form, Query};
+use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// The OAuth client the app is registered as.
 pub const CLIENT_ID: &str = "elicit-example";
@@ -52,11 +53,11 @@ struct TokenRequest {
 async fn token(Form(t): Form<TokenRequest>) -> Response {
     let known = t.client_id == CLIENT_ID && t.client_secret == CLIENT_SECRET;
     if t.grant_type != "authorization_code" || !known || !t.code.starts_with("code-") {
-        return (StatusCode::BAD_REQUEST, Json(json!({"error": "invalid_grant"}))).into_response();
+        return json_response(StatusCode::BAD_REQUEST, json!({"error": "invalid_grant"}));
     }
     let scope = &t.code["code-".len()..];
-    Json(json!({"access_token": ACCESS_TOKEN, "token_type": "bearer", "scope": scope}))
-        .into_response()
+    let token = json!({"access_token": ACCESS_TOKEN, "token_type": "bearer", "scope": scope});
+    json_response(StatusCode::OK, token)
 }
 
 async fn user(headers: HeaderMap) -> Response {
@@ -64,5 +65,14 @@ async fn user(headers: HeaderMap) -> Response {
     if bearer != Some(&format!("Bearer {ACCESS_TOKEN}")) {
         return StatusCode::UNAUTHORIZED.into_response();
     }
-    Json(json!({"login": "octocat"})).into_response()
+    json_response(StatusCode::OK, json!({"login": "octocat"}))
+}
+
+fn json_response(status: StatusCode, body: Value) -> Response {
+    (
+        status,
+        [(CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
