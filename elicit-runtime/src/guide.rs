@@ -38,9 +38,11 @@ pub mod rmcp_tools_and_prompts {}
 #[doc = include_str!("guide/cookbook.md")]
 #[cfg_attr(
     feature = "axum",
-    doc = "[oauth_on_axum]: crate::guide::cookbook::oauth_on_axum"
+    doc = "- [`oauth_on_axum`](crate::guide::cookbook::oauth_on_axum): collect an OAuth grant through \
+           URL mode on an axum app: the landing route redirects to the provider, your callback \
+           completes the elicitation (feature `axum`; the whole app runs as \
+           `cargo run -p elicit-examples --example oauth_axum`)."
 )]
-#[cfg_attr(not(feature = "axum"), doc = "[oauth_on_axum]: crate::url")]
 pub mod cookbook {
     #[doc = include_str!("guide/cookbook/confirm_destructive_action.md")]
     pub mod confirm_destructive_action {}
