@@ -43,6 +43,12 @@
 )]
 //! 11. [`performance`](crate::guide::performance): what costs what, with the project's benchmark
 //!     figures, and where the time of a whole call goes.
+#![cfg_attr(
+    feature = "rmcp",
+    doc = "\nThen the [`cookbook`](crate::guide::cookbook): short recipes for tasks server authors have \
+           (a confirmation bound to its arguments, OAuth through URL mode, a payment that never runs \
+           twice, a wizard, a fallback for clients that cannot ask, migrating from rmcp's `elicit`)."
+)]
 
 #[doc = include_str!("guide/01_first_form.md")]
 pub mod first_form {}
@@ -70,6 +76,7 @@ pub mod eras_and_capabilities {}
 
 #[doc = include_str!("guide/08_tasks.md")]
 pub mod tasks {}
+
 #[cfg(feature = "rmcp")]
 #[doc = include_str!("guide/09_production_security.md")]
 pub mod production_security {}
@@ -80,3 +87,33 @@ pub mod testing {}
 
 #[doc = include_str!("guide/11_performance.md")]
 pub mod performance {}
+
+#[cfg(feature = "rmcp")]
+#[doc = include_str!("guide/cookbook.md")]
+#[cfg_attr(
+    feature = "axum",
+    doc = "- [`oauth_on_axum`](crate::guide::cookbook::oauth_on_axum): collect an OAuth grant through \
+           URL mode on an axum app: the landing route redirects to the provider, your callback \
+           completes the elicitation (feature `axum`; the whole app runs as \
+           `cargo run -p elicit-examples --example oauth_axum`)."
+)]
+pub mod cookbook {
+    #[doc = include_str!("guide/cookbook/confirm_destructive_action.md")]
+    pub mod confirm_destructive_action {}
+
+    #[cfg(feature = "axum")]
+    #[doc = include_str!("guide/cookbook/oauth_on_axum.md")]
+    pub mod oauth_on_axum {}
+
+    #[doc = include_str!("guide/cookbook/payment_never_twice.md")]
+    pub mod payment_never_twice {}
+
+    #[doc = include_str!("guide/cookbook/wizard.md")]
+    pub mod wizard {}
+
+    #[doc = include_str!("guide/cookbook/fallback_when_unsupported.md")]
+    pub mod fallback_when_unsupported {}
+
+    #[doc = include_str!("guide/cookbook/migrating_from_rmcp.md")]
+    pub mod migrating_from_rmcp {}
+}
