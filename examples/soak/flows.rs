@@ -4,6 +4,7 @@
 //! URL-mode completion) crosses them; its final retry is then replayed to the other replica,
 //! which must refuse it.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -177,7 +178,21 @@ pub struct Client {
     pub tally: Tally,
     /// Whether the current flow met the Redis restart (its errors are the restart's cost).
     tainted: bool,
+    /// The last final retries completed before the restart, replayed again once Redis is
+    /// back: a Redis that forgot its spent states on restart would let them through.
+    before_restart: VecDeque<Final>,
 }
+
+/// A flow's final retry, kept to replay it later.
+struct Final {
+    replica: usize,
+    retry: CallToolRequestParams,
+    kind: Kind,
+    tag: String,
+}
+
+/// How many final retries from before the restart each client replays after it.
+const LATE_REPLAYS: usize = 4;
 
 fn describe(error: &ServiceError) -> String {
     match error {
@@ -230,6 +245,7 @@ impl Client {
             window,
             tally: Tally::default(),
             tainted: false,
+            before_restart: VecDeque::new(),
         })
     }
 
@@ -266,6 +282,26 @@ impl Client {
                 }
             }
             done.fetch_add(1, Ordering::Relaxed);
+        }
+        self.replay_after_restart(deadline).await;
+    }
+
+    /// Once Redis has been back a while, replays the final retries kept from before the
+    /// restart: a Redis that forgot its spent states would let them through.
+    async fn replay_after_restart(&mut self, deadline: Instant) {
+        if !self.window.begun() {
+            return;
+        }
+        while !self.window.over(Instant::now()) {
+            if Instant::now() > deadline {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        for late in std::mem::take(&mut self.before_restart) {
+            self.tally.late_replays += 1;
+            self.replay(late.replica, &late.retry, late.kind, &late.tag)
+                .await;
         }
     }
 
@@ -326,6 +362,17 @@ impl Client {
         }
         *self.tally.completed.entry(kind.tool()).or_default() += 1;
         self.replay(first, &retry, kind, tag).await;
+        if !self.window.begun() {
+            if self.before_restart.len() == LATE_REPLAYS {
+                self.before_restart.pop_front();
+            }
+            self.before_restart.push_back(Final {
+                replica: first,
+                retry,
+                kind,
+                tag: tag.to_owned(),
+            });
+        }
         Ok(())
     }
 

@@ -167,10 +167,14 @@ async fn run(options: Options) -> Result<bool, String> {
     };
     let mut warm = None;
     let mut middle = None;
-    let mut restart: Option<Result<(), String>> = None;
-    let mut restart_done_at = None;
+    let mut restart = None;
+    // When the last flow ended (the late replays after it are not throughput).
+    let mut all_done = None;
     loop {
         let now = done.load(Ordering::Relaxed);
+        if all_done.is_none() && now >= total {
+            all_done = Some(started.elapsed());
+        }
         if warm.is_none() && now * 10 >= total {
             warm = Some(sample(&pids, now));
         }
@@ -180,17 +184,27 @@ async fn run(options: Options) -> Result<bool, String> {
         if let (None, Some(at)) = (&restart, options.restart_at)
             && now as f64 >= at * total as f64
         {
-            window.begin();
-            let result = redis.restart().await;
-            window.end();
-            restart_done_at = Some(done.load(Ordering::Relaxed));
-            restart = Some(result);
+            // In a task of its own: the samples above go on while Redis is away.
+            let (window, done, redis) = (window.clone(), done.clone(), redis.clone());
+            restart = Some(tokio::spawn(async move {
+                window.begin();
+                let result = redis.restart().await;
+                window.end();
+                (result, done.load(Ordering::Relaxed))
+            }));
         }
         if tasks.iter().all(tokio::task::JoinHandle::is_finished) || Instant::now() > deadline {
             break;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    let (restart, restart_done_at) = match restart {
+        None => (None, None),
+        Some(task) => match task.await {
+            Ok((result, at)) => (Some(result), Some(at)),
+            Err(e) => (Some(Err(format!("the restart task failed: {e}"))), None),
+        },
+    };
     let mut tally = Tally::default();
     for task in tasks {
         match tokio::time::timeout(Duration::from_secs(30), task).await {
@@ -201,7 +215,7 @@ async fn run(options: Options) -> Result<bool, String> {
                 .push("a client did not stop within 30 s of the deadline".into()),
         }
     }
-    let elapsed = started.elapsed();
+    let elapsed = all_done.unwrap_or_else(|| started.elapsed());
     let end = sample(&pids, done.load(Ordering::Relaxed));
     for replica in &mut replicas {
         if let Ok(Some(status)) = replica.child.try_wait() {
@@ -257,8 +271,9 @@ fn report(
     );
     println!("soak: landing pages {}", latency_line(&mut tally.pages));
     println!(
-        "soak: replays refused {} (uniform -32602), refused otherwise during the restart {:?}, redeemed twice {}",
+        "soak: replays refused {} (uniform -32602; {} of them from before the Redis restart, sent after it), refused otherwise during the restart {:?}, redeemed twice {}",
         tally.replays_refused,
+        tally.late_replays,
         tally.replays_refused_otherwise,
         tally.double_redemptions.len()
     );

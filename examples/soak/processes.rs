@@ -66,7 +66,9 @@ pub fn rss_kib(pid: u32) -> Result<u64, String> {
         .ok_or_else(|| format!("no VmRSS for {pid}"))
 }
 
-/// Stops and starts Redis with `scripts/redis-server` on the port of `url`.
+/// Stops and starts Redis with `scripts/redis-server` on the port of `url` (keeping data as
+/// the inherited `REDIS_AOF` says).
+#[derive(Clone)]
 pub struct RedisControl {
     pub script: PathBuf,
     pub url: String,
@@ -81,7 +83,6 @@ impl RedisControl {
         let out = Command::new(&self.script)
             .arg(arg)
             .env("PORT", self.port())
-            .env("REDIS_AOF", "1")
             .stdin(Stdio::null())
             .output()
             .await

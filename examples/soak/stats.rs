@@ -15,6 +15,9 @@ pub struct Tally {
     pub completed: BTreeMap<&'static str, u64>,
     /// Final retries replayed once more and refused with the uniform requestState error.
     pub replays_refused: u64,
+    /// Final retries from before the Redis restart replayed again after it (each counted in
+    /// the replay outcomes too).
+    pub late_replays: u64,
     /// Replays refused by an error other than the uniform one (while Redis was restarting).
     pub replays_refused_otherwise: BTreeMap<String, u64>,
     /// Replays the server answered with a result: a completion redeemed twice.
@@ -40,6 +43,7 @@ impl Tally {
             *self.completed.entry(k).or_default() += v;
         }
         self.replays_refused += other.replays_refused;
+        self.late_replays += other.late_replays;
         for (k, v) in other.replays_refused_otherwise {
             *self.replays_refused_otherwise.entry(k).or_default() += v;
         }

@@ -51,6 +51,11 @@ impl Window {
         }
     }
 
+    /// Whether the restart has begun.
+    pub fn begun(&self) -> bool {
+        self.span().0.is_some()
+    }
+
     /// Whether Redis has been back long enough for the replicas to have reconnected.
     pub fn over(&self, t: Instant) -> bool {
         matches!(self.span(), (_, Some(end)) if t > end + SETTLED)
