@@ -18,7 +18,7 @@
 //! * `--public-origin URL` (or `ELICIT_PUBLIC_ORIGIN`): the origin the links point at (a load
 //!   balancer in front of the replicas' `/connect`); unset, each replica links to itself.
 
-use elicit_examples::demo::config::DemoConfig;
+use elicit_examples::demo::config::{DemoConfig, KEYS_ENV};
 use elicit_examples::demo::run;
 
 const USAGE: &str = "\
@@ -78,7 +78,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             std::process::exit(2);
         }
     };
-    let mut config = DemoConfig::from_env()?;
+    let mut config = DemoConfig::from_env().map_err(|e| format!("{KEYS_ENV}: {e}"))?;
     if args.redis.is_some() {
         config.redis = args.redis;
     }
