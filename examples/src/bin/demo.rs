@@ -406,7 +406,8 @@ fn server_command() -> Result<(PathBuf, Vec<&'static str>), Error> {
 async fn main() -> Result<(), Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--serve") {
-        return elicit_examples::demo::run::serve_stdio().await;
+        let config = elicit_examples::demo::config::DemoConfig::local();
+        return elicit_examples::demo::run::serve_stdio(&config).await;
     }
     let options = Options {
         interactive: args.iter().any(|a| a == "--interactive"),

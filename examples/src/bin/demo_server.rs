@@ -1,16 +1,92 @@
 //! The demo MCP server: stdio by default, streamable HTTP with `--http PORT`.
+//!
+//! ```text
+//! demo-server [--http PORT] [--redis URL] [--public-origin URL]
+//! ```
+//!
+//! Alone it needs no configuration: a fresh key ring, completions in memory, links to its own
+//! landing page. Replicas behind one address share:
+//!
+//! * `ELICIT_KEYS`: the key ring (`kid:base64key` entries, primary first; see
+//!   `KeyRing::from_env`). Unset, each process generates its own, and no other replica opens its
+//!   `requestState`.
+//! * `--redis URL` (or `ELICIT_REDIS_URL`): URL-mode completions and spent states in Redis, so
+//!   the landing page, the client's retry and a replayed `requestState` may each reach another
+//!   replica. Each state is then spent once and each completion read once; Redis is connected
+//!   at startup, every command is bounded by a timeout, and a Redis that cannot answer fails
+//!   the request (closed) instead of letting it through.
+//! * `--public-origin URL` (or `ELICIT_PUBLIC_ORIGIN`): the origin the links point at (a load
+//!   balancer in front of the replicas' `/connect`); unset, each replica links to itself.
 
+use elicit_examples::demo::config::{DemoConfig, KEYS_ENV};
 use elicit_examples::demo::run;
+
+const USAGE: &str = "\
+usage: demo-server [--http PORT] [--redis URL] [--public-origin URL]
+
+  (no flags)          MCP on stdio; the landing page on an ephemeral loopback port
+  --http PORT         MCP over streamable HTTP at http://127.0.0.1:PORT/mcp, landing page at /connect
+  --redis URL         URL-mode completions and spent requestStates in Redis (shared by replicas);
+                      also ELICIT_REDIS_URL
+  --public-origin URL the origin links point at (e.g. a load balancer); also ELICIT_PUBLIC_ORIGIN
+
+environment:
+  ELICIT_KEYS         the sealing key ring, `kid:base64key` entries, primary first; replicas must
+                      share it (unset: a fresh ring per process)";
+
+/// What the command line asks for.
+struct Args {
+    http: Option<u16>,
+    redis: Option<String>,
+    public_origin: Option<String>,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
+    let mut parsed = Args {
+        http: None,
+        redis: None,
+        public_origin: None,
+    };
+    while let Some(flag) = args.next() {
+        if flag == "-h" || flag == "--help" {
+            return Ok(None);
+        }
+        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--http" => {
+                let port = value()?;
+                parsed.http = Some(port.parse().map_err(|_| format!("bad port {port:?}"))?);
+            }
+            "--redis" => parsed.redis = Some(value()?),
+            "--public-origin" => parsed.public_origin = Some(value()?),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(Some(parsed))
+}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [] => run::serve_stdio().await,
-        [flag, port] if flag == "--http" => run::serve_http(port.parse()?).await,
-        _ => {
-            eprintln!("usage: demo-server [--http PORT]");
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(Some(args)) => args,
+        Ok(None) => {
+            println!("{USAGE}");
+            return Ok(());
+        }
+        Err(problem) => {
+            eprintln!("demo-server: {problem}\n{USAGE}");
             std::process::exit(2);
         }
+    };
+    let mut config = DemoConfig::from_env().map_err(|e| format!("{KEYS_ENV}: {e}"))?;
+    if args.redis.is_some() {
+        config.redis = args.redis;
+    }
+    if args.public_origin.is_some() {
+        config.public_origin = args.public_origin;
+    }
+    match args.http {
+        None => run::serve_stdio(&config).await,
+        Some(port) => run::serve_http(port, &config).await,
     }
 }

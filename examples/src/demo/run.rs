@@ -15,6 +15,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::json;
 use tokio::net::TcpListener;
 
+use super::config::DemoConfig;
 use super::forms::ConnectAccount;
 use super::server::{DEMO_USER, DemoServer};
 
@@ -52,10 +53,13 @@ fn connect_routes(server: &DemoServer) -> Router {
     landing_routes(LandingPage::new(server.elicitation()), DemoConnect)
 }
 
-/// Serves MCP on stdin/stdout (the landing page on an ephemeral loopback port).
-pub async fn serve_stdio() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// Serves MCP on stdin/stdout (the landing page on an ephemeral loopback port), set up by
+/// `config`.
+pub async fn serve_stdio(
+    config: &DemoConfig,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (listener, origin) = landing().await?;
-    let server = DemoServer::new(&origin);
+    let server = DemoServer::with_elicitation(config.elicit_server(&origin).await?);
     let app = connect_routes(&server);
     tokio::spawn(async move { axum::serve(listener, app).await });
     eprintln!("elicit demo: landing page at {origin}/connect; MCP on stdio");
@@ -74,11 +78,18 @@ pub async fn serve_stdio() -> Result<(), Box<dyn std::error::Error + Send + Sync
 }
 
 /// Serves MCP over streamable HTTP at `http://127.0.0.1:{port}/mcp`, with the landing page
-/// on the same port.
-pub async fn serve_http(port: u16) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// on the same port, set up by `config`.
+///
+/// Requests carrying the 2026-07-28 `_meta` envelope are served statelessly, so with shared
+/// keys and Redis ([`DemoConfig`]) every round of a flow, and the landing page its link opens,
+/// may reach a different replica.
+pub async fn serve_http(
+    port: u16,
+    config: &DemoConfig,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
     let origin = format!("http://{}", listener.local_addr()?);
-    let server = DemoServer::new(&origin);
+    let server = DemoServer::with_elicitation(config.elicit_server(&origin).await?);
     let factory = server.clone();
     let mcp = ElicitService::new(StreamableHttpService::new(
         move || Ok(factory.clone()),
@@ -86,7 +97,15 @@ pub async fn serve_http(port: u16) -> Result<(), Box<dyn std::error::Error + Sen
         StreamableHttpServerConfig::default().with_json_response(true),
     ));
     let app = connect_routes(&server).nest_service("/mcp", mcp);
-    eprintln!("elicit demo: MCP at {origin}/mcp; landing page at {origin}/connect");
+    let store = if config.redis.is_some() {
+        "completions and spent states in Redis"
+    } else {
+        "completions in memory"
+    };
+    eprintln!(
+        "elicit demo: MCP at {origin}/mcp; landing page at {origin}/connect; links to {}; {store}",
+        config.public_origin.as_deref().unwrap_or(&origin),
+    );
     axum::serve(listener, app).await?;
     Ok(())
 }

@@ -27,13 +27,21 @@ pub struct DemoServer {
 }
 
 impl DemoServer {
-    /// A server whose URL-mode pages are served at `landing_origin`.
+    /// The local demo's server (a fresh key ring, in-memory stores) whose URL-mode pages are
+    /// served at `landing_origin`.
     pub fn new(landing_origin: &str) -> Self {
         let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "elicit-demo"))
             .with_server_info("elicit-demo", env!("CARGO_PKG_VERSION"))
             .with_completion_store(Arc::new(MemoryCompletionStore::new()))
             .with_url_origin(landing_origin)
             .expect("the landing page listens on loopback");
+        Self::with_elicitation(server)
+    }
+
+    /// The demo's tools over an elicitation server set up elsewhere (e.g. by
+    /// [`DemoConfig::elicit_server`](super::config::DemoConfig::elicit_server): shared keys
+    /// and Redis, for replicas).
+    pub fn with_elicitation(server: ElicitServer) -> Self {
         DemoServer {
             tool_router: Self::tool_router(),
             elicit: ElicitHandler::new(server, Principal::fixed(DEMO_USER)),

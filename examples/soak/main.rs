@@ -1,0 +1,356 @@
+//! The soak: two demo-server replicas on loopback streamable HTTP, sharing one key ring
+//! (`ELICIT_KEYS`) and one real Redis, and CLIENTS concurrent rmcp clients each running FLOWS
+//! whole MRTR flows on 2026-07-28 (forms, two questions in one round, URL mode), every round
+//! on the other replica than the one before, every final retry replayed once more (it must
+//! be refused). Redis is restarted a third of the way through. `scripts/soak` builds and runs
+//! it; it exits non-zero on any error outside the restart, any lost or doubly redeemed
+//! completion, any hang, or memory growing past the bound.
+//!
+//! ```text
+//! soak --server target/release/demo-server --redis redis://127.0.0.1:6390 \
+//!      --redis-script scripts/redis-server [--clients 8] [--flows 50] [--deadline 120] \
+//!      [--restart-at 0.35 | --no-restart] [--rss-growth-kib 8192]
+//! ```
+
+mod flows;
+mod processes;
+mod stats;
+mod window;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use elicit_runtime::state::KeyRing;
+
+use flows::Client;
+use processes::{RedisControl, Replica, rss_kib};
+use stats::{Tally, latency_line};
+use window::Window;
+
+struct Options {
+    server: PathBuf,
+    redis: String,
+    redis_script: PathBuf,
+    clients: usize,
+    flows: usize,
+    deadline: Duration,
+    restart_at: Option<f64>,
+    rss_growth_kib: u64,
+}
+
+fn parse() -> Result<Options, String> {
+    let mut args = std::env::args().skip(1);
+    let mut server = None;
+    let mut redis = None;
+    let mut redis_script = None;
+    let mut options = Options {
+        server: PathBuf::new(),
+        redis: String::new(),
+        redis_script: PathBuf::new(),
+        clients: 8,
+        flows: 50,
+        deadline: Duration::from_secs(120),
+        restart_at: Some(0.35),
+        rss_growth_kib: 8192,
+    };
+    while let Some(flag) = args.next() {
+        if flag == "--no-restart" {
+            options.restart_at = None;
+            continue;
+        }
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = |v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{flag}: bad number {v:?}"))
+        };
+        match flag.as_str() {
+            "--server" => server = Some(PathBuf::from(value)),
+            "--redis" => redis = Some(value),
+            "--redis-script" => redis_script = Some(PathBuf::from(value)),
+            "--clients" => options.clients = number(&value)?.max(1) as usize,
+            "--flows" => options.flows = number(&value)?.max(1) as usize,
+            "--deadline" => options.deadline = Duration::from_secs(number(&value)?),
+            "--rss-growth-kib" => options.rss_growth_kib = number(&value)?,
+            "--restart-at" => {
+                let at: f64 = value
+                    .parse()
+                    .map_err(|_| format!("bad fraction {value:?}"))?;
+                options.restart_at = Some(at.clamp(0.0, 1.0));
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    options.server = server.ok_or("--server PATH is required")?;
+    options.redis = redis.ok_or("--redis URL is required")?;
+    options.redis_script = redis_script.ok_or("--redis-script PATH is required")?;
+    Ok(options)
+}
+
+/// Memory of both replicas at one point of the run.
+#[derive(Clone, Copy, Default)]
+struct Rss {
+    done: usize,
+    kib: [u64; 2],
+}
+
+fn sample(replicas: &[u32; 2], done: usize) -> Rss {
+    Rss {
+        done,
+        kib: replicas.map(|pid| rss_kib(pid).unwrap_or(0)),
+    }
+}
+
+fn mib(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let options = match parse() {
+        Ok(options) => options,
+        Err(problem) => {
+            eprintln!("soak: {problem}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(options).await {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(problem) => {
+            eprintln!("soak: {problem}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(options: Options) -> Result<bool, String> {
+    let keys = KeyRing::generate_config_entry(1);
+    let mut replicas = Vec::new();
+    for _ in 0..2 {
+        replicas.push(Replica::start(&options.server, &keys, &options.redis).await?);
+    }
+    let origins = [replicas[0].origin.as_str(), replicas[1].origin.as_str()];
+    let pids = [replicas[0].pid, replicas[1].pid];
+    println!(
+        "soak: replicas {} (pid {}) and {} (pid {}), Redis {}; {} clients x {} flows",
+        origins[0], pids[0], origins[1], pids[1], options.redis, options.clients, options.flows
+    );
+
+    let window = Arc::new(Window::default());
+    let mut clients = Vec::new();
+    for id in 0..options.clients {
+        clients.push(Client::connect(id, origins, window.clone()).await?);
+    }
+    let idle = sample(&pids, 0);
+
+    let total = options.clients * options.flows;
+    let done = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let deadline = started + options.deadline;
+    let mut tasks = Vec::new();
+    for mut client in clients {
+        let done = done.clone();
+        let flows = options.flows;
+        tasks.push(tokio::spawn(async move {
+            client.run(flows, &done, deadline).await;
+            client.close().await
+        }));
+    }
+
+    // The monitor: memory at 10 % (warm), 50 % (middle); Redis restarted at `restart_at`.
+    let redis = RedisControl {
+        script: options.redis_script.clone(),
+        url: options.redis.clone(),
+    };
+    let mut warm = None;
+    let mut middle = None;
+    let mut restart = None;
+    // When the last flow ended (the late replays after it are not throughput).
+    let mut all_done = None;
+    loop {
+        let now = done.load(Ordering::Relaxed);
+        if all_done.is_none() && now >= total {
+            all_done = Some(started.elapsed());
+        }
+        if warm.is_none() && now * 10 >= total {
+            warm = Some(sample(&pids, now));
+        }
+        if middle.is_none() && now * 2 >= total {
+            middle = Some(sample(&pids, now));
+        }
+        if let (None, Some(at)) = (&restart, options.restart_at)
+            && now as f64 >= at * total as f64
+        {
+            // In a task of its own: the samples above go on while Redis is away.
+            let (window, done, redis) = (window.clone(), done.clone(), redis.clone());
+            restart = Some(tokio::spawn(async move {
+                window.begin();
+                let result = redis.restart().await;
+                window.end();
+                (result, done.load(Ordering::Relaxed))
+            }));
+        }
+        if tasks.iter().all(tokio::task::JoinHandle::is_finished) || Instant::now() > deadline {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (restart, restart_done_at) = match restart {
+        None => (None, None),
+        Some(task) => match task.await {
+            Ok((result, at)) => (Some(result), Some(at)),
+            Err(e) => (Some(Err(format!("the restart task failed: {e}"))), None),
+        },
+    };
+    let mut tally = Tally::default();
+    for task in tasks {
+        match tokio::time::timeout(Duration::from_secs(30), task).await {
+            Ok(Ok(client)) => tally.merge(client),
+            Ok(Err(e)) => tally.hard_errors.push(format!("a client task failed: {e}")),
+            Err(_) => tally
+                .hard_errors
+                .push("a client did not stop within 30 s of the deadline".into()),
+        }
+    }
+    let elapsed = all_done.unwrap_or_else(|| started.elapsed());
+    let end = sample(&pids, done.load(Ordering::Relaxed));
+    for replica in &mut replicas {
+        if let Ok(Some(status)) = replica.child.try_wait() {
+            tally.hard_errors.push(format!(
+                "replica {} exited during the run: {status}",
+                replica.pid
+            ));
+        }
+        let _ = replica.child.kill().await;
+    }
+
+    Ok(report(
+        &options,
+        &mut tally,
+        elapsed,
+        [
+            idle,
+            warm.unwrap_or_default(),
+            middle.unwrap_or_default(),
+            end,
+        ],
+        restart,
+        restart_done_at,
+        &window,
+        total,
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report(
+    options: &Options,
+    tally: &mut Tally,
+    elapsed: Duration,
+    rss: [Rss; 4],
+    restart: Option<Result<(), String>>,
+    restart_done_at: Option<usize>,
+    window: &Window,
+    total: usize,
+) -> bool {
+    let secs = elapsed.as_secs_f64();
+    let completions = tally.completions();
+    println!(
+        "soak: {completions} of {total} flows completed in {secs:.1} s: {:.0} flows/s",
+        completions as f64 / secs
+    );
+    for (tool, n) in &tally.completed {
+        println!("  {tool}: {n}");
+    }
+    println!(
+        "soak: tools/call rounds {:.0}/s; latency {}",
+        tally.calls.len() as f64 / secs,
+        latency_line(&mut tally.calls)
+    );
+    println!("soak: landing pages {}", latency_line(&mut tally.pages));
+    println!(
+        "soak: replays refused {} (uniform -32602; {} of them from before the Redis restart, sent after it), refused otherwise during the restart {:?}, redeemed twice {}",
+        tally.replays_refused,
+        tally.late_replays,
+        tally.replays_refused_otherwise,
+        tally.double_redemptions.len()
+    );
+    let [idle, warm, middle, end] = rss;
+    for (i, label) in ["A", "B"].iter().enumerate() {
+        println!(
+            "soak: replica {label} RSS idle {:.1} MiB, warm ({} flows) {:.1} MiB, middle ({} flows) {:.1} MiB, end ({} flows) {:.1} MiB",
+            mib(idle.kib[i]),
+            warm.done,
+            mib(warm.kib[i]),
+            middle.done,
+            mib(middle.kib[i]),
+            end.done,
+            mib(end.kib[i])
+        );
+    }
+    let mut ok = true;
+    let mut fail = |what: String| {
+        println!("soak: FAIL {what}");
+        ok = false;
+    };
+    match (&restart, options.restart_at) {
+        (None, None) => println!("soak: Redis not restarted (--no-restart)"),
+        (Some(Ok(())), _) => {
+            let down = window.downtime().unwrap_or_default();
+            println!(
+                "soak: Redis restarted after {} flows (away {:.0} ms): {} errors, {} rounds sent again and answered, {} flows begun again",
+                restart_done_at.unwrap_or(0),
+                down.as_secs_f64() * 1e3,
+                tally.restart_errors.values().sum::<u64>(),
+                tally.rounds_retried_ok,
+                tally.flows_restarted,
+            );
+            for (what, n) in &tally.restart_errors {
+                println!("  {n} x {what}");
+                if !(what.starts_with("JSON-RPC ") || what.starts_with("page HTTP 5")) {
+                    fail(format!("an unclean error during the restart: {what}"));
+                }
+            }
+        }
+        (Some(Err(e)), _) => fail(format!("the Redis restart failed: {e}")),
+        (None, Some(_)) => fail("the run ended before the Redis restart".into()),
+    }
+    let bound = |middle: u64| options.rss_growth_kib.max(middle / 10);
+    for (i, label) in ["A", "B"].iter().enumerate() {
+        let (m, e) = (middle.kib[i], end.kib[i]);
+        if m == 0 || e == 0 {
+            fail(format!("replica {label}: no memory sample"));
+        } else if e > m + bound(m) {
+            fail(format!(
+                "replica {label}: RSS grew {:.1} MiB from the middle to the end (bound {:.1} MiB)",
+                mib(e - m),
+                mib(bound(m))
+            ));
+        }
+    }
+    if completions != total as u64 {
+        fail(format!(
+            "{} of {total} flows did not complete",
+            total as u64 - completions
+        ));
+    }
+    for (label, problems) in [
+        ("error", &tally.hard_errors),
+        ("lost completion", &tally.lost),
+        ("double redemption", &tally.double_redemptions),
+    ] {
+        if !problems.is_empty() {
+            fail(format!(
+                "{} x {label}; first: {}",
+                problems.len(),
+                problems[0]
+            ));
+        }
+    }
+    if ok {
+        println!("soak: OK — 0 errors, 0 lost, 0 redeemed twice, memory flat");
+    }
+    ok
+}
