@@ -2,9 +2,10 @@
 //! `mrtr_retry_round` and `mrtr_retry_round_parts`; see the bench's own documentation).
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use criterion::{BatchSize, Criterion};
+use elicit_runtime::__private::RoundStateProbe;
 use elicit_runtime::state::{Binding, KeyRing, StateSealer};
 use elicit_runtime::testing::Responses;
 use elicit_runtime::wire::InputRequiredResult;
@@ -181,18 +182,14 @@ pub fn retry(c: &mut Criterion) {
     assert_eq!(asked, ["confirm"]);
     let next_state = r2.request_state().expect("next state");
     assert_ne!(Some(next_state), r1.request_state());
-    let opened = server
-        .sealer()
-        .open_now::<Value>(
-            next_state,
-            &Binding::tool_call(TOOL, &arguments()).with_principal(PRINCIPAL),
-        )
-        .expect("the next state opens");
-    let carried: Vec<&String> = opened.payload["a"]
-        .as_object()
-        .expect("answers")
-        .keys()
-        .collect();
+    let opened = RoundStateProbe::open(
+        server.sealer(),
+        next_state,
+        &Binding::tool_call(TOOL, &arguments()).with_principal(PRINCIPAL),
+        SystemTime::now(),
+    )
+    .expect("the next state opens");
+    let carried = opened.answer_keys();
     assert_eq!(carried, ["contact", "guests"]);
     eprintln!(
         "retry params: {} bytes of JSON (requestState {} chars); next requestState {} chars",

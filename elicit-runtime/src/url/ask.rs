@@ -19,6 +19,17 @@ fn internal(message: impl Into<String>) -> Interrupt {
     Interrupt::error(JsonRpcError::new(INTERNAL_ERROR, message, None))
 }
 
+/// A completion store that failed. The client learns only that it may retry; the store's own
+/// words (host names, Redis replies) go to the log, never onto the wire.
+fn store_unavailable(error: &crate::state::StoreError) -> Interrupt {
+    tracing::warn!(target: "elicit", reason = %error, "elicit completion store unavailable");
+    Interrupt::error(JsonRpcError::new(
+        INTERNAL_ERROR,
+        "the URL-mode completion store is unavailable; retry the request",
+        Some(serde_json::json!({"reason": "completion_store_unavailable"})),
+    ))
+}
+
 impl ElicitContext {
     /// [`ElicitUrl::ask`].
     pub(crate) async fn ask_url<T: Askable>(
@@ -167,7 +178,7 @@ impl ElicitContext {
         store: &dyn CompletionStore,
         expires_at: SystemTime,
     ) -> Result<Option<Completion>, Interrupt> {
-        let store_error = |e: crate::state::StoreError| internal(e.to_string());
+        let store_error = |e: crate::state::StoreError| store_unavailable(&e);
         if self.server.single_use_completions() {
             store.redeem(id, expires_at).await.map_err(store_error)
         } else {
@@ -206,7 +217,7 @@ impl ElicitContext {
         let first = store
             .record(&marker, Completion::Redeemed, expires_at)
             .await
-            .map_err(|e| internal(e.to_string()))?;
+            .map_err(|e| store_unavailable(&e))?;
         if first {
             Ok(())
         } else {

@@ -1022,6 +1022,59 @@ impl CompletionStore for CountingStore {
     }
 }
 
+/// A store that is down, with an error naming where it lives.
+struct DownStore;
+
+impl CompletionStore for DownStore {
+    fn record<'a>(
+        &'a self,
+        _: &'a str,
+        _: Completion,
+        _: SystemTime,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(std::future::ready(Err(down())))
+    }
+    fn lookup<'a>(&'a self, _: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        Box::pin(std::future::ready(Err(down())))
+    }
+    fn redeem<'a>(
+        &'a self,
+        _: &'a str,
+        _: SystemTime,
+    ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        Box::pin(std::future::ready(Err(down())))
+    }
+}
+
+fn down() -> StoreError {
+    StoreError("connection refused by redis://10.0.0.7:6379 (auth as elicit-prod)".into())
+}
+
+/// A store failure reaches the client as a retryable internal error without the store's own
+/// words (found by the soak: Redis error text went onto the wire).
+#[test]
+fn a_failing_store_is_a_retryable_error_that_names_nothing_inside() {
+    for single_use in [false, true] {
+        let mut server = ElicitServer::new(sealer()).with_completion_store(Arc::new(DownStore));
+        if single_use {
+            server = server.with_single_use_completions();
+        }
+        let caller = Caller::new(&server, Some(ALICE));
+        let ask = input_required(block_on(caller.call(&caller.first(), connect)));
+        let params = caller.retry(&state_of(&ask), Some(answer("accept")));
+        let error = block_on(caller.call(&params, connect)).unwrap_err();
+        assert_eq!(
+            serde_json::to_value(&error).unwrap(),
+            json!({
+                "code": -32603,
+                "message": "the URL-mode completion store is unavailable; retry the request",
+                "data": {"reason": "completion_store_unavailable"}
+            }),
+            "single use: {single_use}"
+        );
+    }
+}
+
 /// Issue 9 item 10: a handler waiting on an abandoned page backs off instead of asking the
 /// store every 200 ms for the handle's whole life (a 2 s link: 10 or 11 looks before).
 #[tokio::test]

@@ -65,4 +65,9 @@ impl RoundStateProbe {
     pub fn answers(&self) -> usize {
         self.0.answers.len()
     }
+
+    /// The keys of the answers the state carries, in order.
+    pub fn answer_keys(&self) -> Vec<&str> {
+        self.0.answers.keys().map(String::as_str).collect()
+    }
 }
