@@ -84,6 +84,7 @@ mod handler;
 mod http;
 mod peer;
 mod round;
+mod schema;
 mod service;
 
 pub use convert::{from_mcp_error, input_required, to_mcp_error};

@@ -5,7 +5,8 @@ use rmcp::model::{ErrorCode, MetaObject};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::wire::{InputRequest, InputRequiredResult, JsonRpcError};
+use super::schema::elicitation_schema;
+use crate::wire::{ElicitParams, InputRequest, InputRequiredResult, JsonRpcError};
 
 /// Our JSON-RPC error as rmcp's.
 pub fn to_mcp_error(error: JsonRpcError) -> McpError {
@@ -56,15 +57,34 @@ pub fn input_required(
     Ok(out)
 }
 
-/// One request of `inputRequests` as rmcp's. An elicitation's params are parsed straight into
-/// `ElicitRequestParams`: rmcp's `InputRequest` is untagged, so parsing the whole request
-/// would buffer it and try it as a sampling request first (about a fifth of the conversion
-/// for the demo's booking form). Other requests take the general path.
+/// One request of `inputRequests` as rmcp's. A form is built as rmcp's typed params; other
+/// elicitations are parsed straight into `ElicitRequestParams`: rmcp's `InputRequest` is
+/// untagged, so parsing the whole request would buffer it and try it as a sampling request
+/// first (about a fifth of the conversion for the demo's booking form). Other requests take
+/// the general path.
 fn input_request(request: &InputRequest) -> Result<rmcp::model::InputRequest, McpError> {
     match request {
-        InputRequest::Elicit(params) => Ok(rmcp::model::InputRequest::Elicitation(
-            rmcp::model::ElicitRequest::new(convert(params)?),
-        )),
+        InputRequest::Elicit(params) => {
+            let params = match form_params(params) {
+                Some(typed) => typed,
+                None => convert(params)?,
+            };
+            Ok(rmcp::model::InputRequest::Elicitation(
+                rmcp::model::ElicitRequest::new(params),
+            ))
+        }
         other => convert(other),
     }
+}
+
+/// A form request as rmcp's, built without JSON (see `schema.rs`); `None` for anything else.
+fn form_params(params: &ElicitParams) -> Option<rmcp::model::ElicitRequestParams> {
+    let ElicitParams::Form(form) = params else {
+        return None;
+    };
+    Some(rmcp::model::ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: form.message.clone(),
+        requested_schema: elicitation_schema(&form.requested_schema)?,
+    })
 }

@@ -1,0 +1,91 @@
+use rmcp::model::ElicitationSchema;
+use serde_json::{Value, json};
+
+use super::elicitation_schema;
+use crate::adapters::rmcp::convert::convert;
+use crate::schema::RequestedSchema;
+
+fn ours(schema: Value) -> RequestedSchema {
+    serde_json::from_value(schema).expect("a schema our parser accepts")
+}
+
+/// What rmcp's own parse of the schema's JSON writes, and its property order.
+fn through_json(schema: &RequestedSchema) -> (String, Option<Vec<String>>) {
+    let parsed: ElicitationSchema = convert(schema).expect("rmcp parses it");
+    (serde_json::to_string(&parsed).unwrap(), parsed.property_order)
+}
+
+/// Every kind of property, with every annotation and constraint it can carry.
+fn every_kind() -> Value {
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "title": "Name", "description": "Full name",
+                     "minLength": 2, "maxLength": 60, "default": "Ada"},
+            "email": {"type": "string", "format": "email"},
+            "site": {"type": "string", "format": "uri"},
+            "day": {"type": "string", "format": "date"},
+            "at": {"type": "string", "format": "date-time"},
+            "guests": {"type": "integer", "title": "Guests", "minimum": 1, "maximum": 12, "default": 2},
+            "big": {"type": "integer", "minimum": -9007199254740993_i64, "maximum": 9223372036854775807_i64},
+            "budget": {"type": "number", "description": "Euros", "minimum": 0, "maximum": 1000.5, "default": 99.9},
+            "tiny": {"type": "number", "minimum": 1e-300, "maximum": 1e308},
+            "newsletter": {"type": "boolean", "title": "News", "default": true},
+            "flag": {"type": "boolean"},
+            "seating": {"type": "string", "title": "Seating", "enum": ["in", "out"], "default": "out"},
+            "plan": {"type": "string", "description": "Plan", "oneOf": [
+                {"const": "free", "title": "Free"}, {"const": "team", "title": "Team"}], "default": "team"},
+            "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["A", "B"], "default": "a"},
+            "topics": {"type": "array", "title": "Topics", "minItems": 1, "maxItems": 2,
+                       "items": {"type": "string", "enum": ["x", "y", "z"]}, "default": ["x"]},
+            "tags": {"type": "array", "description": "Tags", "minItems": 0, "maxItems": 3,
+                     "items": {"anyOf": [{"const": "p", "title": "P"}, {"const": "q", "title": "Q"}]},
+                     "default": ["p", "q"]}
+        },
+        "required": ["email", "guests", "plan"]
+    })
+}
+
+#[test]
+fn every_kind_of_property_is_built_as_rmcp_parses_it_in_declaration_order() {
+    let schema = ours(every_kind());
+    let typed = elicitation_schema(&schema).expect("every property maps");
+    let (text, order) = through_json(&schema);
+    assert_eq!(serde_json::to_string(&typed).unwrap(), text);
+    assert_eq!(typed.property_order, order);
+    assert_eq!(
+        typed.property_order.unwrap()[..3],
+        ["name", "email", "site"].map(String::from)
+    );
+}
+
+#[test]
+fn small_schemas_map_too() {
+    for schema in [
+        json!({"type": "object", "properties": {}}),
+        json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}),
+        json!({"type": "object", "properties": {
+            "z": {"type": "string"}, "a": {"type": "string", "enum": ["1"]}}}),
+    ] {
+        let schema = ours(schema);
+        let typed = elicitation_schema(&schema).expect("maps");
+        assert_eq!(
+            serde_json::to_string(&typed).unwrap(),
+            through_json(&schema).0
+        );
+    }
+}
+
+#[test]
+fn what_would_not_map_exactly_is_left_to_rmcps_parse() {
+    // An empty multi-select default: rmcp's builder drops it, its parse keeps it.
+    let empty_default = ours(json!({"type": "object", "properties": {
+        "t": {"type": "array", "items": {"type": "string", "enum": ["x"]}, "default": []}}}));
+    assert!(elicitation_schema(&empty_default).is_none());
+    assert!(through_json(&empty_default).0.contains(r#""default":[]"#));
+    // An integer bound beyond i64.
+    let huge = ours(json!({"type": "object", "properties": {
+        "n": {"type": "integer", "maximum": 18446744073709551615_u64}}}));
+    assert!(elicitation_schema(&huge).is_none());
+}
