@@ -4,9 +4,11 @@
 //! untagged, so parsing a schema buffers every property and tries it as each variant in turn;
 //! for the demo's booking form that parse was the largest single cost of handing an
 //! `input_required` result to rmcp (callgrind, `scripts/bench-whole-call`). Each property here
-//! maps to the variant rmcp's own parse picks; anything that would not map exactly (a number
-//! `f64` cannot hold, an integer beyond `i64`, an empty multi-select default, which rmcp's
-//! builder drops but its parse keeps) returns `None` and the caller takes the JSON path.
+//! maps to the variant rmcp's own parse picks, with its fields set as that parse sets them
+//! (rmcp's builders check and drop things its parse keeps, so they only make the empty
+//! untitled enums); anything that would not map exactly (a number `f64` cannot hold, an
+//! integer beyond `i64`, a length beyond `u32`, a legacy multi-select) returns `None` and the
+//! caller takes the JSON path.
 //! `tests.rs` checks both paths write the same JSON.
 
 use std::borrow::Cow;
@@ -14,7 +16,8 @@ use std::collections::BTreeMap;
 
 use rmcp::model::{
     BooleanSchema, ConstTitle, ElicitationSchema, EnumSchema, IntegerSchema, LegacyEnumSchema,
-    NumberSchema, PrimitiveSchemaDefinition, StringFormat as RmcpFormat, StringSchema, TitledItems,
+    MultiSelectEnumSchema as Multi, NumberSchema, PrimitiveSchemaDefinition,
+    SingleSelectEnumSchema as Single, StringFormat as RmcpFormat, StringSchema, TitledItems,
     TitledMultiSelectEnumSchema, TitledSingleSelectEnumSchema,
 };
 use serde_json::Number;
@@ -110,19 +113,18 @@ fn single(s: &SingleSelectSchema) -> Option<EnumSchema> {
     let (title, description) = labels(&s.annotations);
     Some(match &s.options {
         EnumOptions::Untitled(values) => {
-            let mut builder = EnumSchema::builder(values.clone());
-            if let Some(default) = &s.default {
-                builder = builder.with_default(default.clone()).ok()?;
+            let mut built = EnumSchema::builder(values.clone()).build();
+            if let EnumSchema::Single(Single::Untitled(out)) = &mut built {
+                (out.title, out.description) = (title, description);
+                out.default = s.default.clone();
             }
-            let mut built = builder.build();
-            set_labels(&mut built, title, description);
             built
         }
         EnumOptions::Titled(options) => {
             let mut out = TitledSingleSelectEnumSchema::new(const_titles(options));
             (out.title, out.description) = (title, description);
             out.default = s.default.clone();
-            EnumSchema::Single(rmcp::model::SingleSelectEnumSchema::Titled(out))
+            EnumSchema::Single(Single::Titled(out))
         }
         EnumOptions::Legacy { values, names } => {
             let mut out = LegacyEnumSchema::new(values.clone());
@@ -136,32 +138,22 @@ fn single(s: &SingleSelectSchema) -> Option<EnumSchema> {
 
 fn multi(m: &MultiSelectSchema) -> Option<EnumSchema> {
     let (title, description) = labels(&m.annotations);
-    if m.default.as_ref().is_some_and(Vec::is_empty) {
-        return None;
-    }
     Some(match &m.options {
         EnumOptions::Untitled(values) => {
-            let mut builder = EnumSchema::builder(values.clone()).multiselect();
-            if let Some(min) = m.min_items {
-                builder = builder.min_items(min).ok()?;
+            let mut built = EnumSchema::builder(values.clone()).multiselect().build();
+            if let EnumSchema::Multi(Multi::Untitled(out)) = &mut built {
+                (out.title, out.description) = (title, description);
+                (out.min_items, out.max_items) = (m.min_items, m.max_items);
+                out.default = m.default.clone();
             }
-            if let Some(max) = m.max_items {
-                builder = builder.max_items(max).ok()?;
-            }
-            if let Some(default) = &m.default {
-                builder = builder.with_default(default.clone()).ok()?;
-            }
-            let mut built = builder.build();
-            set_labels(&mut built, title, description);
             built
         }
         EnumOptions::Titled(options) => {
             let mut out = TitledMultiSelectEnumSchema::new(TitledItems::new(const_titles(options)));
             (out.title, out.description) = (title, description);
-            out.min_items = m.min_items;
-            out.max_items = m.max_items;
+            (out.min_items, out.max_items) = (m.min_items, m.max_items);
             out.default = m.default.clone();
-            EnumSchema::Multi(rmcp::model::MultiSelectEnumSchema::Titled(out))
+            EnumSchema::Multi(Multi::Titled(out))
         }
         EnumOptions::Legacy { .. } => return None,
     })
@@ -172,21 +164,6 @@ fn const_titles(options: &[crate::schema::TitledOption]) -> Vec<ConstTitle> {
         .iter()
         .map(|o| ConstTitle::new(o.value.clone(), o.title.clone()))
         .collect()
-}
-
-/// Title and description on an untitled enum schema the builder made (set after `build`, so
-/// the builder's own checks see exactly what rmcp's parse would).
-fn set_labels(
-    schema: &mut EnumSchema,
-    title: Option<Cow<'static, str>>,
-    description: Option<Cow<'static, str>>,
-) {
-    use rmcp::model::{MultiSelectEnumSchema as Multi, SingleSelectEnumSchema as Single};
-    match schema {
-        EnumSchema::Single(Single::Untitled(s)) => (s.title, s.description) = (title, description),
-        EnumSchema::Multi(Multi::Untitled(m)) => (m.title, m.description) = (title, description),
-        _ => {}
-    }
 }
 
 #[cfg(test)]
