@@ -8,6 +8,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::ElicitServer;
 use crate::state::{KeyRing, MemoryReplayGuard, StateSealer};
@@ -142,4 +143,27 @@ pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
         }
     }
     panic!("a future that needs no I/O is still pending");
+}
+
+/// Whether `a` and `b` are the same JSON, up to what serde_json's default float parsing loses:
+/// without its `float_roundtrip` feature (which elicit leaves to the application), a float read
+/// back from its own shortest text can be off by an ulp, so floats compare within two.
+pub(crate) fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+            match (x.as_f64(), y.as_f64()) {
+                (Some(x), Some(y)) => x == y || x.to_bits().abs_diff(y.to_bits()) <= 2,
+                _ => false,
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, x)| y.get(k).is_some_and(|y| same_json(x, y)))
+        }
+        (a, b) => a == b,
+    }
 }

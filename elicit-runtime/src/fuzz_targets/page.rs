@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::fixtures::{ConnectGithub, PRINCIPAL, block_on, connect_github, sealer};
+use super::fixtures::{ConnectGithub, PRINCIPAL, block_on, connect_github, same_json, sealer};
 use crate::state::Binding;
 use crate::url::handle;
 use crate::url::{LandingPage, MemoryCompletionStore, PageError};
@@ -114,7 +114,8 @@ pub fn landing_page_open(data: &[u8]) {
         }
         if let Ok((key, state)) = &raw {
             assert!(!subject.is_empty() && subject == input.principal);
-            assert_eq!((key.key(), state), (input.key.as_str(), &input.state));
+            assert_eq!(key.key(), input.key);
+            assert!(same_json(state, &input.state), "{state} vs {}", input.state);
         }
     }
     let Ok((key, _)) = &raw else {
