@@ -47,3 +47,10 @@ pub use url::{ElicitUrl, UrlAnswer};
 
 #[doc(hidden)]
 pub mod __private;
+
+// The fuzz targets derive forms in this crate, and derived code names `::elicit_runtime`.
+#[cfg(feature = "fuzzing")]
+extern crate self as elicit_runtime;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzz_targets;

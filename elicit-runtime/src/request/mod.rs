@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 pub use build::ContextBuilder;
 pub use error::ContextError;
 pub use finish::Reply;
-pub(crate) use round::UrlFlow;
+pub(crate) use round::{RoundState, UrlFlow};
 
 use crate::channel::InputChannel;
 use crate::form::question_digest_raw;
@@ -38,7 +38,6 @@ use crate::wire::{
 };
 use answers::Answers;
 use redeem::Redemption;
-use round::RoundState;
 use trace::RoundTrace;
 
 /// One request being handled: ask questions through it (`Form::ask(&mut cx)`), then turn the

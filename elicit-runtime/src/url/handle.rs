@@ -15,7 +15,7 @@ use crate::state::{
 };
 
 /// Handles never open as `requestState` and vice versa: the prefix is authenticated.
-const HANDLE_PREFIX: &Prefix = b"eu1.";
+pub(crate) const HANDLE_PREFIX: &Prefix = b"eu1.";
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Claims {

@@ -20,7 +20,7 @@ mod answer;
 mod ask;
 #[cfg(feature = "axum")]
 pub mod axum;
-mod handle;
+pub(crate) mod handle;
 mod page;
 #[cfg(feature = "redis")]
 mod redis;
