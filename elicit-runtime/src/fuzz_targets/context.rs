@@ -2,9 +2,12 @@
 //! asking a form, a URL elicitation and the client's roots, and the round it ends in; then the
 //! client's retry with the state that round sealed.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
 use super::fixtures::{Booking, PRINCIPAL, block_on, connect_github, server};
+use crate::request::round::{self, Carried, RoundState, UrlFlow};
 use crate::state::Binding;
 use crate::wire::INVALID_PARAMS;
 use crate::{ElicitContext, ElicitForm, ElicitServer, ElicitUrl, Interrupt, Reply};
@@ -61,9 +64,74 @@ pub(crate) fn seal_given_state(server: &ElicitServer, params: &mut Value) -> Opt
         Some(arguments) => arguments.clone(),
     };
     let binding = Binding::tool_call(name, &arguments).with_principal(PRINCIPAL);
-    let token = server.sealer().seal_now(&binding, payload).ok()?;
+    let sealer = server.sealer();
+    let token = match described_round(payload) {
+        // The context's own binary layout, for a description of a round state.
+        Some(state) => sealer
+            .seal_with(&binding, std::time::SystemTime::now(), |buf| {
+                round::write(&state, buf)
+            })
+            .ok()?,
+        // Anything else sealed as JSON, which the context must refuse as malformed.
+        None => sealer.seal_now(&binding, payload).ok()?,
+    };
     params["requestState"] = Value::String(token);
     Some(())
+}
+
+/// A round state described in JSON: `{"q": {key: digest}, "a": {key: {"d": digest, "r": answer}},
+/// "u": {key: {"id", "exp", "done"?}}, "n": round}` (the layout before it became binary, which
+/// the seeds and corpus use).
+fn described_round(payload: &Value) -> Option<RoundState> {
+    let object = payload.as_object()?;
+    let texts = |v: Option<&Value>| -> Option<BTreeMap<String, String>> {
+        v.map_or(Some(BTreeMap::new()), |v| {
+            v.as_object()?
+                .iter()
+                .map(|(k, d)| Some((k.clone(), d.as_str()?.to_owned())))
+                .collect()
+        })
+    };
+    let asked = texts(object.get("q"))?;
+    let mut answers = BTreeMap::new();
+    for (key, carried) in object
+        .get("a")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let carried = Carried {
+            digest: carried.get("d")?.as_str()?.to_owned(),
+            response: carried.get("r")?.to_string().into_boxed_str(),
+        };
+        answers.insert(key.clone(), carried);
+    }
+    let mut url_flows = BTreeMap::new();
+    for (key, flow) in object
+        .get("u")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let flow = UrlFlow {
+            id: flow.get("id")?.as_str()?.to_owned(),
+            exp: flow.get("exp")?.as_u64()?,
+            done: match flow.get("done") {
+                None => None,
+                Some(done) => Some(serde_json::from_value(done.clone()).ok()?),
+            },
+        };
+        url_flows.insert(key.clone(), flow);
+    }
+    let round = object
+        .get("n")
+        .map_or(Some(0), |n| n.as_u64().and_then(|n| u32::try_from(n).ok()))?;
+    Some(RoundState {
+        asked,
+        answers,
+        url_flows,
+        round,
+    })
 }
 
 /// The input is the `params` of a `tools/call`. A `requestState` given as JSON rather than a

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::fixtures::{AUDIENCE, PRINCIPAL, now, same_json, sealer};
-use crate::request::RoundState;
+use crate::request::round;
 use crate::state::frame::{self, Prefix};
 use crate::state::{Binding, MAX_CLOCK_SKEW, StateSealer, TOKEN_PREFIX};
 use crate::url::handle::{self, HANDLE_PREFIX};
@@ -46,7 +46,7 @@ fn state_prefix() -> &'static Prefix {
 }
 
 /// Opens a `requestState` for one of four bindings, as of a fixed clock, as JSON and as the
-/// round state the request context reads. What opens is current and was issued for this
+/// binary round state the request context reads. What opens is current and was issued for this
 /// server, and sealing its payload again gives a token that opens to the same payload.
 pub fn state_open(data: &[u8]) {
     let sealer = sealer();
@@ -56,7 +56,8 @@ pub fn state_open(data: &[u8]) {
     let args = tool_args();
     let binding = binding(pick, &args);
     let now = now();
-    let _ = sealer.open::<RoundState>(&token, &binding, now);
+    // The request context's own reader: the binary round state (`request/round/binary.rs`).
+    let _ = sealer.open_with(&token, &binding, now, round::read);
     let Ok(opened) = sealer.open::<Value>(&token, &binding, now) else {
         return;
     };

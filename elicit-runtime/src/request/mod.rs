@@ -25,7 +25,8 @@ use serde_json::{Value, json};
 pub use build::ContextBuilder;
 pub use error::ContextError;
 pub use finish::Reply;
-pub(crate) use round::{RoundState, UrlFlow};
+use round::RoundState;
+pub(crate) use round::UrlFlow;
 
 use crate::channel::InputChannel;
 use crate::form::question_digest_raw;
