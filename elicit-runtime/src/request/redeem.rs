@@ -104,7 +104,8 @@ impl ElicitContext {
                     detail = %refused,
                     "elicit requestState refused"
                 );
-                let error = JsonRpcError::invalid_request_state();
+                // Uniform for every refusal; a store that did not answer says "retry".
+                let error = refused.client_error();
                 self.failed(&error);
                 self.redemption = Redemption::Refused(error.clone());
                 Err(error)

@@ -101,8 +101,12 @@ impl StateError {
 
     /// The JSON-RPC `error` object to send to the client.
     ///
-    /// It is exactly the same for every reason:
+    /// It is exactly the same for every reason a state is refused:
     /// `{"code":-32602,"message":"Invalid or expired requestState","data":{"reason":"invalid_request_state"}}`.
+    /// The one exception is not a refusal: [`StateError::ReplayGuardUnavailable`] (the state
+    /// passed every check, but the guard's store did not answer) is
+    /// [`JsonRpcError::state_store_unavailable`](crate::wire::JsonRpcError::state_store_unavailable),
+    /// a `-32603` that tells the client to retry.
     ///
     /// ```
     /// use elicit_runtime::state::StateError;
@@ -119,7 +123,21 @@ impl StateError {
     /// ```
     #[must_use]
     pub fn to_jsonrpc_error(&self) -> Value {
-        invalid_state_error()
+        match self {
+            Self::ReplayGuardUnavailable(_) => {
+                serde_json::to_value(crate::wire::JsonRpcError::state_store_unavailable())
+                    .unwrap_or_else(|_| invalid_state_error())
+            }
+            _ => invalid_state_error(),
+        }
+    }
+
+    /// [`to_jsonrpc_error`](Self::to_jsonrpc_error) as the typed error.
+    pub(crate) fn client_error(&self) -> crate::wire::JsonRpcError {
+        match self {
+            Self::ReplayGuardUnavailable(_) => crate::wire::JsonRpcError::state_store_unavailable(),
+            _ => crate::wire::JsonRpcError::invalid_request_state(),
+        }
     }
 }
 
@@ -239,13 +257,34 @@ mod tests {
     }
 
     #[test]
-    fn client_error_is_identical_for_every_reason() {
+    fn client_error_is_identical_for_every_refusal() {
         let expected = serde_json::json!({
             "code": -32602,
             "message": "Invalid or expired requestState",
             "data": {"reason": "invalid_request_state"}
         });
         for e in all_reasons() {
+            if matches!(e, StateError::ReplayGuardUnavailable(_)) {
+                // Not a refusal: the state passed; the client is told to retry.
+                assert_eq!(
+                    e.to_jsonrpc_error(),
+                    serde_json::json!({
+                        "code": -32603,
+                        "message": "The requestState could not be checked right now; retry the request",
+                        "data": {"reason": "state_store_unavailable"}
+                    })
+                );
+                assert_eq!(
+                    serde_json::to_value(e.client_error()).unwrap(),
+                    e.to_jsonrpc_error()
+                );
+                continue;
+            }
+            assert_eq!(
+                serde_json::to_value(e.client_error()).unwrap(),
+                expected,
+                "{e:?}"
+            );
             assert_eq!(e.to_jsonrpc_error(), expected, "{e:?}");
             assert_eq!(
                 serde_json::to_string(&e.to_jsonrpc_error()).unwrap(),

@@ -48,6 +48,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod binding;
 mod completion;
 mod digest;
 mod envelope;
@@ -60,6 +61,7 @@ mod sealer;
 #[cfg(test)]
 mod test_support;
 
+pub use binding::Binding;
 pub(crate) use completion::POLL_INTERVAL;
 pub use completion::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 pub use digest::args_digest;
@@ -74,6 +76,4 @@ pub use error::{
 };
 pub use keys::{KeyRing, KeyRingError};
 pub use replay::{MemoryReplayGuard, ReplayGuard};
-pub use sealer::{
-    Binding, DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX,
-};
+pub use sealer::{DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX};

@@ -28,6 +28,9 @@ pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 /// The `reason` put in the `data` of [`JsonRpcError::invalid_request_state`].
 pub const REASON_INVALID_REQUEST_STATE: &str = "invalid_request_state";
 
+/// The `reason` put in the `data` of [`JsonRpcError::state_store_unavailable`].
+pub const REASON_STATE_STORE_UNAVAILABLE: &str = "state_store_unavailable";
+
 /// The `error` member of a JSON-RPC error response: `{"code", "message", "data"?}`.
 ///
 /// `data` is left out of the JSON when it is `None`.
@@ -67,6 +70,29 @@ impl JsonRpcError {
         Self::invalid_params(
             "Invalid or expired requestState",
             Some(json!({ "reason": REASON_INVALID_REQUEST_STATE })),
+        )
+    }
+
+    /// `-32603` for a `requestState` that passed every check but could not be redeemed because
+    /// the replay guard's store (Redis) did not answer in time: message `"The requestState
+    /// could not be checked right now; retry the request"`, data
+    /// `{"reason":"state_store_unavailable"}`.
+    ///
+    /// Not a refusal of the state, so it says so: only a state that opened, for this request
+    /// and principal, gets here, and the same retry succeeds once the store is back.
+    ///
+    /// ```
+    /// use elicit_runtime::wire::JsonRpcError;
+    ///
+    /// let error = JsonRpcError::state_store_unavailable();
+    /// assert_eq!(error.code, -32603);
+    /// assert_eq!(error.data.unwrap()["reason"], "state_store_unavailable");
+    /// ```
+    pub fn state_store_unavailable() -> Self {
+        Self::new(
+            INTERNAL_ERROR,
+            "The requestState could not be checked right now; retry the request",
+            Some(json!({ "reason": REASON_STATE_STORE_UNAVAILABLE })),
         )
     }
 

@@ -20,6 +20,7 @@ use elicit_runtime::url::{
     Completion, CompletionStore, LandingPage, MemoryCompletionStore, PageError,
     RedisCompletionStore, RedisReplayGuard,
 };
+use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{ElicitServer, Interrupt};
 use serde_json::json;
 
@@ -386,8 +387,8 @@ async fn an_unreachable_redis_is_a_clear_error_and_fails_closed() {
         .unwrap_err();
     assert!(e.to_string().starts_with("completion store:"), "{e}");
 
-    // A replay guard that cannot reach Redis refuses every requestState (uniformly) rather
-    // than letting replays through.
+    // A replay guard that cannot reach Redis lets no requestState through (fails closed),
+    // telling the client to retry rather than that its state was bad.
     let redis = Redis::start();
     let ns = namespace("down");
     let store = RedisCompletionStore::connect(&redis.url, &ns)
@@ -412,7 +413,7 @@ async fn an_unreachable_redis_is_a_clear_error_and_fails_closed() {
     let caller = Caller::new(&server, Some(ALICE));
     let (_, state) = start(&caller).await;
     let params = caller.retry(&state, Some(answer("accept")));
-    assert_invalid_state(&error(caller.call(&params, connect).await));
+    assert_store_unavailable(&error(caller.call(&params, connect).await));
 }
 
 /// Redis expires keys by its own clock, tokens expire by each replica's, and a replica accepts
@@ -647,7 +648,7 @@ async fn a_redis_that_never_answers_fails_asks_with_state_in_time_and_slows_noth
         "a handler that never asks connected to Redis"
     );
 
-    // A retry that asks needs the guard: it fails closed, with the uniform refusal, once the
+    // A retry that asks needs the guard: it fails closed, with "retry", once the
     // connect timeout runs out (the handshake gets no answer) — while a stateless call made
     // meanwhile on the same task is not held up.
     let started = Instant::now();
@@ -665,7 +666,7 @@ async fn a_redis_that_never_answers_fails_asks_with_state_in_time_and_slows_noth
         }
     );
     let (outcome, took) = refused;
-    assert_invalid_state(&error(outcome));
+    assert_store_unavailable(&error(outcome));
     eprintln!("refused after {took:?}; a stateless call meanwhile took {meanwhile:?}");
     assert!(
         took >= CONNECT,
@@ -685,7 +686,7 @@ async fn a_redis_that_never_answers_fails_asks_with_state_in_time_and_slows_noth
     );
     let took = started.elapsed();
     for outcome in [a, b, c, d] {
-        assert_invalid_state(&error(outcome));
+        assert_store_unavailable(&error(outcome));
     }
     eprintln!("four concurrent refusals took {took:?} in all");
     assert!(
@@ -761,4 +762,18 @@ async fn a_redis_that_stops_answering_fails_after_the_response_timeout_then_reco
     assert_eq!(fake.accepted(), 2, "the guard connected again");
     assert_eq!(guard.redeem([3; 16], later, now).await, Ok(()));
     assert_eq!(fake.accepted(), 2, "and kept the new connection");
+}
+
+/// What a client gets while the replay guard's Redis does not answer: not the refusal of its
+/// state (the state passed every check) but an error that says to retry.
+#[track_caller]
+fn assert_store_unavailable(e: &JsonRpcError) {
+    assert_eq!(
+        serde_json::to_value(e).unwrap(),
+        json!({
+            "code": -32603,
+            "message": "The requestState could not be checked right now; retry the request",
+            "data": {"reason": "state_store_unavailable"}
+        })
+    );
 }
