@@ -118,7 +118,19 @@ impl<'a> ContextBuilder<'a> {
                     .server
                     .sealer()
                     .open_with(&token, &cx.binding(), SystemTime::now(), round::read)
-                    .map_err(|e| ContextError::from(&e))?;
+                    .map_err(|e| {
+                        // The client gets the uniform refusal; operators get the reason, whatever
+                        // adapter (rmcp's included) turns the error into its own.
+                        tracing::warn!(
+                            target: "elicit",
+                            method = %cx.method,
+                            target = %cx.target,
+                            reason = e.reason(),
+                            detail = %e,
+                            "elicit requestState refused"
+                        );
+                        ContextError::from(&e)
+                    })?;
                 cx.resume(opened.payload, opened.id, opened.expires_at);
             }
         }

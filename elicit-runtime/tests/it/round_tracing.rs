@@ -161,3 +161,35 @@ fn a_replayed_state_is_refused_with_its_reason_in_the_log_only() {
     ];
     assert_eq!(seen, expected);
 }
+
+/// A state that does not open (here: tampered) is logged with its reason when the context is
+/// built, so adapters that only pass the client error on (rmcp's) still leave a trace.
+#[test]
+fn a_state_that_does_not_open_is_logged_with_its_reason() {
+    let server = ElicitServer::new(StateSealer::new(KeyRing::new(1, [7; 32]), "trace"));
+    let first = params();
+    let Ok(Reply::InputRequired(ask)) = round(&server, &first) else {
+        panic!("the first call asks")
+    };
+    let token = ask.request_state().unwrap();
+    let mut tampered = token[..token.len() - 2].to_owned();
+    tampered.push_str(if token.ends_with("AA") { "BB" } else { "AA" });
+    let mut retry = first.clone();
+    retry["requestState"] = json!(tampered);
+    let events = recorded(|| {
+        let refused = round(&server, &retry).unwrap_err();
+        assert_eq!(refused, JsonRpcError::invalid_request_state());
+    });
+    let names = ["message", "method", "target", "reason"];
+    let seen: Vec<_> = events.iter().map(|e| pick(e, &names)).collect();
+    let expected: Vec<BTreeMap<&str, &str>> = vec![
+        [
+            ("message", "elicit requestState refused"),
+            ("method", "tools/call"),
+            ("target", "send_receipt"),
+            ("reason", "decrypt"),
+        ]
+        .into(),
+    ];
+    assert_eq!(seen, expected);
+}
