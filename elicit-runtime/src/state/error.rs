@@ -123,13 +123,7 @@ impl StateError {
     /// ```
     #[must_use]
     pub fn to_jsonrpc_error(&self) -> Value {
-        match self {
-            Self::ReplayGuardUnavailable(_) => {
-                serde_json::to_value(crate::wire::JsonRpcError::state_store_unavailable())
-                    .unwrap_or_else(|_| invalid_state_error())
-            }
-            _ => invalid_state_error(),
-        }
+        serde_json::to_value(self.client_error()).unwrap_or_else(|_| invalid_state_error())
     }
 
     /// [`to_jsonrpc_error`](Self::to_jsonrpc_error) as the typed error.

@@ -83,29 +83,30 @@ fn string(s: &OurString) -> Option<StringSchema> {
     Some(out)
 }
 
-fn integer(n: &OurNumber) -> Option<IntegerSchema> {
-    let int = |v: &Option<Number>| match v {
+/// A bound or default read as rmcp holds it: `Some(None)` when absent, `None` when `read`
+/// cannot hold the number (the caller then takes the JSON path).
+fn bound<T>(value: &Option<Number>, read: impl Fn(&Number) -> Option<T>) -> Option<Option<T>> {
+    match value {
         None => Some(None),
-        Some(v) => v.as_i64().map(Some),
-    };
+        Some(number) => read(number).map(Some),
+    }
+}
+
+fn integer(n: &OurNumber) -> Option<IntegerSchema> {
     let mut out = IntegerSchema::new();
     (out.title, out.description) = labels(&n.annotations);
-    out.minimum = int(&n.minimum)?;
-    out.maximum = int(&n.maximum)?;
-    out.default = int(&n.default)?;
+    out.minimum = bound(&n.minimum, Number::as_i64)?;
+    out.maximum = bound(&n.maximum, Number::as_i64)?;
+    out.default = bound(&n.default, Number::as_i64)?;
     Some(out)
 }
 
 fn number(n: &OurNumber) -> Option<NumberSchema> {
-    let float = |v: &Option<Number>| match v {
-        None => Some(None),
-        Some(v) => v.as_f64().map(Some),
-    };
     let mut out = NumberSchema::new();
     (out.title, out.description) = labels(&n.annotations);
-    out.minimum = float(&n.minimum)?;
-    out.maximum = float(&n.maximum)?;
-    out.default = float(&n.default)?;
+    out.minimum = bound(&n.minimum, Number::as_f64)?;
+    out.maximum = bound(&n.maximum, Number::as_f64)?;
+    out.default = bound(&n.default, Number::as_f64)?;
     Some(out)
 }
 
