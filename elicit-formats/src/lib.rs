@@ -39,12 +39,14 @@ pub fn is_valid_email(s: &str) -> bool {
     // and only non-ASCII characters are decoded. `i` only ever advances by whole characters, so
     // it is always on a character boundary.
     let next_char = |i: usize| s.get(i..).and_then(|rest| rest.chars().next());
-    let skip = |i: usize, class: u8| {
-        i + bytes.get(i..).map_or(0, |rest| {
-            rest.iter()
-                .take_while(|&&b| BYTE_CLASS[usize::from(b)] & class != 0)
-                .count()
-        })
+    let skip = |mut i: usize, class: u8| {
+        while let Some(&b) = bytes.get(i) {
+            if BYTE_CLASS[usize::from(b)] & class == 0 {
+                break;
+            }
+            i += 1;
+        }
+        i
     };
 
     // The local part, up to the `@`: atoms separated by single dots.

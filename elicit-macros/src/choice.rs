@@ -171,6 +171,13 @@ fn expand(ident: &Ident, choices: &[Choice]) -> TokenStream {
                 fn decode(__elicit_value: &#p::serde_json::Value) -> #p::Result<Self, ::std::string::String> {
                     #p::decode_choice::<Self>(__elicit_value)
                 }
+                #[inline]
+                fn __decode_checked(
+                    __elicit_property: &#p::PropertySchema,
+                    __elicit_value: &#p::serde_json::Value,
+                ) -> #p::Result<Self, ::std::string::String> {
+                    #p::decode_choice_checked::<Self>(__elicit_property, __elicit_value)
+                }
                 fn encode(&self) -> #p::Option<#p::serde_json::Value> {
                     #p::Option::Some(#p::serde_json::Value::from(<Self as #p::ElicitEnum>::value(self)))
                 }

@@ -2,11 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::schema::Expect;
-
 pub use crate::choice::ElicitEnum;
 pub use crate::field::{ElicitField, FieldKind, FieldSpec};
-pub use crate::field::{decode_choice, single_select};
+pub use crate::field::{decode_choice, decode_choice_checked, single_select};
 pub use crate::form::{Answer, ElicitForm, Question, question_digest};
 pub use crate::interrupt::Interrupt;
 /// For the `mrtr_round` benchmark: the runtime's own `requestState` codec.
@@ -52,25 +50,11 @@ pub fn decode_slot<T: ElicitField>(
                 None => Err("is required".to_owned()),
             },
         },
-        Some(value) => property
-            .check_expecting(expect::<T>(), value)
-            .and_then(|()| T::decode(value)),
+        Some(value) => T::__decode_checked(property, value),
     };
     decoded
         .map_err(|reason| errors.push(name.as_str(), reason))
         .ok()
-}
-
-/// The schema variant a field of type `T` is described by (a constant for each `T`).
-#[inline(always)]
-fn expect<T: ElicitField>() -> Expect {
-    match T::KIND {
-        FieldKind::Text => Expect::String,
-        FieldKind::Integer { .. } | FieldKind::Number { .. } => Expect::Number,
-        FieldKind::Boolean => Expect::Boolean,
-        FieldKind::SingleSelect(_) => Expect::SingleSelect,
-        FieldKind::MultiSelect(_) => Expect::MultiSelect,
-    }
 }
 
 /// Adds a field's encoded value to `content` unless it is absent.

@@ -7,10 +7,13 @@ use std::hash::Hash;
 use serde_json::{Number, Value};
 
 use crate::choice::ElicitEnum;
+
+mod checked;
 use crate::schema::{
     Annotations, BooleanSchema, MultiSelectSchema, NumberSchema, PropertySchema,
     SingleSelectSchema, StringFormat, StringSchema,
 };
+pub use checked::decode_choice_checked;
 
 /// What kind of property a field type becomes, known at compile time.
 ///
@@ -119,6 +122,16 @@ pub trait ElicitField: Sized {
     ///
     /// Returns a reason a user can read when the value does not fit the Rust type.
     fn decode(value: &Value) -> Result<Self, String>;
+    /// Checks `value` against `property`, then decodes it: what the derive's decoder calls for
+    /// every answered field. `property` is this type's own ([`ElicitField::property`] of the
+    /// field's spec, possibly with a call-site default), which lets the runtime's impls for
+    /// enums decide the common case in one pass; the result is always that of
+    /// [`PropertySchema::check`] followed by [`ElicitField::decode`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
+        checked::check_then_decode(property, value)
+    }
     /// The JSON this value is sent as; `None` when the field is absent.
     fn encode(&self) -> Option<Value>;
     /// The value of an absent field, when absence is allowed.
@@ -284,6 +297,10 @@ impl<T: ElicitField> ElicitField for Option<T> {
     fn decode(value: &Value) -> Result<Self, String> {
         T::decode(value).map(Some)
     }
+    #[inline(always)]
+    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
+        T::__decode_checked(property, value).map(Some)
+    }
     fn encode(&self) -> Option<Value> {
         self.as_ref().and_then(T::encode)
     }
@@ -327,7 +344,7 @@ fn multi_select<E: ElicitEnum>(spec: &FieldSpec) -> PropertySchema {
     })
 }
 
-fn decode_many<E: ElicitEnum, C: FromIterator<E>>(value: &Value) -> Result<C, String> {
+pub(crate) fn decode_many<E: ElicitEnum, C: FromIterator<E>>(value: &Value) -> Result<C, String> {
     let items = value
         .as_array()
         .ok_or_else(|| "must be a list of choices".to_owned())?;
@@ -351,6 +368,10 @@ impl<E: ElicitEnum> ElicitField for Vec<E> {
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
     }
+    #[inline(always)]
+    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
+        checked::decode_many_checked(property, value)
+    }
     fn encode(&self) -> Option<Value> {
         // A `Vec` keeps the user's order.
         encode_many(self.iter())
@@ -366,6 +387,10 @@ impl<E: ElicitEnum + Ord> ElicitField for BTreeSet<E> {
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
     }
+    #[inline(always)]
+    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
+        checked::decode_many_checked(property, value)
+    }
     fn encode(&self) -> Option<Value> {
         encode_in_declaration_order(self.iter())
     }
@@ -379,6 +404,10 @@ impl<E: ElicitEnum + Eq + Hash, S: std::hash::BuildHasher + Default> ElicitField
     #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
+    }
+    #[inline(always)]
+    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
+        checked::decode_many_checked(property, value)
     }
     fn encode(&self) -> Option<Value> {
         encode_in_declaration_order(self.iter())

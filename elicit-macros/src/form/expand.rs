@@ -22,10 +22,7 @@ pub fn expand(form: &Form) -> TokenStream {
         .collect();
     // One pass over the answer finds every field's value; unknown keys fall through.
     let count = form.fields.len();
-    let slot_arms = form.fields.iter().enumerate().map(|(i, f)| {
-        let wire = &f.wire;
-        quote!(#wire => __elicit_slots[#i] = #p::Option::Some(__elicit_field_value),)
-    });
+    let slot_arms = slot_arms(form);
     let decodes = form.fields.iter().zip(&locals).enumerate().map(|(i, (f, local))| {
         let ty = f.ty;
         quote!(let #local = #p::decode_slot::<#ty>(__elicit_slots[#i], __elicit_schema, #i, &mut __elicit_errors);)
@@ -55,8 +52,9 @@ pub fn expand(form: &Form) -> TokenStream {
                     let mut __elicit_errors = #p::ContentError::new();
                     let mut __elicit_slots: [#p::Option<&#p::serde_json::Value>; #count] = [#p::Option::None; #count];
                     for (__elicit_key, __elicit_field_value) in __elicit_content {
-                        match __elicit_key.as_str() {
-                            #(#slot_arms)*
+                        let __elicit_key = __elicit_key.as_bytes();
+                        match __elicit_key.len() {
+                            #slot_arms
                             _ => {}
                         }
                     }
@@ -75,6 +73,32 @@ pub fn expand(form: &Form) -> TokenStream {
             #(#checks)*
         };
     }
+}
+
+/// The arms of the decoder's match on a key's length: within one length, the wire names of
+/// that length compared as byte arrays of a size known at compile time, which the optimizer
+/// turns into a few word comparisons (a `match` on `&str` compares the length arm by arm and
+/// calls `memcmp`).
+fn slot_arms(form: &Form) -> TokenStream {
+    let p = private();
+    let mut by_length: Vec<(usize, Vec<(usize, &str)>)> = Vec::new();
+    for (i, f) in form.fields.iter().enumerate() {
+        let len = f.wire.len();
+        match by_length.iter_mut().find(|(l, _)| *l == len) {
+            Some((_, names)) => names.push((i, &f.wire)),
+            None => by_length.push((len, vec![(i, &f.wire)])),
+        }
+    }
+    let arms = by_length.iter().map(|(len, names)| {
+        let tests = names.iter().map(|(i, wire)| {
+            let bytes = Literal::byte_string(wire.as_bytes());
+            quote!(if __elicit_key == #bytes {
+                __elicit_slots[#i] = #p::Option::Some(__elicit_field_value);
+            })
+        });
+        quote!(#len => #(#tests)else*)
+    });
+    quote!(#(#arms)*)
 }
 
 /// `key`, `message`, `__elicit_digest` and `requested_schema`.

@@ -225,14 +225,44 @@ fn check_number(s: &NumberSchema, value: &Value) -> Result<(), String> {
                 .as_i64()
                 .map_or_else(|| compare(n, bound).is_gt(), |b| v > b)
         };
-        if let Some(min) = s.minimum.as_ref().filter(|min| below(min)) {
+        if let Some(min) = &s.minimum
+            && below(min)
+        {
             return Err(format!("must be at least {min}"));
         }
-        if let Some(max) = s.maximum.as_ref().filter(|max| above(max)) {
+        if let Some(max) = &s.maximum
+            && above(max)
+        {
             return Err(format!("must be at most {max}"));
         }
         return Ok(());
     }
+    // A JSON float for a `number` against bounds that are exactly floats (every bound the derive
+    // writes): two float comparisons, exact, with the same result as the general path.
+    if let Value::Number(n) = value
+        && !s.integer
+        && n.is_f64()
+        && let Some(v) = n.as_f64()
+        && let Some(min) = as_exact_float(s.minimum.as_ref())
+        && let Some(max) = as_exact_float(s.maximum.as_ref())
+    {
+        if let (Some(bound), Some(min)) = (&s.minimum, min)
+            && v < min
+        {
+            return Err(format!("must be at least {bound}"));
+        }
+        if let (Some(bound), Some(max)) = (&s.maximum, max)
+            && v > max
+        {
+            return Err(format!("must be at most {bound}"));
+        }
+        return Ok(());
+    }
+    check_number_general(s, value)
+}
+
+/// [`check_number`] for every value and bound, through [`compare`].
+fn check_number_general(s: &NumberSchema, value: &Value) -> Result<(), String> {
     let n = match value {
         Value::Number(n) if !s.integer || is_whole(n) => n,
         _ if s.integer => return Err("must be a whole number".to_owned()),
@@ -421,7 +451,7 @@ const F64_EXACT_INT: u64 = 1 << 53;
 
 /// An integer `n` as the `f64` of the same value, when that exists (|n| <= 2^53).
 #[allow(clippy::cast_precision_loss)] // exact: both casts happen only for |n| <= 2^53
-#[inline]
+#[inline(always)]
 fn exact_f64(n: &Number) -> Option<f64> {
     if let Some(i) = n.as_i64() {
         (i.unsigned_abs() <= F64_EXACT_INT).then_some(i as f64)
@@ -429,6 +459,17 @@ fn exact_f64(n: &Number) -> Option<f64> {
         (u <= F64_EXACT_INT).then_some(u as f64)
     } else {
         None
+    }
+}
+
+/// A bound as the float of exactly its value: `Some(None)` when there is no bound, `None` when
+/// the bound is an integer no `f64` holds exactly (then only the general path is exact).
+#[inline(always)]
+fn as_exact_float(bound: Option<&Number>) -> Option<Option<f64>> {
+    match bound {
+        None => Some(None),
+        Some(b) if b.is_f64() => b.as_f64().map(Some),
+        Some(b) => exact_f64(b).map(Some),
     }
 }
 
@@ -520,6 +561,40 @@ mod fast_path_tests {
         for a in &numbers {
             for b in &numbers {
                 assert_eq!(compare(a, b), compare_general(a, b), "{a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn number_checks_agree_with_the_general_path() {
+        let numbers = numbers();
+        // Every value against a spread of the same numbers as bounds (all of them as both
+        // bounds would be millions of checks).
+        let bounds: Vec<Option<Number>> = numbers
+            .iter()
+            .step_by(7)
+            .cloned()
+            .map(Some)
+            .chain([None, Some(Number::from(0)), Some(Number::from(1_000_000))])
+            .collect();
+        for integer in [false, true] {
+            for minimum in &bounds {
+                for maximum in &bounds {
+                    let schema = NumberSchema {
+                        integer,
+                        minimum: minimum.clone(),
+                        maximum: maximum.clone(),
+                        ..NumberSchema::default()
+                    };
+                    for n in &numbers {
+                        let value = Value::Number(n.clone());
+                        assert_eq!(
+                            check_number(&schema, &value),
+                            check_number_general(&schema, &value),
+                            "{n} against {minimum:?}..{maximum:?}, integer: {integer}"
+                        );
+                    }
+                }
             }
         }
     }
