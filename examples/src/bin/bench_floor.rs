@@ -1,0 +1,99 @@
+//! The like-for-like floor of `scripts/bench-whole-call`: a bare rmcp server that sends, byte
+//! for byte, what `demo-server` sends for the bench's flow, and does nothing else.
+//!
+//! ```text
+//! bench-floor        # MCP on stdio
+//! ```
+//!
+//! The bench calls `book_table {"restaurant": "Chez Rust"}`, gets `input_required`, retries
+//! with a decline and gets the final text; the client also lists the tools once. This server
+//! gives the demo's own answers to those requests: the same `initialize` result (capabilities,
+//! server info, instructions), the same `tools/list` result, the same `input_required` result
+//! (the same form, and a `requestState` the length of the demo's: one the demo sealed, captured
+//! once) and the same final result. It is a plain rmcp `ServerHandler` on rmcp's own
+//! `rmcp::transport::stdio()`: no elicit code on the request path, nothing sealed, opened or
+//! validated. So the demo's time over this floor's is what elicit itself costs, with the
+//! client's parsing of the demo's bigger messages counted on both sides. (One difference is
+//! not elicit's: the demo reads and writes through `rmcp::transport::stdio_pipes()`, this
+//! floor, like the shared one, through rmcp's default `stdio()`.)
+//!
+//! The answers are `examples/bench/floor_answers.json`, parsed into rmcp's types once at
+//! startup and cloned per request. `examples/tests/bench_floor.rs` keeps that fixture equal to
+//! what the demo sends, and this server's lines equal to the demo's.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, InputRequiredResult, ListToolsResult,
+    PaginatedRequestParams, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use serde::Deserialize;
+
+/// What `demo-server` answered to the bench's requests (see `examples/tests/bench_floor.rs`).
+const ANSWERS: &str = include_str!("../../bench/floor_answers.json");
+
+/// The demo's answers, in rmcp's types.
+#[derive(Deserialize)]
+struct Answers {
+    initialize: ServerConfig,
+    #[serde(rename = "tools/list")]
+    tools: ListToolsResult,
+    #[serde(rename = "book_table/input_required")]
+    input_required: InputRequiredResult,
+    #[serde(rename = "book_table/declined")]
+    declined: CallToolResult,
+}
+
+#[derive(Clone)]
+struct Floor(Arc<Answers>);
+
+impl ServerHandler for Floor {
+    fn get_info(&self) -> ServerConfig {
+        self.0.initialize.clone()
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(self.0.tools.clone())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        if request.name != "book_table" {
+            return Err(McpError::invalid_params(
+                format!("bench-floor answers book_table only, not {}", request.name),
+                None,
+            ));
+        }
+        // The bench always declines: any retry gets the declined result.
+        Ok(match request.input_responses {
+            None => CallToolResponse::InputRequired(self.0.input_required.clone()),
+            Some(_) => CallToolResponse::Complete(self.0.declined.clone()),
+        })
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let answers: Answers = serde_json::from_str(ANSWERS)
+        .map_err(|e| format!("examples/bench/floor_answers.json: {e}"))?;
+    // A client may close its pipe before sending anything: a normal end, as for the demo.
+    let running = match Floor(Arc::new(answers))
+        .serve(rmcp::transport::stdio())
+        .await
+    {
+        Ok(running) => running,
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    running.waiting().await?;
+    Ok(())
+}
