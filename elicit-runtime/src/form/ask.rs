@@ -25,7 +25,7 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
         }
         let request = InputRequest::from(ElicitParams::Form(FormParams::new(
             prepared.message(),
-            prepared.schema().clone(),
+            prepared.shared_schema(),
         )));
         let response = channel
             .input(prepared.key(), prepared.digest(), request)

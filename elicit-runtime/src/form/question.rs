@@ -195,6 +195,10 @@ impl Prepared {
     pub fn schema(&self) -> &RequestedSchema {
         &self.schema
     }
+    /// The schema to send: the form's own `'static` one is shared, not copied.
+    pub(crate) fn shared_schema(&self) -> Cow<'static, RequestedSchema> {
+        self.schema.clone()
+    }
     /// The digest binding answers to this exact question (key, message and schema).
     pub fn digest(&self) -> &str {
         &self.digest

@@ -30,6 +30,21 @@ pub struct RequestedSchema {
     pub required: Vec<String>,
 }
 
+/// An owned schema, for [`FormParams::new`](crate::wire::FormParams::new).
+impl From<RequestedSchema> for std::borrow::Cow<'static, RequestedSchema> {
+    fn from(schema: RequestedSchema) -> Self {
+        Self::Owned(schema)
+    }
+}
+
+/// A form's own schema ([`ElicitForm::requested_schema`](crate::ElicitForm::requested_schema)),
+/// shared instead of copied.
+impl From<&'static RequestedSchema> for std::borrow::Cow<'static, RequestedSchema> {
+    fn from(schema: &'static RequestedSchema) -> Self {
+        Self::Borrowed(schema)
+    }
+}
+
 /// One property of a [`RequestedSchema`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum PropertySchema {

@@ -275,14 +275,6 @@ impl ShortDigest {
         self
     }
 
-    /// A JSON part already in canonical form (the same bytes as [`ShortDigest::json`] of it).
-    pub(crate) fn canonical(mut self, text: &str) -> Self {
-        self.0.put(&u64::MAX.to_be_bytes());
-        self.0.put(text.as_bytes());
-        self.0.put(&[0]);
-        self
-    }
-
     pub(crate) fn finish(self) -> String {
         URL_SAFE_NO_PAD.encode(truncate(&self.0.finalize()))
     }
@@ -296,49 +288,52 @@ pub(crate) fn short_digest(parts: &[&[u8]]) -> String {
         .finish()
 }
 
-/// A short digest of key, message and canonical schema (binds answers to questions).
+/// A short digest of key, message and schema (binds answers to questions): the key, the
+/// message and the SHA-256 of the schema's canonical text, as byte parts.
 pub(crate) fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
     let schema = serde_json::to_value(schema).unwrap_or_default();
-    ShortDigest::new()
-        .bytes(key.as_bytes())
-        .bytes(message.as_bytes())
-        .json(&schema)
-        .finish()
+    let mut sink = HashSink::new();
+    write_canonical(&schema, &mut sink);
+    form_digest(key, message, &sink.finalize())
 }
 
-/// [`question_digest`] of a form's own schema (a `'static` the derive built once): its
-/// canonical text is written once per form type and kept, so asking with another message
-/// hashes the key, the message and that text, and builds no `Value`.
+/// [`question_digest`] of a form's own schema (a `'static` the derive built once): the hash
+/// of its canonical text is computed once per form type and kept, so asking with another
+/// message hashes the key, the message and 32 bytes, and builds no `Value`.
 pub(crate) fn question_digest_declared(
     key: &str,
     message: &str,
     schema: &'static RequestedSchema,
 ) -> String {
+    form_digest(key, message, &schema_hash(schema))
+}
+
+fn form_digest(key: &str, message: &str, schema_hash: &[u8; 32]) -> String {
     ShortDigest::new()
         .bytes(key.as_bytes())
         .bytes(message.as_bytes())
-        .canonical(canonical_schema(schema))
+        .bytes(schema_hash)
         .finish()
 }
 
-/// The canonical text of a `'static` schema, by its address: there is one per form type, so
-/// the cache holds as many entries as the program has forms.
-fn canonical_schema(schema: &'static RequestedSchema) -> &'static str {
+/// The SHA-256 of a `'static` schema's canonical text, by the schema's address: there is one
+/// per form type, so the cache holds as many entries as the program has forms.
+fn schema_hash(schema: &'static RequestedSchema) -> [u8; 32] {
     use std::collections::HashMap;
     use std::sync::{OnceLock, RwLock};
-    static CACHE: OnceLock<RwLock<HashMap<usize, &'static str>>> = OnceLock::new();
+    static CACHE: OnceLock<RwLock<HashMap<usize, [u8; 32]>>> = OnceLock::new();
     let cache = CACHE.get_or_init(RwLock::default);
     let address = std::ptr::from_ref(schema) as usize;
-    if let Some(text) = cache.read().ok().and_then(|c| c.get(&address).copied()) {
-        return text;
+    if let Some(hash) = cache.read().ok().and_then(|c| c.get(&address).copied()) {
+        return hash;
     }
-    let mut text = String::new();
-    write_canonical(&serde_json::to_value(schema).unwrap_or_default(), &mut text);
-    let text: &'static str = Box::leak(text.into_boxed_str());
-    match cache.write() {
-        Ok(mut cache) => cache.entry(address).or_insert(text),
-        Err(_) => text,
+    let mut sink = HashSink::new();
+    write_canonical(&serde_json::to_value(schema).unwrap_or_default(), &mut sink);
+    let hash = sink.finalize();
+    if let Ok(mut cache) = cache.write() {
+        cache.insert(address, hash);
     }
+    hash
 }
 
 /// A digest for a non-form input request: key, method and canonical params.

@@ -1,6 +1,7 @@
 //! `elicitation/create` params and `ElicitResult`, shared by both protocol revisions, plus the
 //! 2025-11-25 completion notification.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, Deserializer};
@@ -133,18 +134,39 @@ pub struct FormParams {
     pub mode: Option<FormMode>,
     /// Why the server asks, shown to the user.
     pub message: String,
-    /// The restricted schema of the form.
+    /// The restricted schema of the form: borrowed when it is a form's own (`'static`) schema,
+    /// so asking does not copy it.
     #[serde(rename = "requestedSchema")]
-    pub requested_schema: SchemaJson,
+    pub requested_schema: Cow<'static, SchemaJson>,
 }
 
 impl FormParams {
-    /// Form params with an explicit `"mode":"form"`.
-    pub fn new(message: impl Into<String>, requested_schema: SchemaJson) -> Self {
+    /// Form params with an explicit `"mode":"form"`, over an owned schema or a form's own
+    /// `&'static` one.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitForm;
+    /// use elicit_runtime::wire::FormParams;
+    ///
+    /// /// How many guests?
+    /// #[derive(ElicitForm)]
+    /// struct Guests {
+    ///     count: u8,
+    /// }
+    ///
+    /// let borrowed = FormParams::new("How many?", Guests::requested_schema());
+    /// let owned = FormParams::new("How many?", Guests::requested_schema().clone());
+    /// assert_eq!(borrowed, owned);
+    /// assert_eq!(serde_json::to_value(&borrowed).unwrap()["mode"], "form");
+    /// ```
+    pub fn new(
+        message: impl Into<String>,
+        requested_schema: impl Into<Cow<'static, SchemaJson>>,
+    ) -> Self {
         Self {
             mode: Some(FormMode::Form),
             message: message.into(),
-            requested_schema,
+            requested_schema: requested_schema.into(),
         }
     }
 }

@@ -10,12 +10,11 @@
 //! gives the demo's own answers to those requests: the same `initialize` result (capabilities,
 //! server info, instructions), the same `tools/list` result, the same `input_required` result
 //! (the same form, and a `requestState` the length of the demo's: one the demo sealed, captured
-//! once) and the same final result. It is a plain rmcp `ServerHandler` on rmcp's own
-//! `rmcp::transport::stdio()`: no elicit code on the request path, nothing sealed, opened or
-//! validated. So the demo's time over this floor's is what elicit itself costs, with the
-//! client's parsing of the demo's bigger messages counted on both sides. (One difference is
-//! not elicit's: the demo reads and writes through `rmcp::transport::stdio_pipes()`, this
-//! floor, like the shared one, through rmcp's default `stdio()`.)
+//! once) and the same final result. It is a plain rmcp `ServerHandler` on the transport the
+//! demo uses, rmcp's `rmcp::transport::stdio_pipes()`: no elicit code on the request path,
+//! nothing sealed, opened or validated. So the demo's time over this floor's is what elicit
+//! itself costs, with the client's parsing of the demo's bigger messages counted on both
+//! sides. (The shared floor in `../shared/bench` serves through rmcp's blocking `stdio()`.)
 //!
 //! The answers are `examples/bench/floor_answers.json`, parsed into rmcp's types once at
 //! startup and cloned per request. `examples/tests/bench_floor.rs` keeps that fixture equal to
@@ -87,7 +86,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         .map_err(|e| format!("examples/bench/floor_answers.json: {e}"))?;
     // A client may close its pipe before sending anything: a normal end, as for the demo.
     let running = match Floor(Arc::new(answers))
-        .serve(rmcp::transport::stdio())
+        .serve(rmcp::transport::stdio_pipes())
         .await
     {
         Ok(running) => running,

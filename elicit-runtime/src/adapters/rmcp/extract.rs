@@ -18,7 +18,6 @@ use rmcp::handler::server::common::{AsRequestContext, FromContextPart};
 use rmcp::model::{ErrorCode, InputResponses, JsonObject, RequestMetaObject};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
-use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::convert::to_mcp_error;
@@ -132,18 +131,34 @@ pub(super) struct Pending {
 }
 
 /// A call's params as the client sent them (rmcp moved `_meta` into the request context).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 pub(super) struct Params {
     pub(super) name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) arguments: Option<JsonObject>,
-    #[serde(rename = "_meta")]
     pub(super) meta: RequestMetaObject,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) input_responses: Option<InputResponses>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) request_state: Option<String>,
+}
+
+impl Params {
+    /// The params object as the client sent it, made of the parts themselves (moved, not
+    /// serialized again): `name`, `arguments`, `_meta`, `inputResponses`, `requestState`.
+    fn into_value(self) -> Value {
+        let mut params = serde_json::Map::new();
+        params.insert("name".to_owned(), Value::String(self.name));
+        if let Some(arguments) = self.arguments {
+            params.insert("arguments".to_owned(), Value::Object(arguments));
+        }
+        // `RequestMetaObject` and `MetaObject` are transparent wrappers of the object.
+        params.insert("_meta".to_owned(), Value::Object(self.meta.0.0));
+        if let Some(responses) = self.input_responses {
+            let responses = responses.into_iter().collect();
+            params.insert("inputResponses".to_owned(), Value::Object(responses));
+        }
+        if let Some(state) = self.request_state {
+            params.insert("requestState".to_owned(), Value::String(state));
+        }
+        Value::Object(params)
+    }
 }
 
 /// What a call fails with when a method takes [`Elicit`] but the call did not come through
@@ -200,8 +215,7 @@ impl Slot {
 
 impl Pending {
     fn build(self, request: &RequestContext<RoleServer>) -> Result<ElicitContext, McpError> {
-        let params = serde_json::to_value(&self.params)
-            .map_err(|e| McpError::internal_error(format!("cannot read the call: {e}"), None))?;
+        let params = self.params.into_value();
         super::round::build(
             &self.server,
             self.method,
@@ -302,7 +316,10 @@ fn input_required_marker() -> Value {
 
 /// Whether `error` is an input-required [`Interrupt`] on its way through rmcp's router.
 pub(super) fn is_input_required(error: &McpError) -> bool {
-    error.code == ErrorCode::INTERNAL_ERROR && error.data == Some(input_required_marker())
+    // Compared in place: this runs on every error a method returns.
+    error.code == ErrorCode::INTERNAL_ERROR
+        && matches!(&error.data, Some(Value::Object(data))
+            if data.len() == 1 && data.get("elicit").and_then(Value::as_str) == Some("input_required"))
 }
 
 /// `?` on an ask inside an rmcp method: a failed request becomes its JSON-RPC error; "input
