@@ -21,7 +21,7 @@ pub(crate) struct Answers {
     /// Answers of earlier rounds, from `requestState`.
     pub carried: BTreeMap<String, Carried>,
     /// Answers used in this round.
-    pub resolved: BTreeMap<String, Carried>,
+    pub resolved: BTreeMap<String, Resolved>,
     /// Questions asked in this round and not answered yet: key → (digest, request).
     pub pending: BTreeMap<String, (String, InputRequest)>,
     /// Every question needs provenance (the server's setting).
@@ -38,7 +38,10 @@ impl Answers {
         self.fresh = false;
         if let Some(done) = self.resolved.get(key) {
             return if done.digest == digest {
-                parsed(key, &done.response).map(Some)
+                match &done.response {
+                    Response::Text(text) => parsed(key, text).map(Some),
+                    Response::Value(value) => Ok(Some(value.clone())),
+                }
             } else {
                 Err(conflict(key))
             };
@@ -55,7 +58,7 @@ impl Answers {
             // answer travels on either way.
             if let Some((key, earlier)) = self.carried.remove_entry(key) {
                 let response = parsed(&key, &earlier.response)?;
-                self.resolved.insert(key, earlier);
+                self.resolved.insert(key, Resolved::from(earlier));
                 return Ok(Some(response));
             }
         }
@@ -93,26 +96,76 @@ impl Answers {
                 v.clone()
             }
         };
-        let carried = Carried {
+        // Kept as a `Value` until a state is sealed: a form's answer is replaced by what its
+        // decoder kept (`keep`), and the last round seals nothing, so text written now would
+        // mostly be thrown away.
+        let resolved = Resolved {
             digest: digest.to_owned(),
-            response: raw.to_string().into_boxed_str(),
+            response: Response::Value(raw.clone()),
         };
-        self.resolved.insert(key.to_owned(), carried);
+        self.resolved.insert(key.to_owned(), resolved);
         self.fresh = true;
         Ok(Some(raw))
     }
 
     /// Replaces what is carried for `key` (used in this round) by `kept`.
-    pub fn keep(&mut self, key: &str, kept: &Value) {
-        if let Some(carried) = self.resolved.get_mut(key) {
-            carried.response = kept.to_string().into_boxed_str();
+    pub fn keep(&mut self, key: &str, kept: Value) {
+        if let Some(resolved) = self.resolved.get_mut(key) {
+            resolved.response = Response::Value(kept);
         }
+    }
+
+    /// The answers of earlier rounds and of this one, as the next state carries them: this
+    /// round's after earlier ones, so the newer wins a key both hold. Empties both.
+    pub fn take_for_next_round(&mut self) -> BTreeMap<String, Carried> {
+        let mut carried = std::mem::take(&mut self.carried);
+        for (key, resolved) in std::mem::take(&mut self.resolved) {
+            carried.insert(key, resolved.into_carried());
+        }
+        carried
     }
 
     /// Adds a question to this round.
     pub fn ask(&mut self, key: &str, digest: &str, request: InputRequest) {
         self.pending
             .insert(key.to_owned(), (digest.to_owned(), request));
+    }
+}
+
+/// An answer used in this round, with the digest of the question it answers.
+#[derive(Debug)]
+pub(crate) struct Resolved {
+    pub digest: String,
+    pub response: Response,
+}
+
+/// What a [`Resolved`] answer holds: the text it was carried in, or the value this round
+/// read or kept (written as text only when a state is sealed).
+#[derive(Debug)]
+pub(crate) enum Response {
+    Text(Box<str>),
+    Value(Value),
+}
+
+impl From<Carried> for Resolved {
+    fn from(carried: Carried) -> Self {
+        Self {
+            digest: carried.digest,
+            response: Response::Text(carried.response),
+        }
+    }
+}
+
+impl Resolved {
+    fn into_carried(self) -> Carried {
+        let response = match self.response {
+            Response::Text(text) => text,
+            Response::Value(value) => value.to_string().into_boxed_str(),
+        };
+        Carried {
+            digest: self.digest,
+            response,
+        }
     }
 }
 

@@ -103,9 +103,7 @@ impl ElicitContext {
             ));
         }
         let answers = &mut self.answers;
-        // Resolved answers after carried ones: the newer wins a key both hold.
-        let mut carried = std::mem::take(&mut answers.carried);
-        carried.append(&mut answers.resolved);
+        let carried = answers.take_for_next_round();
         let state = RoundState {
             asked: answers
                 .pending

@@ -327,7 +327,7 @@ impl InputChannel for ElicitContext {
     }
 
     fn answered(&mut self, key: &str, kept: Value) {
-        self.answers.keep(key, &kept);
+        self.answers.keep(key, kept);
     }
 
     fn require_provenance(&mut self, key: &str) {
