@@ -14,7 +14,8 @@
 //! demo uses, rmcp's `rmcp::transport::stdio_pipes()`: no elicit code on the request path,
 //! nothing sealed, opened or validated. So the demo's time over this floor's is what elicit
 //! itself costs, with the client's parsing of the demo's bigger messages counted on both
-//! sides. (The shared floor in `../shared/bench` serves through rmcp's blocking `stdio()`.)
+//! sides. It runs on a current-thread runtime, as the demo does on stdio. (The shared floor in
+//! `../shared/bench` serves through rmcp's blocking `stdio()` on a multi-threaded runtime.)
 //!
 //! The answers are `examples/bench/floor_answers.json`, parsed into rmcp's types once at
 //! startup and cloned per request. `examples/tests/bench_floor.rs` keeps that fixture equal to
@@ -80,7 +81,8 @@ impl ServerHandler for Floor {
     }
 }
 
-#[tokio::main]
+// The demo's stdio runtime (see `demo_server.rs`): one thread.
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let answers: Answers = serde_json::from_str(ANSWERS)
         .map_err(|e| format!("examples/bench/floor_answers.json: {e}"))?;

@@ -65,8 +65,20 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String>
     Ok(Some(parsed))
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    // stdio serves one client, whose requests arrive one line at a time: one thread runs them
+    // without handing each message from the reader to a worker and back. Streamable HTTP serves
+    // many clients at once: a worker per core.
+    let http = std::env::args().any(|a| a == "--http");
+    let mut runtime = if http {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    runtime.enable_all().build()?.block_on(serve())
+}
+
+async fn serve() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let args = match parse(std::env::args().skip(1)) {
         Ok(Some(args)) => args,
         Ok(None) => {
