@@ -344,7 +344,7 @@ fn multi_select<E: ElicitEnum>(spec: &FieldSpec) -> PropertySchema {
     })
 }
 
-pub(crate) fn decode_many<E: ElicitEnum, C: FromIterator<E>>(value: &Value) -> Result<C, String> {
+fn decode_many<E: ElicitEnum, C: FromIterator<E>>(value: &Value) -> Result<C, String> {
     let items = value
         .as_array()
         .ok_or_else(|| "must be a list of choices".to_owned())?;

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{ElicitField, FieldKind, decode_many};
+use super::{ElicitField, FieldKind};
 use crate::choice::ElicitEnum;
 use crate::schema::{Expect, PropertySchema};
 
@@ -70,7 +70,7 @@ pub fn decode_choice_checked<E: ElicitEnum + ElicitField>(
 
 /// A multi-select answer: a list within the item bounds of distinct texts the enum knows.
 #[inline]
-pub(super) fn decode_many_checked<E: ElicitEnum, C: FromIterator<E>>(
+pub(super) fn decode_many_checked<E: ElicitEnum, C: ElicitField + FromIterator<E>>(
     property: &PropertySchema,
     value: &Value,
 ) -> Result<C, String> {
@@ -82,9 +82,7 @@ pub(super) fn decode_many_checked<E: ElicitEnum, C: FromIterator<E>>(
             return Ok(chosen.into_iter().collect());
         }
     }
-    property
-        .check_expecting(Expect::MultiSelect, value)
-        .and_then(|()| decode_many::<E, C>(value))
+    check_then_decode(property, value)
 }
 
 /// Every item decoded, or `None` if one is not a known value or repeats an earlier one.

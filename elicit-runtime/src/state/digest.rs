@@ -291,10 +291,7 @@ pub(crate) fn short_digest(parts: &[&[u8]]) -> String {
 /// A short digest of key, message and schema (binds answers to questions): the key, the
 /// message and the SHA-256 of the schema's canonical text, as byte parts.
 pub(crate) fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
-    let schema = serde_json::to_value(schema).unwrap_or_default();
-    let mut sink = HashSink::new();
-    write_canonical(&schema, &mut sink);
-    form_digest(key, message, &sink.finalize())
+    form_digest(key, message, &hash_schema(schema))
 }
 
 /// [`question_digest`] of a form's own schema (a `'static` the derive built once): the hash
@@ -306,6 +303,13 @@ pub(crate) fn question_digest_declared(
     schema: &'static RequestedSchema,
 ) -> String {
     form_digest(key, message, &schema_hash(schema))
+}
+
+/// The SHA-256 of a schema's canonical text.
+fn hash_schema(schema: &RequestedSchema) -> [u8; 32] {
+    let mut sink = HashSink::new();
+    write_canonical(&serde_json::to_value(schema).unwrap_or_default(), &mut sink);
+    sink.finalize()
 }
 
 fn form_digest(key: &str, message: &str, schema_hash: &[u8; 32]) -> String {
@@ -327,9 +331,7 @@ fn schema_hash(schema: &'static RequestedSchema) -> [u8; 32] {
     if let Some(hash) = cache.read().ok().and_then(|c| c.get(&address).copied()) {
         return hash;
     }
-    let mut sink = HashSink::new();
-    write_canonical(&serde_json::to_value(schema).unwrap_or_default(), &mut sink);
-    let hash = sink.finalize();
+    let hash = hash_schema(schema);
     if let Ok(mut cache) = cache.write() {
         cache.insert(address, hash);
     }

@@ -66,19 +66,6 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String>
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    // stdio serves one client, whose requests arrive one line at a time: one thread runs them
-    // without handing each message from the reader to a worker and back. Streamable HTTP serves
-    // many clients at once: a worker per core.
-    let http = std::env::args().any(|a| a == "--http");
-    let mut runtime = if http {
-        tokio::runtime::Builder::new_multi_thread()
-    } else {
-        tokio::runtime::Builder::new_current_thread()
-    };
-    runtime.enable_all().build()?.block_on(serve())
-}
-
-async fn serve() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let args = match parse(std::env::args().skip(1)) {
         Ok(Some(args)) => args,
         Ok(None) => {
@@ -90,6 +77,17 @@ async fn serve() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
             std::process::exit(2);
         }
     };
+    // stdio serves one client, whose requests arrive one line at a time: one thread runs them
+    // without handing each message from the reader to a worker and back. Streamable HTTP serves
+    // many clients at once: a worker per core.
+    let mut runtime = match args.http {
+        Some(_) => tokio::runtime::Builder::new_multi_thread(),
+        None => tokio::runtime::Builder::new_current_thread(),
+    };
+    runtime.enable_all().build()?.block_on(serve(args))
+}
+
+async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let mut config = DemoConfig::from_env().map_err(|e| format!("{KEYS_ENV}: {e}"))?;
     if args.redis.is_some() {
         config.redis = args.redis;

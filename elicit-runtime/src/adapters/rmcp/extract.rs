@@ -311,15 +311,19 @@ impl InputChannel for Elicit {
 /// The `data` of the error an input-required [`Interrupt`] becomes: the wiring recognizes it
 /// and answers with the round's `InputRequiredResult` instead.
 fn input_required_marker() -> Value {
-    json!({"elicit": "input_required"})
+    json!({MARKER_KEY: MARKER_VALUE})
 }
+
+/// The marker's one entry, `{MARKER_KEY: MARKER_VALUE}`.
+const MARKER_KEY: &str = "elicit";
+const MARKER_VALUE: &str = "input_required";
 
 /// Whether `error` is an input-required [`Interrupt`] on its way through rmcp's router.
 pub(super) fn is_input_required(error: &McpError) -> bool {
     // Compared in place: this runs on every error a method returns.
     error.code == ErrorCode::INTERNAL_ERROR
         && matches!(&error.data, Some(Value::Object(data))
-            if data.len() == 1 && data.get("elicit").and_then(Value::as_str) == Some("input_required"))
+            if data.len() == 1 && data.get(MARKER_KEY).and_then(Value::as_str) == Some(MARKER_VALUE))
 }
 
 /// `?` on an ask inside an rmcp method: a failed request becomes its JSON-RPC error; "input
