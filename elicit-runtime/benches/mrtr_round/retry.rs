@@ -84,8 +84,9 @@ fn retry_round(
     params_text: &str,
 ) -> Result<Reply<String>, elicit_runtime::wire::JsonRpcError> {
     let params: Value = serde_json::from_str(params_text).expect("params are JSON");
+    // Owned, as the rmcp adapter builds it: the answers and state move into the context.
     let mut cx = server
-        .context("tools/call", &params)
+        .context_owned("tools/call", params)
         .principal(PRINCIPAL)
         .build()
         .map_err(|e| e.error)?;

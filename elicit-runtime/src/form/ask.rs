@@ -1,14 +1,14 @@
 //! Asking a form question through an input channel: written once for every channel.
 
-use serde_json::json;
-
 use super::ElicitForm;
 use super::answer::Answer;
-use super::decode::decode_answer;
+use super::decode::{accepted, decode_answer};
 use super::question::Prepared;
 use crate::channel::InputChannel;
 use crate::interrupt::Interrupt;
+use crate::schema::RequestedSchema;
 use crate::wire::{ElicitMode, ElicitParams, FormParams, InputRequest, JsonRpcError};
+use serde_json::Value;
 
 /// Puts `prepared` (or the error preparing it ended in) to `channel` and decodes the answer.
 /// Every error is reported to the channel, which keeps the first.
@@ -30,11 +30,14 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
         let response = channel
             .input(prepared.key(), prepared.digest(), request)
             .await?;
+        let tidy = only_declared(&response, prepared.schema());
         let answer = decode_answer::<T>(&prepared, response)?;
-        // Undeclared keys the client added are not worth sealing round after round.
-        if let Answer::Accepted(form) = &answer {
-            let kept = json!({"action": "accept", "content": form.to_content()});
-            channel.answered(prepared.key(), kept);
+        // Undeclared keys the client added are not worth sealing round after round; an answer
+        // without any is carried as sent (decoding it again gives the same form).
+        if let Answer::Accepted(form) = &answer
+            && !tidy
+        {
+            channel.answered(prepared.key(), accepted(form.to_content()));
         }
         Ok(answer)
     }
@@ -45,4 +48,18 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
         channel.failed(error);
     }
     result
+}
+
+/// Whether `response` is `{"action", "content"}` (nothing else) with only fields `schema`
+/// declares in its content.
+fn only_declared(response: &Value, schema: &RequestedSchema) -> bool {
+    let Some(map) = response.as_object() else {
+        return false;
+    };
+    let declared = |key: &String| schema.properties.iter().any(|(name, _)| name == key);
+    map.len() <= 2
+        && map
+            .get("content")
+            .and_then(Value::as_object)
+            .is_some_and(|content| content.keys().all(declared))
 }

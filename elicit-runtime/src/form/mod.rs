@@ -12,7 +12,7 @@ use std::future::Future;
 use serde_json::{Map, Value};
 
 pub use answer::Answer;
-pub(crate) use decode::normalized;
+pub(crate) use decode::{Normalized, normalized};
 pub use question::{Prepared, Question, question_digest};
 pub(crate) use question::{question_digest_raw, short_digest};
 

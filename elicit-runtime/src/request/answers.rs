@@ -4,10 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::round::Carried;
-use crate::form::normalized;
+use crate::form::{Normalized, normalized};
 use crate::interrupt::Interrupt;
 use crate::wire::{INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
 
@@ -41,6 +42,7 @@ impl Answers {
                 match &done.response {
                     Response::Text(text) => parsed(key, text).map(Some),
                     Response::Value(value) => Ok(Some(value.clone())),
+                    Response::Fresh => Ok(self.responses.get(key).map(response_value)),
                 }
             } else {
                 Err(conflict(key))
@@ -76,15 +78,15 @@ impl Answers {
             None if self.strict || self.strict_keys.contains(key) => return Ok(None),
             None => {}
         }
+        if !within_bounds(response) {
+            return Err(Interrupt::error(JsonRpcError::invalid_params(
+                format!(
+                    "inputResponses.{key} is too large (at most {MAX_ANSWER_BYTES} bytes of JSON, nested at most {MAX_ANSWER_DEPTH} deep)"
+                ),
+                Some(json!({"key": key})),
+            )));
+        }
         let raw = match response {
-            _ if !within_bounds(response) => {
-                return Err(Interrupt::error(JsonRpcError::invalid_params(
-                    format!(
-                        "inputResponses.{key} is too large (at most {MAX_ANSWER_BYTES} bytes of JSON, nested at most {MAX_ANSWER_DEPTH} deep)"
-                    ),
-                    Some(json!({"key": key})),
-                )));
-            }
             InputResponse::Malformed { error, .. } => {
                 return Err(Interrupt::error(JsonRpcError::invalid_params(
                     format!("inputResponses.{key}: {error}"),
@@ -96,12 +98,11 @@ impl Answers {
                 v.clone()
             }
         };
-        // Kept as a `Value` until a state is sealed: a form's answer is replaced by what its
-        // decoder kept (`keep`), and the last round seals nothing, so text written now would
-        // mostly be thrown away.
+        // Not copied: the answer stays in `responses` until a state is sealed, and a form's is
+        // replaced by what its decoder kept (`keep`) before that; the last round seals nothing.
         let resolved = Resolved {
             digest: digest.to_owned(),
-            response: Response::Value(raw.clone()),
+            response: Response::Fresh,
         };
         self.resolved.insert(key.to_owned(), resolved);
         self.fresh = true;
@@ -120,7 +121,17 @@ impl Answers {
     pub fn take_for_next_round(&mut self) -> BTreeMap<String, Carried> {
         let mut carried = std::mem::take(&mut self.carried);
         for (key, resolved) in std::mem::take(&mut self.resolved) {
-            carried.insert(key, resolved.into_carried());
+            let response = match resolved.response {
+                Response::Text(text) => text,
+                Response::Value(value) => json_text(&value),
+                Response::Fresh => match self.responses.get(&key) {
+                    Some(InputResponse::Elicit(result)) => json_text(&Normalized(result)),
+                    Some(other) => json_text(other),
+                    None => continue,
+                },
+            };
+            let digest = resolved.digest;
+            carried.insert(key, Carried { digest, response });
         }
         carried
     }
@@ -139,12 +150,14 @@ pub(crate) struct Resolved {
     pub response: Response,
 }
 
-/// What a [`Resolved`] answer holds: the text it was carried in, or the value this round
-/// read or kept (written as text only when a state is sealed).
+/// What a [`Resolved`] answer holds: the text it was carried in, the value this round kept,
+/// or nothing because it is this request's `inputResponses` entry (written as text only when
+/// a state is sealed).
 #[derive(Debug)]
 pub(crate) enum Response {
     Text(Box<str>),
     Value(Value),
+    Fresh,
 }
 
 impl From<Carried> for Resolved {
@@ -156,16 +169,23 @@ impl From<Carried> for Resolved {
     }
 }
 
-impl Resolved {
-    fn into_carried(self) -> Carried {
-        let response = match self.response {
-            Response::Text(text) => text,
-            Response::Value(value) => value.to_string().into_boxed_str(),
-        };
-        Carried {
-            digest: self.digest,
-            response,
-        }
+/// `value` as JSON text. Written straight into a buffer: `Value`'s `Display` goes through a
+/// formatter adapter that checks every chunk for UTF-8 again.
+fn json_text(value: &impl Serialize) -> Box<str> {
+    // A `Value`, an `InputResponse` or a `Normalized` result: string keys, nothing that fails.
+    serde_json::to_string(value)
+        .unwrap_or_default()
+        .into_boxed_str()
+}
+
+/// The value [`Answers::lookup`] hands out for a response of this request.
+fn response_value(response: &InputResponse) -> Value {
+    match response {
+        InputResponse::Elicit(result) => normalized(result),
+        InputResponse::Sampling(v)
+        | InputResponse::Roots(v)
+        | InputResponse::Unknown(v)
+        | InputResponse::Malformed { raw: v, .. } => v.clone(),
     }
 }
 

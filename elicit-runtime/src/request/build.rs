@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::round;
 use super::{ContextError, ElicitContext};
@@ -12,6 +12,7 @@ use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, JsonRpcError, ProtocolEra, RequestMeta, RetryFields,
+    WireError,
 };
 
 /// Builds an [`ElicitContext`]; see [`ElicitServer::context`].
@@ -35,7 +36,7 @@ use crate::wire::{
 pub struct ContextBuilder<'a> {
     server: &'a ElicitServer,
     method: &'a str,
-    params: &'a Value,
+    params: Params<'a>,
     principal: Option<&'a str>,
     legacy: Option<Session>,
 }
@@ -51,9 +52,86 @@ impl ElicitServer {
         ContextBuilder {
             server: self,
             method,
-            params,
+            params: Params::Borrowed(params),
             principal: None,
             legacy: None,
+        }
+    }
+
+    /// Like [`ElicitServer::context`], but takes the params: the arguments, the answers and
+    /// the state are moved out of them instead of copied. For an adapter that built the params
+    /// itself and has no use for them afterwards.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use serde_json::json;
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "demo"));
+    /// let params = json!({
+    ///     "name": "book_table", "arguments": {"restaurant": "Chez Rust"},
+    ///     "_meta": {
+    ///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+    ///     }
+    /// });
+    /// let cx = server.context_owned("tools/call", params).build().unwrap();
+    /// assert_eq!(cx.arguments(), &json!({"restaurant": "Chez Rust"}));
+    /// ```
+    pub fn context_owned<'a>(&'a self, method: &'a str, params: Value) -> ContextBuilder<'a> {
+        ContextBuilder {
+            server: self,
+            method,
+            params: Params::Owned(params),
+            principal: None,
+            legacy: None,
+        }
+    }
+}
+
+/// A request's params, as [`ElicitServer::context`] or [`ElicitServer::context_owned`] got
+/// them.
+enum Params<'a> {
+    Borrowed(&'a Value),
+    Owned(Value),
+}
+
+impl Params<'_> {
+    fn get(&self) -> &Value {
+        match self {
+            Self::Borrowed(params) => params,
+            Self::Owned(params) => params,
+        }
+    }
+
+    /// What `requestState` is bound to: the tool or prompt name and arguments, or the URI.
+    fn target_and_arguments(&mut self, method: &str) -> (String, Value) {
+        let key = if method == "resources/read" {
+            "uri"
+        } else {
+            "name"
+        };
+        let target = self
+            .get()
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let arguments = match self {
+            _ if method == "resources/read" => None,
+            Self::Borrowed(params) => params.get("arguments").cloned(),
+            Self::Owned(params) => params.get_mut("arguments").map(Value::take),
+        };
+        let arguments = arguments
+            .filter(|a| !a.is_null())
+            .unwrap_or_else(|| Value::Object(Map::new()));
+        (target, arguments)
+    }
+
+    fn retry_fields(&mut self) -> Result<RetryFields, WireError> {
+        match self {
+            Self::Borrowed(params) => RetryFields::from_params(params),
+            Self::Owned(params) => RetryFields::take_from(params),
         }
     }
 }
@@ -93,10 +171,11 @@ impl<'a> ContextBuilder<'a> {
                 "an empty principal was given: pass `None` for an unauthenticated request",
             ));
         }
-        let meta = RequestMeta::from_params(self.params)
+        let mut params = self.params;
+        let meta = RequestMeta::from_params(params.get())
             .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
         let (era, (capabilities, peer)) = negotiate(meta, self.legacy)?;
-        let (target, arguments) = target_and_arguments(self.method, self.params);
+        let (target, arguments) = params.target_and_arguments(self.method);
         let mut cx = ElicitContext::new(
             self.server.clone(),
             era,
@@ -108,7 +187,8 @@ impl<'a> ContextBuilder<'a> {
             peer,
         );
         if era == ProtocolEra::Mrtr2026 {
-            let retry = RetryFields::from_params(self.params)
+            let retry = params
+                .retry_fields()
                 .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
             if let Some(responses) = retry.input_responses {
                 cx.answers.responses = responses.into_inner();
@@ -179,26 +259,4 @@ fn unsupported(message: String, supported: Value) -> ContextError {
     let error =
         JsonRpcError::invalid_params(message.clone(), Some(json!({"supported": supported})));
     ContextError::new(error, message)
-}
-
-/// What `requestState` is bound to: the tool or prompt name and arguments, or the URI.
-fn target_and_arguments(method: &str, params: &Value) -> (String, Value) {
-    let text = |key: &str| {
-        params
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    match method {
-        "resources/read" => (text("uri"), json!({})),
-        _ => (
-            text("name"),
-            params
-                .get("arguments")
-                .cloned()
-                .filter(|a| !a.is_null())
-                .unwrap_or_else(|| json!({})),
-        ),
-    }
 }

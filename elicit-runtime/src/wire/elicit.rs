@@ -64,6 +64,38 @@ pub enum ElicitAction {
     Cancel,
 }
 
+impl ElicitAction {
+    /// The wire spelling: `"accept"`, `"decline"` or `"cancel"`.
+    ///
+    /// ```
+    /// use elicit_runtime::wire::ElicitAction;
+    /// assert_eq!(ElicitAction::Decline.as_str(), "decline");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Accept => "accept",
+            Self::Decline => "decline",
+            Self::Cancel => "cancel",
+        }
+    }
+
+    /// The action spelled `text` on the wire, if any.
+    ///
+    /// ```
+    /// use elicit_runtime::wire::ElicitAction;
+    /// assert_eq!(ElicitAction::from_wire("cancel"), Some(ElicitAction::Cancel));
+    /// assert_eq!(ElicitAction::from_wire("Accept"), None);
+    /// ```
+    pub fn from_wire(text: &str) -> Option<Self> {
+        match text {
+            "accept" => Some(Self::Accept),
+            "decline" => Some(Self::Decline),
+            "cancel" => Some(Self::Cancel),
+            _ => None,
+        }
+    }
+}
+
 /// The result of an elicitation: `{"action", "content"?, "_meta"?}`.
 ///
 /// `content` is kept as raw JSON; checking it against the form's schema happens elsewhere.
@@ -81,6 +113,42 @@ pub struct ElicitResult {
 }
 
 impl ElicitResult {
+    /// Reads a result from a raw value, moving its content out rather than copying it. The
+    /// usual shape (`action` one of the three, `content` and `_meta` objects if present,
+    /// nothing else) is taken apart in place; anything else is read by serde, which says what
+    /// is wrong, and on error the value comes back with it.
+    pub(crate) fn take(value: Value) -> Result<Self, (Value, serde_json::Error)> {
+        let Value::Object(mut map) = value else {
+            return Self::deserialize(&value).map_err(|e| (value, e));
+        };
+        let plain = map.iter().all(|(k, v)| match k.as_str() {
+            "action" => v.as_str().and_then(ElicitAction::from_wire).is_some(),
+            "content" | "_meta" => v.is_object(),
+            _ => false,
+        });
+        let action = map
+            .get("action")
+            .and_then(Value::as_str)
+            .and_then(ElicitAction::from_wire);
+        match action {
+            Some(action) if plain => {
+                let mut object = |key: &str| match map.remove(key) {
+                    Some(Value::Object(inner)) => Some(inner),
+                    _ => None,
+                };
+                Ok(Self {
+                    action,
+                    content: object("content"),
+                    meta: object("_meta"),
+                })
+            }
+            _ => {
+                let value = Value::Object(map);
+                Self::deserialize(&value).map_err(|e| (value, e))
+            }
+        }
+    }
+
     /// An `accept` carrying form `content`.
     pub fn accept(content: Map<String, Value>) -> Self {
         Self {

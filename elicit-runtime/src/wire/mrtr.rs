@@ -315,36 +315,30 @@ pub enum InputResponse {
 impl InputResponse {
     /// Classifies a raw `inputResponses` value (never fails).
     pub fn from_value(value: Value) -> Self {
-        let Value::Object(map) = &value else {
-            return Self::Malformed {
-                raw: value,
-                error: "an input response must be a JSON object".to_owned(),
-            };
-        };
-        if map.contains_key("action") {
-            match ElicitResult::deserialize(&value) {
+        match Kind::of(&value) {
+            Kind::Elicit => match ElicitResult::take(value) {
+                Ok(result) => Self::Elicit(result),
+                Err((raw, e)) => Self::Malformed {
+                    error: format!("invalid elicitation result: {e}"),
+                    raw,
+                },
+            },
+            kind => kind.wrap(value),
+        }
+    }
+
+    /// Classifies a raw `inputResponses` value without taking it (never fails): an
+    /// elicitation result is read from the borrowed value, so only its content is copied.
+    pub fn from_ref(value: &Value) -> Self {
+        match Kind::of(value) {
+            Kind::Elicit => match ElicitResult::deserialize(value) {
                 Ok(result) => Self::Elicit(result),
                 Err(e) => Self::Malformed {
                     error: format!("invalid elicitation result: {e}"),
-                    raw: value,
+                    raw: value.clone(),
                 },
-            }
-        } else if let Some(roots) = map.get("roots") {
-            if roots.is_array() {
-                Self::Roots(value)
-            } else {
-                Self::Malformed {
-                    raw: value,
-                    error: "invalid roots result: `roots` must be an array".to_owned(),
-                }
-            }
-        } else if ["role", "content", "model"]
-            .iter()
-            .any(|k| map.contains_key(*k))
-        {
-            Self::Sampling(value)
-        } else {
-            Self::Unknown(value)
+            },
+            kind => kind.wrap(value.clone()),
         }
     }
 
@@ -361,6 +355,55 @@ impl InputResponse {
         match self {
             Self::Malformed { error, .. } => Some(error),
             _ => None,
+        }
+    }
+}
+
+/// The shape of a raw `inputResponses` value, told by its keys alone.
+enum Kind {
+    NotObject,
+    Elicit,
+    Roots,
+    BadRoots,
+    Sampling,
+    Unknown,
+}
+
+impl Kind {
+    fn of(value: &Value) -> Self {
+        let Value::Object(map) = value else {
+            return Self::NotObject;
+        };
+        if map.contains_key("action") {
+            Self::Elicit
+        } else if let Some(roots) = map.get("roots") {
+            if roots.is_array() {
+                Self::Roots
+            } else {
+                Self::BadRoots
+            }
+        } else if ["role", "content", "model"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        {
+            Self::Sampling
+        } else {
+            Self::Unknown
+        }
+    }
+
+    /// `value` as the response of this kind (not [`Kind::Elicit`], which is parsed).
+    fn wrap(self, value: Value) -> InputResponse {
+        let malformed = |raw, error: &str| InputResponse::Malformed {
+            raw,
+            error: error.to_owned(),
+        };
+        match self {
+            Self::NotObject => malformed(value, "an input response must be a JSON object"),
+            Self::BadRoots => malformed(value, "invalid roots result: `roots` must be an array"),
+            Self::Roots => InputResponse::Roots(value),
+            Self::Sampling => InputResponse::Sampling(value),
+            Self::Elicit | Self::Unknown => InputResponse::Unknown(value),
         }
     }
 }
@@ -510,7 +553,7 @@ impl RetryFields {
             None | Some(Value::Null) => None,
             Some(Value::Object(map)) => Some(
                 map.iter()
-                    .map(|(k, v)| (k.clone(), InputResponse::from_value(v.clone())))
+                    .map(|(k, v)| (k.clone(), InputResponse::from_ref(v)))
                     .collect(),
             ),
             Some(_) => {
@@ -531,15 +574,63 @@ impl RetryFields {
         })
     }
 
-    /// Like [`RetryFields::from_params`], but also removes both members from `params`, so the
-    /// rest can be parsed as an ordinary request.
+    /// Like [`RetryFields::from_params`], but removes both members from `params`, moving them
+    /// rather than copying them, so the rest can be parsed as an ordinary request. On error
+    /// `params` is left as it was.
+    ///
+    /// ```
+    /// use elicit_runtime::wire::RetryFields;
+    /// use serde_json::json;
+    ///
+    /// let mut params = json!({
+    ///     "name": "book_table",
+    ///     "inputResponses": {"booking": {"action": "decline"}},
+    ///     "requestState": "opaque"
+    /// });
+    /// let retry = RetryFields::take_from(&mut params).unwrap();
+    /// assert_eq!(retry.request_state.as_deref(), Some("opaque"));
+    /// assert_eq!(retry.input_responses.unwrap().len(), 1);
+    /// assert_eq!(params, json!({"name": "book_table"}));
+    /// ```
     pub fn take_from(params: &mut Value) -> Result<Self, WireError> {
-        let fields = Self::from_params(params)?;
-        if let Value::Object(map) = params {
-            map.remove("inputResponses");
-            map.remove("requestState");
+        let map = match params {
+            Value::Null => return Ok(Self::default()),
+            Value::Object(map) => map,
+            _ => return Err(WireError::invalid("params", "expected a JSON object")),
+        };
+        if map
+            .get("inputResponses")
+            .is_some_and(|v| !v.is_null() && !v.is_object())
+        {
+            return Err(WireError::invalid(
+                "inputResponses",
+                "expected a JSON object",
+            ));
         }
-        Ok(fields)
+        if map
+            .get("requestState")
+            .is_some_and(|v| !v.is_null() && !v.is_string())
+        {
+            return Err(WireError::invalid("requestState", "expected a string"));
+        }
+        let mut take = |key: &str| map.remove(key);
+        let input_responses = match take("inputResponses") {
+            Some(Value::Object(responses)) => Some(
+                responses
+                    .into_iter()
+                    .map(|(k, v)| (k, InputResponse::from_value(v)))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let request_state = match take("requestState") {
+            Some(Value::String(state)) => Some(state),
+            _ => None,
+        };
+        Ok(Self {
+            input_responses,
+            request_state,
+        })
     }
 
     /// Whether this request is a retry (either member present).

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::*;
@@ -205,6 +205,40 @@ fn elicit_results() {
     );
     // `_meta` is accepted and written back.
     assert_exact_round_trip::<ElicitResult>(r#"{"action":"decline","_meta":{"k":1}}"#);
+}
+
+/// `ElicitResult::take` moves the usual shape apart by hand; whatever it is given, it must
+/// agree with serde, and give back the value untouched when it fails.
+#[test]
+fn taking_an_elicit_result_agrees_with_serde() {
+    let cases = [
+        json!({"action": "accept", "content": {"name": "Ada", "n": 3}}),
+        json!({"action": "accept", "content": {"name": "Ada"}, "_meta": {"k": 1}}),
+        json!({"action": "decline"}),
+        json!({"action": "cancel", "_meta": {}}),
+        json!({"action": "accept"}),
+        json!({"action": "accept", "content": null}),
+        json!({"action": "accept", "content": {}, "extra": true}),
+        json!({"action": "Accept"}),
+        json!({"action": 1}),
+        json!({"action": "accept", "content": [1]}),
+        json!({"action": "accept", "_meta": "x"}),
+        json!({"content": {}}),
+        json!([]),
+        json!("accept"),
+        json!(null),
+    ];
+    for case in cases {
+        let by_serde = ElicitResult::deserialize(&case);
+        match (ElicitResult::take(case.clone()), by_serde) {
+            (Ok(taken), Ok(expected)) => assert_eq!(taken, expected, "{case}"),
+            (Err((back, error)), Err(expected)) => {
+                assert_eq!(back, case);
+                assert_eq!(error.to_string(), expected.to_string(), "{case}");
+            }
+            (taken, expected) => panic!("{case}: take {taken:?}, serde {expected:?}"),
+        }
+    }
 }
 
 #[test]

@@ -215,11 +215,10 @@ impl Slot {
 
 impl Pending {
     fn build(self, request: &RequestContext<RoleServer>) -> Result<ElicitContext, McpError> {
-        let params = self.params.into_value();
         super::round::build(
             &self.server,
             self.method,
-            &params,
+            self.params.into_value(),
             request,
             self.principal.as_deref(),
         )

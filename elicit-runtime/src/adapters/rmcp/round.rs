@@ -18,11 +18,11 @@ use crate::server::ElicitServer;
 pub(super) fn build(
     server: &ElicitServer,
     method: &str,
-    params: &Value,
+    params: Value,
     request: &RequestContext<RoleServer>,
     principal: Option<&str>,
 ) -> Result<ElicitContext, McpError> {
-    let mut builder = server.context(method, params).principal(principal);
+    let mut builder = server.context_owned(method, params).principal(principal);
     if let Some((caps, peer)) = session(request) {
         builder = builder.legacy(caps, peer);
     }
