@@ -172,7 +172,7 @@ impl<'a> ContextBuilder<'a> {
             ));
         }
         let mut params = self.params;
-        let meta = RequestMeta::from_params(params.get())
+        let meta = RequestMeta::essentials_from_params(params.get())
             .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
         let (era, (capabilities, peer)) = negotiate(meta, self.legacy)?;
         let (target, arguments) = params.target_and_arguments(self.method);

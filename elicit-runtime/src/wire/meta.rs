@@ -143,6 +143,17 @@ impl RequestMeta {
     ///   or `_meta` itself) has the wrong type. Answer with `-32602`
     ///   ([`WireError::to_json_rpc_error`]).
     pub fn from_params(params: &Value) -> Result<Option<Self>, WireError> {
+        Self::read(params, true)
+    }
+
+    /// [`RequestMeta::from_params`] checking every key but keeping only what a request
+    /// context uses: the protocol version and the client's capabilities (`client_info`,
+    /// `log_level` and `other` are left empty).
+    pub(crate) fn essentials_from_params(params: &Value) -> Result<Option<Self>, WireError> {
+        Self::read(params, false)
+    }
+
+    fn read(params: &Value, keep_rest: bool) -> Result<Option<Self>, WireError> {
         let params = match params {
             Value::Null => return Ok(None),
             Value::Object(map) => map,
@@ -181,7 +192,7 @@ impl RequestMeta {
         };
         let client_info = match meta.get(META_CLIENT_INFO) {
             None | Some(Value::Null) => None,
-            Some(Value::Object(info)) => Some(info.clone()),
+            Some(Value::Object(info)) => keep_rest.then(|| info.clone()),
             Some(_) => {
                 return Err(WireError::invalid(
                     meta_path(META_CLIENT_INFO),
@@ -191,7 +202,7 @@ impl RequestMeta {
         };
         let log_level = match meta.get(META_LOG_LEVEL) {
             None | Some(Value::Null) => None,
-            Some(Value::String(level)) => Some(level.clone()),
+            Some(Value::String(level)) => keep_rest.then(|| level.clone()),
             Some(_) => {
                 return Err(WireError::invalid(
                     meta_path(META_LOG_LEVEL),
@@ -199,11 +210,14 @@ impl RequestMeta {
                 ));
             }
         };
-        let other = meta
-            .iter()
-            .filter(|(k, _)| !MRTR_META_KEYS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let other = if keep_rest {
+            meta.iter()
+                .filter(|(k, _)| !MRTR_META_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        } else {
+            Map::new()
+        };
         Ok(Some(Self {
             protocol_version,
             client_capabilities,

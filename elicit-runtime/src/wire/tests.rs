@@ -645,6 +645,38 @@ fn retry_params_example() {
     assert_eq!(stripped["name"], json!("get_weather"));
 }
 
+/// What a context reads of `_meta` is what `from_params` reads, less what it does not use; a
+/// key of the wrong type is refused the same way.
+#[test]
+fn meta_essentials_agree_with_from_params() {
+    let meta = |extra: Value| {
+        let mut meta = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+            "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+            "io.modelcontextprotocol/logLevel": "info",
+            "progressToken": 7
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            meta[k] = v.clone();
+        }
+        json!({"name": "t", "_meta": meta})
+    };
+    let full = RequestMeta::from_params(&meta(json!({}))).unwrap().unwrap();
+    let lean = RequestMeta::essentials_from_params(&meta(json!({}))).unwrap().unwrap();
+    assert_eq!(lean, RequestMeta::new(full.protocol_version, full.client_capabilities));
+    for bad in [
+        json!({"io.modelcontextprotocol/clientInfo": 1}),
+        json!({"io.modelcontextprotocol/logLevel": []}),
+        json!({"io.modelcontextprotocol/clientCapabilities": "x"}),
+    ] {
+        let refused = RequestMeta::from_params(&meta(bad.clone()));
+        assert!(refused.is_err());
+        assert_eq!(RequestMeta::essentials_from_params(&meta(bad)), refused);
+    }
+    assert_eq!(RequestMeta::essentials_from_params(&json!({"name": "t"})), Ok(None));
+}
+
 #[test]
 fn retry_field_refusals_and_absence() {
     assert_eq!(
