@@ -23,7 +23,8 @@
 //!
 //! Group `mrtr_retry_round`: one whole retry of a tool asking two forms, as a server sees it:
 //! the params text with `inputResponses` for both and the `requestState` of round 1 is parsed,
-//! the context built (which opens the state), the handler run (which decodes and validates both
+//! the context built from the parsed params (`ElicitServer::context_owned`, as the rmcp adapter
+//! builds it; it opens the state), the handler run (which decodes and validates both
 //! answers, then asks a third form) and the context finished (which seals the next state).
 //! `retry_round` is that; `retry_round_with_response_text` also writes the result as JSON text;
 //! `third_round` is the retry after it (the confirmation answered, round 2's state with both

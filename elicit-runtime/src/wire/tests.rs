@@ -663,8 +663,13 @@ fn meta_essentials_agree_with_from_params() {
         json!({"name": "t", "_meta": meta})
     };
     let full = RequestMeta::from_params(&meta(json!({}))).unwrap().unwrap();
-    let lean = RequestMeta::essentials_from_params(&meta(json!({}))).unwrap().unwrap();
-    assert_eq!(lean, RequestMeta::new(full.protocol_version, full.client_capabilities));
+    let lean = RequestMeta::essentials_from_params(&meta(json!({})))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        lean,
+        RequestMeta::new(full.protocol_version, full.client_capabilities)
+    );
     for bad in [
         json!({"io.modelcontextprotocol/clientInfo": 1}),
         json!({"io.modelcontextprotocol/logLevel": []}),
@@ -674,7 +679,10 @@ fn meta_essentials_agree_with_from_params() {
         assert!(refused.is_err());
         assert_eq!(RequestMeta::essentials_from_params(&meta(bad)), refused);
     }
-    assert_eq!(RequestMeta::essentials_from_params(&json!({"name": "t"})), Ok(None));
+    assert_eq!(
+        RequestMeta::essentials_from_params(&json!({"name": "t"})),
+        Ok(None)
+    );
 }
 
 #[test]
