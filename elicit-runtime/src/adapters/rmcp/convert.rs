@@ -35,25 +35,24 @@ pub(super) fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> Result<U,
 }
 
 /// Our input-required result as rmcp's (see [`ElicitService`](super::ElicitService) for the
-/// URL-mode bridge).
+/// URL-mode bridge), taking its parts rather than copying them.
 ///
 /// Built field by field: only each request goes through JSON text (see `input_request`),
 /// so rmcp's untagged parse of the whole result never runs.
 pub fn input_required(
-    result: &InputRequiredResult,
+    result: InputRequiredResult,
 ) -> Result<rmcp::model::InputRequiredResult, McpError> {
-    let requests = result
-        .input_requests()
+    let (requests, state, meta) = result.into_parts();
+    let requests = requests
         .map(|requests| {
             requests
-                .iter()
-                .map(|(key, request)| Ok((key.clone(), input_request(request)?)))
+                .into_iter()
+                .map(|(key, request)| Ok((key, input_request(request)?)))
                 .collect::<Result<_, McpError>>()
         })
         .transpose()?;
-    let mut out =
-        rmcp::model::InputRequiredResult::new(requests, result.request_state().map(str::to_owned));
-    out.meta = result.meta().cloned().map(MetaObject);
+    let mut out = rmcp::model::InputRequiredResult::new(requests, state);
+    out.meta = meta.map(MetaObject);
     Ok(out)
 }
 
@@ -62,29 +61,26 @@ pub fn input_required(
 /// untagged, so parsing the whole request would buffer it and try it as a sampling request
 /// first (about a fifth of the conversion for the demo's booking form). Other requests take
 /// the general path.
-fn input_request(request: &InputRequest) -> Result<rmcp::model::InputRequest, McpError> {
+fn input_request(request: InputRequest) -> Result<rmcp::model::InputRequest, McpError> {
     match request {
         InputRequest::Elicit(params) => {
-            let params = match form_params(params) {
-                Some(typed) => typed,
-                None => convert(params)?,
+            let params = match params {
+                ElicitParams::Form(form) => match elicitation_schema(&form.requested_schema) {
+                    Some(requested_schema) => {
+                        rmcp::model::ElicitRequestParams::FormElicitationParams {
+                            meta: None,
+                            message: form.message,
+                            requested_schema,
+                        }
+                    }
+                    None => convert(&ElicitParams::Form(form))?,
+                },
+                other => convert(&other)?,
             };
             Ok(rmcp::model::InputRequest::Elicitation(
                 rmcp::model::ElicitRequest::new(params),
             ))
         }
-        other => convert(other),
+        other => convert(&other),
     }
-}
-
-/// A form request as rmcp's, built without JSON (see `schema.rs`); `None` for anything else.
-fn form_params(params: &ElicitParams) -> Option<rmcp::model::ElicitRequestParams> {
-    let ElicitParams::Form(form) = params else {
-        return None;
-    };
-    Some(rmcp::model::ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message: form.message.clone(),
-        requested_schema: elicitation_schema(&form.requested_schema)?,
-    })
 }

@@ -44,7 +44,7 @@ pub(super) async fn respond<R, Response>(
         Reply::Result(result) => Ok(complete(result)),
         Reply::InputRequired(ask) => {
             require_bridge(&ask, bridged).map_err(to_mcp_error)?;
-            Ok(input(input_required(&ask)?))
+            Ok(input(input_required(ask)?))
         }
     }
 }

@@ -27,12 +27,32 @@ use crate::schema::{
     RequestedSchema, SingleSelectSchema, StringFormat, StringSchema as OurString,
 };
 
-/// `schema` as rmcp's, or `None` where only rmcp's own parse gives the exact result.
-pub(super) fn elicitation_schema(schema: &RequestedSchema) -> Option<ElicitationSchema> {
+/// `schema` as rmcp's, or `None` where only rmcp's own parse gives the exact result. A form's
+/// own schema lives as long as the program, so its titles and descriptions are lent to rmcp
+/// (which holds them as `Cow<'static, str>`) instead of copied.
+#[expect(
+    clippy::ptr_arg,
+    reason = "the variant says whether the schema lives as long as the program"
+)]
+pub(super) fn elicitation_schema(
+    schema: &Cow<'static, RequestedSchema>,
+) -> Option<ElicitationSchema> {
+    match schema {
+        Cow::Borrowed(schema) => build(schema, |text: &'static str| Cow::Borrowed(text)),
+        Cow::Owned(schema) => build(schema, |text: &str| Cow::Owned(text.to_owned())),
+    }
+}
+
+/// How a label of a schema borrowed for `'s` becomes rmcp's.
+trait Label<'s>: Fn(&'s str) -> Cow<'static, str> + Copy {}
+
+impl<'s, F: Fn(&'s str) -> Cow<'static, str> + Copy> Label<'s> for F {}
+
+fn build<'s>(schema: &'s RequestedSchema, label: impl Label<'s>) -> Option<ElicitationSchema> {
     let mut properties = BTreeMap::new();
     for (name, property) in &schema.properties {
         if properties
-            .insert(name.clone(), property_schema(property)?)
+            .insert(name.clone(), property_schema(property, label)?)
             .is_some()
         {
             return None;
@@ -41,34 +61,44 @@ pub(super) fn elicitation_schema(schema: &RequestedSchema) -> Option<Elicitation
     let mut out = ElicitationSchema::new(properties);
     out.property_order = Some(schema.properties.iter().map(|(n, _)| n.clone()).collect());
     out.required = (!schema.required.is_empty()).then(|| schema.required.clone());
-    out.schema = schema.schema_uri.clone().map(Cow::Owned);
+    out.schema = schema.schema_uri.as_deref().map(label);
     Some(out)
 }
 
-fn property_schema(property: &PropertySchema) -> Option<PrimitiveSchemaDefinition> {
+fn property_schema<'s>(
+    property: &'s PropertySchema,
+    label: impl Label<'s>,
+) -> Option<PrimitiveSchemaDefinition> {
     Some(match property {
-        PropertySchema::String(s) => PrimitiveSchemaDefinition::String(string(s)?),
-        PropertySchema::Number(n) if n.integer => PrimitiveSchemaDefinition::Integer(integer(n)?),
-        PropertySchema::Number(n) => PrimitiveSchemaDefinition::Number(number(n)?),
+        PropertySchema::String(s) => PrimitiveSchemaDefinition::String(string(s, label)?),
+        PropertySchema::Number(n) if n.integer => {
+            PrimitiveSchemaDefinition::Integer(integer(n, label)?)
+        }
+        PropertySchema::Number(n) => PrimitiveSchemaDefinition::Number(number(n, label)?),
         PropertySchema::Boolean(b) => {
             let mut out = BooleanSchema::new();
-            (out.title, out.description) = labels(&b.annotations);
+            (out.title, out.description) = labels(&b.annotations, label);
             out.default = b.default;
             PrimitiveSchemaDefinition::Boolean(out)
         }
-        PropertySchema::SingleSelect(s) => PrimitiveSchemaDefinition::Enum(single(s)?),
-        PropertySchema::MultiSelect(m) => PrimitiveSchemaDefinition::Enum(multi(m)?),
+        PropertySchema::SingleSelect(s) => PrimitiveSchemaDefinition::Enum(single(s, label)?),
+        PropertySchema::MultiSelect(m) => PrimitiveSchemaDefinition::Enum(multi(m, label)?),
     })
 }
 
-fn labels(a: &Annotations) -> (Option<Cow<'static, str>>, Option<Cow<'static, str>>) {
-    let owned = |s: &Option<String>| s.clone().map(Cow::Owned);
-    (owned(&a.title), owned(&a.description))
+fn labels<'s>(
+    a: &'s Annotations,
+    label: impl Label<'s>,
+) -> (Option<Cow<'static, str>>, Option<Cow<'static, str>>) {
+    (
+        a.title.as_deref().map(label),
+        a.description.as_deref().map(label),
+    )
 }
 
-fn string(s: &OurString) -> Option<StringSchema> {
+fn string<'s>(s: &'s OurString, label: impl Label<'s>) -> Option<StringSchema> {
     let mut out = StringSchema::new();
-    (out.title, out.description) = labels(&s.annotations);
+    (out.title, out.description) = labels(&s.annotations, label);
     // rmcp holds lengths as u32 (its parse refuses more).
     let length = |n: Option<u64>| n.map(u32::try_from).transpose().ok();
     out.min_length = length(s.min_length)?;
@@ -92,26 +122,26 @@ fn bound<T>(value: &Option<Number>, read: impl Fn(&Number) -> Option<T>) -> Opti
     }
 }
 
-fn integer(n: &OurNumber) -> Option<IntegerSchema> {
+fn integer<'s>(n: &'s OurNumber, label: impl Label<'s>) -> Option<IntegerSchema> {
     let mut out = IntegerSchema::new();
-    (out.title, out.description) = labels(&n.annotations);
+    (out.title, out.description) = labels(&n.annotations, label);
     out.minimum = bound(&n.minimum, Number::as_i64)?;
     out.maximum = bound(&n.maximum, Number::as_i64)?;
     out.default = bound(&n.default, Number::as_i64)?;
     Some(out)
 }
 
-fn number(n: &OurNumber) -> Option<NumberSchema> {
+fn number<'s>(n: &'s OurNumber, label: impl Label<'s>) -> Option<NumberSchema> {
     let mut out = NumberSchema::new();
-    (out.title, out.description) = labels(&n.annotations);
+    (out.title, out.description) = labels(&n.annotations, label);
     out.minimum = bound(&n.minimum, Number::as_f64)?;
     out.maximum = bound(&n.maximum, Number::as_f64)?;
     out.default = bound(&n.default, Number::as_f64)?;
     Some(out)
 }
 
-fn single(s: &SingleSelectSchema) -> Option<EnumSchema> {
-    let (title, description) = labels(&s.annotations);
+fn single<'s>(s: &'s SingleSelectSchema, label: impl Label<'s>) -> Option<EnumSchema> {
+    let (title, description) = labels(&s.annotations, label);
     Some(match &s.options {
         EnumOptions::Untitled(values) => {
             let mut built = EnumSchema::builder(values.clone()).build();
@@ -137,8 +167,8 @@ fn single(s: &SingleSelectSchema) -> Option<EnumSchema> {
     })
 }
 
-fn multi(m: &MultiSelectSchema) -> Option<EnumSchema> {
-    let (title, description) = labels(&m.annotations);
+fn multi<'s>(m: &'s MultiSelectSchema, label: impl Label<'s>) -> Option<EnumSchema> {
+    let (title, description) = labels(&m.annotations, label);
     Some(match &m.options {
         EnumOptions::Untitled(values) => {
             let mut built = EnumSchema::builder(values.clone()).multiselect().build();

@@ -44,7 +44,7 @@ fn property_order(params: &ElicitRequestParams) -> Vec<String> {
 #[test]
 fn input_required_results_reach_rmcp_in_declaration_order() {
     let ours = InputRequiredResult::new(Some([("f".to_owned(), form())].into()), None).unwrap();
-    let theirs = input_required(&ours).unwrap();
+    let theirs = input_required(ours.clone()).unwrap();
     let requests = theirs.input_requests.expect("the form");
     let Some(RmcpRequest::Elicitation(request)) = requests.get("f") else {
         panic!("not an elicitation: {requests:?}");
@@ -109,7 +109,7 @@ fn mixed_round() -> InputRequiredResult {
 #[test]
 fn input_required_writes_what_rmcps_own_parse_of_the_result_writes() {
     let ours = mixed_round();
-    let built = input_required(&ours).unwrap();
+    let built = input_required(ours.clone()).unwrap();
     let parsed: rmcp::model::InputRequiredResult = convert(&ours).unwrap();
     assert_eq!(
         serde_json::to_string(&built).unwrap(),
@@ -125,12 +125,12 @@ fn input_required_writes_what_rmcps_own_parse_of_the_result_writes() {
 #[test]
 fn only_rounds_with_an_id_less_url_request_are_rewritten() {
     let forms = InputRequiredResult::new(Some([("f".to_owned(), form())].into()), None).unwrap();
-    let typed = ServerResult::InputRequiredResult(input_required(&forms).unwrap());
+    let typed = ServerResult::InputRequiredResult(input_required(forms.clone()).unwrap());
     assert!(matches!(
         bridge_url_requests(typed),
         ServerResult::InputRequiredResult(_)
     ));
-    let mixed = ServerResult::InputRequiredResult(input_required(&mixed_round()).unwrap());
+    let mixed = ServerResult::InputRequiredResult(input_required(mixed_round()).unwrap());
     let ServerResult::CustomResult(custom) = bridge_url_requests(mixed) else {
         panic!("the URL request was not bridged");
     };
@@ -140,7 +140,7 @@ fn only_rounds_with_an_id_less_url_request_are_rewritten() {
     );
     let with_id = InputRequest::from(UrlParams::for_2025("Open", "https://example.com/x", "id"));
     let round = InputRequiredResult::new(Some([("u".to_owned(), with_id)].into()), None).unwrap();
-    let typed = ServerResult::InputRequiredResult(input_required(&round).unwrap());
+    let typed = ServerResult::InputRequiredResult(input_required(round.clone()).unwrap());
     assert!(matches!(
         bridge_url_requests(typed),
         ServerResult::InputRequiredResult(_)

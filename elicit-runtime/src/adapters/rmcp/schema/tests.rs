@@ -1,4 +1,6 @@
-use rmcp::model::ElicitationSchema;
+use std::borrow::Cow;
+
+use rmcp::model::{ElicitationSchema, PrimitiveSchemaDefinition};
 use serde_json::{Value, json};
 
 use super::elicitation_schema;
@@ -53,7 +55,7 @@ fn every_kind() -> Value {
 #[test]
 fn every_kind_of_property_is_built_as_rmcp_parses_it_in_declaration_order() {
     let schema = ours(every_kind());
-    let typed = elicitation_schema(&schema).expect("every property maps");
+    let typed = typed(&schema).expect("every property maps");
     let (text, order) = through_json(&schema);
     assert_eq!(serde_json::to_string(&typed).unwrap(), text);
     assert_eq!(typed.property_order, order);
@@ -76,7 +78,7 @@ fn small_schemas_and_what_rmcps_builders_would_drop_map_too() {
             "z": {"type": "string"}, "a": {"type": "string", "enum": ["1"]}}}),
     ] {
         let schema = ours(schema);
-        let typed = elicitation_schema(&schema).expect("maps");
+        let typed = typed(&schema).expect("maps");
         assert_eq!(
             serde_json::to_string(&typed).unwrap(),
             through_json(&schema).0
@@ -89,5 +91,35 @@ fn what_would_not_map_exactly_is_left_to_rmcps_parse() {
     // An integer bound beyond i64.
     let huge = ours(json!({"type": "object", "properties": {
         "n": {"type": "integer", "maximum": 18446744073709551615_u64}}}));
-    assert!(elicitation_schema(&huge).is_none());
+    assert!(typed(&huge).is_none());
+}
+
+/// `schema` as rmcp's, built both ways: lent (a form's own schema, `'static`) and copied (one
+/// with call-site defaults); both must give the same rmcp schema.
+fn typed(schema: &RequestedSchema) -> Option<ElicitationSchema> {
+    let lent: &'static RequestedSchema = Box::leak(Box::new(schema.clone()));
+    let borrowed = elicitation_schema(&Cow::Borrowed(lent));
+    let owned = elicitation_schema(&Cow::Owned(schema.clone()));
+    assert_eq!(
+        borrowed.as_ref().map(|s| serde_json::to_string(s).unwrap()),
+        owned.as_ref().map(|s| serde_json::to_string(s).unwrap())
+    );
+    if let Some(Some(title)) = borrowed
+        .as_ref()
+        .map(|s| s.properties.values().find_map(title_of))
+    {
+        assert!(
+            matches!(title, Cow::Borrowed(_)),
+            "a lent schema's labels are borrowed"
+        );
+    }
+    owned
+}
+
+fn title_of(property: &PrimitiveSchemaDefinition) -> Option<&Cow<'static, str>> {
+    match property {
+        PrimitiveSchemaDefinition::String(s) => s.title.as_ref(),
+        PrimitiveSchemaDefinition::Boolean(b) => b.title.as_ref(),
+        _ => None,
+    }
 }
