@@ -23,6 +23,8 @@ use std::time::SystemTime;
 use serde_json::{Value, json};
 
 pub use build::ContextBuilder;
+#[cfg(feature = "rmcp")]
+pub(crate) use build::RequestParts;
 pub use error::ContextError;
 pub use finish::Reply;
 use round::RoundState;

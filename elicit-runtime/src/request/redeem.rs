@@ -7,8 +7,7 @@ use std::time::SystemTime;
 
 use super::ElicitContext;
 use crate::channel::InputChannel as _;
-use crate::interrupt::Interrupt;
-use crate::wire::{JsonRpcError, ProtocolEra};
+use crate::wire::JsonRpcError;
 
 /// Where the state this request carried stands with the replay guard.
 #[derive(Debug, Clone, Default)]
@@ -120,9 +119,10 @@ impl ElicitContext {
 
     /// Before `finish`: a round that continues without asking carries this request's state
     /// into the next one, so it redeems the state first (a refusal becomes the round's error).
-    pub(crate) async fn settle<R>(&mut self, result: &Result<R, Interrupt>) {
+    #[cfg(any(feature = "rmcp", feature = "testing"))]
+    pub(crate) async fn settle<R>(&mut self, result: &Result<R, crate::interrupt::Interrupt>) {
         let continues = matches!(result, Err(interrupt) if interrupt.as_error().is_none());
-        if continues && self.era == ProtocolEra::Mrtr2026 {
+        if continues && self.era == crate::wire::ProtocolEra::Mrtr2026 {
             // A refusal is recorded as the first error, which `finish` answers with.
             let _ = self.redeem_state().await;
         }

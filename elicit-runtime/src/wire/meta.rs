@@ -159,11 +159,23 @@ impl RequestMeta {
             Value::Object(map) => map,
             _ => return Err(WireError::invalid("params", "expected a JSON object")),
         };
-        let meta = match params.get("_meta") {
-            None | Some(Value::Null) => return Ok(None),
-            Some(Value::Object(meta)) => meta,
-            Some(_) => return Err(WireError::invalid("_meta", "expected a JSON object")),
-        };
+        match params.get("_meta") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Object(meta)) => Self::read_meta(meta, keep_rest),
+            Some(_) => Err(WireError::invalid("_meta", "expected a JSON object")),
+        }
+    }
+
+    /// [`RequestMeta::essentials_from_params`] of the `_meta` object itself, for an adapter
+    /// that parsed the request already.
+    #[cfg(feature = "rmcp")]
+    pub(crate) fn essentials_from_meta(
+        meta: &Map<String, Value>,
+    ) -> Result<Option<Self>, WireError> {
+        Self::read_meta(meta, false)
+    }
+
+    fn read_meta(meta: &Map<String, Value>, keep_rest: bool) -> Result<Option<Self>, WireError> {
         if !MRTR_META_KEYS.iter().any(|k| meta.contains_key(*k)) {
             return Ok(None);
         }

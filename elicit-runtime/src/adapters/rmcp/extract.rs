@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use super::convert::to_mcp_error;
 use crate::channel::InputChannel;
 use crate::interrupt::Interrupt;
-use crate::request::ElicitContext;
+use crate::request::{ElicitContext, RequestParts};
 use crate::server::ElicitServer;
 use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
 
@@ -140,24 +140,18 @@ pub(super) struct Params {
 }
 
 impl Params {
-    /// The params object as the client sent it, made of the parts themselves (moved, not
-    /// serialized again): `name`, `arguments`, `_meta`, `inputResponses`, `requestState`.
-    fn into_value(self) -> Value {
-        let mut params = serde_json::Map::new();
-        params.insert("name".to_owned(), Value::String(self.name));
-        if let Some(arguments) = self.arguments {
-            params.insert("arguments".to_owned(), Value::Object(arguments));
+    /// The parts themselves (moved, not copied), as a context is built from them.
+    fn into_parts(self) -> RequestParts {
+        RequestParts {
+            target: self.name,
+            arguments: self.arguments,
+            // `RequestMetaObject` is a transparent wrapper of the object.
+            meta: Some(self.meta.0.0),
+            input_responses: self
+                .input_responses
+                .map(|responses| responses.into_iter().collect()),
+            request_state: self.request_state,
         }
-        // `RequestMetaObject` and `MetaObject` are transparent wrappers of the object.
-        params.insert("_meta".to_owned(), Value::Object(self.meta.0.0));
-        if let Some(responses) = self.input_responses {
-            let responses = responses.into_iter().collect();
-            params.insert("inputResponses".to_owned(), Value::Object(responses));
-        }
-        if let Some(state) = self.request_state {
-            params.insert("requestState".to_owned(), Value::String(state));
-        }
-        Value::Object(params)
     }
 }
 
@@ -216,9 +210,8 @@ impl Slot {
 impl Pending {
     fn build(self, request: &RequestContext<RoleServer>) -> Result<ElicitContext, McpError> {
         super::round::build(
-            &self.server,
-            self.method,
-            self.params.into_value(),
+            self.server
+                .context_from_parts(self.method, self.params.into_parts()),
             request,
             self.principal.as_deref(),
         )

@@ -4,25 +4,21 @@
 
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
-use serde_json::Value;
 
 use super::convert::{input_required, to_mcp_error};
 use super::peer::session;
 use super::service::require_bridge;
 use crate::interrupt::Interrupt;
-use crate::request::{ElicitContext, Reply};
-use crate::server::ElicitServer;
+use crate::request::{ContextBuilder, ElicitContext, Reply};
 
-/// The context of one request: `params` with its `_meta`, the 2025-11-25 session if the
-/// connection has one, and who is asking.
+/// The context of one request from `builder` (the request's params with their `_meta`), the
+/// 2025-11-25 session if the connection has one, and who is asking.
 pub(super) fn build(
-    server: &ElicitServer,
-    method: &str,
-    params: Value,
+    builder: ContextBuilder<'_>,
     request: &RequestContext<RoleServer>,
     principal: Option<&str>,
 ) -> Result<ElicitContext, McpError> {
-    let mut builder = server.context_owned(method, params).principal(principal);
+    let mut builder = builder.principal(principal);
     if let Some((caps, peer)) = session(request) {
         builder = builder.legacy(caps, peer);
     }
