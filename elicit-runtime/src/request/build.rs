@@ -4,16 +4,14 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
+use super::params::Params;
 use super::round;
 use super::{ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
-use crate::wire::{
-    ClientCapabilities, INTERNAL_ERROR, JsonRpcError, ProtocolEra, RequestMeta, RetryFields,
-    WireError,
-};
+use crate::wire::{ClientCapabilities, INTERNAL_ERROR, JsonRpcError, ProtocolEra, RequestMeta};
 
 /// Builds an [`ElicitContext`]; see [`ElicitServer::context`].
 ///
@@ -49,13 +47,7 @@ impl ElicitServer {
     /// Starts a context for one incoming request: `method` (`tools/call`, `prompts/get`,
     /// `resources/read`) and its `params` exactly as received.
     pub fn context<'a>(&'a self, method: &'a str, params: &'a Value) -> ContextBuilder<'a> {
-        ContextBuilder {
-            server: self,
-            method,
-            params: Params::Borrowed(params),
-            principal: None,
-            legacy: None,
-        }
+        ContextBuilder::new(self, method, Params::Borrowed(params))
     }
 
     /// Like [`ElicitServer::context`], but takes the params: the arguments, the answers and
@@ -79,122 +71,21 @@ impl ElicitServer {
     /// assert_eq!(cx.arguments(), &json!({"restaurant": "Chez Rust"}));
     /// ```
     pub fn context_owned<'a>(&'a self, method: &'a str, params: Value) -> ContextBuilder<'a> {
-        ContextBuilder {
-            server: self,
-            method,
-            params: Params::Owned(params),
-            principal: None,
-            legacy: None,
-        }
+        ContextBuilder::new(self, method, Params::Owned(params))
     }
-}
-
-/// The parts of a request's params, for an adapter that parsed the request already (rmcp's
-/// typed params): a context is built from them without assembling a params object first.
-#[cfg(feature = "rmcp")]
-pub(crate) struct RequestParts {
-    /// The tool or prompt name, or the resource URI.
-    pub target: String,
-    pub arguments: Option<Map<String, Value>>,
-    pub meta: Option<Map<String, Value>>,
-    /// `inputResponses`, each as the client sent it.
-    pub input_responses: Option<Map<String, Value>>,
-    pub request_state: Option<String>,
-}
-
-#[cfg(feature = "rmcp")]
-impl ElicitServer {
-    /// Like [`ElicitServer::context_owned`], from the params' parts.
-    pub(crate) fn context_from_parts<'a>(
-        &'a self,
-        method: &'a str,
-        parts: RequestParts,
-    ) -> ContextBuilder<'a> {
-        ContextBuilder {
-            server: self,
-            method,
-            params: Params::Parts(Box::new(parts)),
-            principal: None,
-            legacy: None,
-        }
-    }
-}
-
-/// A request's params, as [`ElicitServer::context`], [`ElicitServer::context_owned`] or (for
-/// the rmcp adapter) `ElicitServer::context_from_parts` got them.
-enum Params<'a> {
-    Borrowed(&'a Value),
-    Owned(Value),
-    #[cfg(feature = "rmcp")]
-    Parts(Box<RequestParts>),
-}
-
-impl Params<'_> {
-    fn meta(&self) -> Result<Option<RequestMeta>, WireError> {
-        match self {
-            Self::Borrowed(params) => RequestMeta::essentials_from_params(params),
-            Self::Owned(params) => RequestMeta::essentials_from_params(params),
-            #[cfg(feature = "rmcp")]
-            Self::Parts(parts) => match &parts.meta {
-                Some(meta) => RequestMeta::essentials_from_meta(meta),
-                None => Ok(None),
-            },
-        }
-    }
-
-    /// What `requestState` is bound to: the tool or prompt name and arguments, or the URI.
-    fn target_and_arguments(&mut self, method: &str) -> (String, Value) {
-        let resource = method == "resources/read";
-        let (target, arguments) = match self {
-            Self::Borrowed(params) => (
-                target_of(params, resource),
-                params.get("arguments").cloned(),
-            ),
-            Self::Owned(params) => (
-                target_of(params, resource),
-                params.get_mut("arguments").map(Value::take),
-            ),
-            #[cfg(feature = "rmcp")]
-            Self::Parts(parts) => (
-                std::mem::take(&mut parts.target),
-                parts.arguments.take().map(Value::Object),
-            ),
-        };
-        let arguments = arguments
-            .filter(|a| !resource && !a.is_null())
-            .unwrap_or_else(|| Value::Object(Map::new()));
-        (target, arguments)
-    }
-
-    fn retry_fields(&mut self) -> Result<RetryFields, WireError> {
-        match self {
-            Self::Borrowed(params) => RetryFields::from_params(params),
-            Self::Owned(params) => RetryFields::take_from(params),
-            #[cfg(feature = "rmcp")]
-            Self::Parts(parts) => Ok(RetryFields {
-                input_responses: parts.input_responses.take().map(|responses| {
-                    responses
-                        .into_iter()
-                        .map(|(key, value)| (key, crate::wire::InputResponse::from_value(value)))
-                        .collect()
-                }),
-                request_state: parts.request_state.take(),
-            }),
-        }
-    }
-}
-
-/// The tool or prompt name (`name`), or for `resources/read` the URI (`uri`).
-fn target_of(params: &Value, resource: bool) -> String {
-    let key = if resource { "uri" } else { "name" };
-    params
-        .get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned()
 }
 
 impl<'a> ContextBuilder<'a> {
+    pub(super) fn new(server: &'a ElicitServer, method: &'a str, params: Params<'a>) -> Self {
+        ContextBuilder {
+            server,
+            method,
+            params,
+            principal: None,
+            legacy: None,
+        }
+    }
+
     /// The authenticated principal (e.g. the `sub` of the MCP authorization token). Sealed
     /// state is bound to it: another principal cannot use it.
     pub fn principal(mut self, principal: impl Into<Option<&'a str>>) -> Self {

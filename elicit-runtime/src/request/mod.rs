@@ -11,6 +11,7 @@ mod answers;
 mod build;
 mod error;
 mod finish;
+mod params;
 mod redeem;
 pub(crate) mod round;
 mod trace;
@@ -23,10 +24,10 @@ use std::time::SystemTime;
 use serde_json::{Value, json};
 
 pub use build::ContextBuilder;
-#[cfg(feature = "rmcp")]
-pub(crate) use build::RequestParts;
 pub use error::ContextError;
 pub use finish::Reply;
+#[cfg(feature = "rmcp")]
+pub(crate) use params::RequestParts;
 use round::RoundState;
 pub(crate) use round::UrlFlow;
 

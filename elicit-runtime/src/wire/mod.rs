@@ -59,6 +59,7 @@ mod elicit;
 mod errors;
 mod meta;
 mod mrtr;
+mod retry;
 mod tasks;
 
 #[cfg(test)]
@@ -81,10 +82,11 @@ pub use meta::{
     RequestMeta,
 };
 pub use mrtr::{
-    InputRequest, InputRequiredResult, InputResponse, InputResponses, METHOD_PROMPTS_GET,
-    METHOD_RESOURCES_READ, METHOD_ROOTS_LIST, METHOD_SAMPLING_CREATE_MESSAGE, METHOD_TOOLS_CALL,
-    MRTR_METHODS, RESULT_TYPE_COMPLETE, RESULT_TYPE_INPUT_REQUIRED, RetryFields,
+    InputRequest, InputRequiredResult, METHOD_PROMPTS_GET, METHOD_RESOURCES_READ,
+    METHOD_ROOTS_LIST, METHOD_SAMPLING_CREATE_MESSAGE, METHOD_TOOLS_CALL, MRTR_METHODS,
+    RESULT_TYPE_COMPLETE, RESULT_TYPE_INPUT_REQUIRED,
 };
+pub use retry::{InputResponse, InputResponses, RetryFields};
 pub use tasks::{
     METHOD_TASKS_GET, METHOD_TASKS_UPDATE, TASK_STATUS_INPUT_REQUIRED, TaskInputRequired,
     TasksUpdateAck, TasksUpdateParams,

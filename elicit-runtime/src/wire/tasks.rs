@@ -13,7 +13,8 @@ use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::mrtr::{InputRequest, InputResponses, RESULT_TYPE_COMPLETE, RESULT_TYPE_INPUT_REQUIRED};
+use super::mrtr::{InputRequest, RESULT_TYPE_COMPLETE, RESULT_TYPE_INPUT_REQUIRED};
+use super::retry::InputResponses;
 use crate::ordered::Ordered;
 
 /// Method name of the task status poll.
