@@ -1,5 +1,7 @@
 //! Asking a form question through an input channel: written once for every channel.
 
+use serde_json::Value;
+
 use super::ElicitForm;
 use super::answer::Answer;
 use super::decode::{accepted, decode_answer};
@@ -8,7 +10,6 @@ use crate::channel::InputChannel;
 use crate::interrupt::Interrupt;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitMode, ElicitParams, FormParams, InputRequest, JsonRpcError};
-use serde_json::Value;
 
 /// Puts `prepared` (or the error preparing it ended in) to `channel` and decodes the answer.
 /// Every error is reported to the channel, which keeps the first.

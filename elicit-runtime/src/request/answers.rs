@@ -86,18 +86,13 @@ impl Answers {
                 Some(json!({"key": key})),
             )));
         }
-        let raw = match response {
-            InputResponse::Malformed { error, .. } => {
-                return Err(Interrupt::error(JsonRpcError::invalid_params(
-                    format!("inputResponses.{key}: {error}"),
-                    Some(json!({"key": key})),
-                )));
-            }
-            InputResponse::Elicit(result) => normalized(result),
-            InputResponse::Sampling(v) | InputResponse::Roots(v) | InputResponse::Unknown(v) => {
-                v.clone()
-            }
-        };
+        if let InputResponse::Malformed { error, .. } = response {
+            return Err(Interrupt::error(JsonRpcError::invalid_params(
+                format!("inputResponses.{key}: {error}"),
+                Some(json!({"key": key})),
+            )));
+        }
+        let raw = response_value(response);
         // Not copied: the answer stays in `responses` until a state is sealed, and a form's is
         // replaced by what its decoder kept (`keep`) before that; the last round seals nothing.
         let resolved = Resolved {
