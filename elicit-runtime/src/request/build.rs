@@ -45,7 +45,9 @@ type Session = (ClientCapabilities, Option<Arc<dyn LegacyPeer>>);
 
 impl ElicitServer {
     /// Starts a context for one incoming request: `method` (`tools/call`, `prompts/get`,
-    /// `resources/read`) and its `params` exactly as received.
+    /// `resources/read`) and its `params` exactly as received. The arguments and answers the
+    /// context keeps are copied out of `params`; a caller done with them can hand them over
+    /// with [`ElicitServer::context_owned`] instead.
     pub fn context<'a>(&'a self, method: &'a str, params: &'a Value) -> ContextBuilder<'a> {
         ContextBuilder::new(self, method, Params::Borrowed(params))
     }
