@@ -28,7 +28,7 @@ use rmcp::model::{
     PaginatedRequestParams, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde::Deserialize;
 
 /// What `demo-server` answered to the bench's requests (see `examples/tests/bench_floor.rs`).
@@ -86,15 +86,6 @@ impl ServerHandler for Floor {
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let answers: Answers = serde_json::from_str(ANSWERS)
         .map_err(|e| format!("examples/bench/floor_answers.json: {e}"))?;
-    // A client may close its pipe before sending anything: a normal end, as for the demo.
-    let running = match Floor(Arc::new(answers))
-        .serve(rmcp::transport::stdio_pipes())
-        .await
-    {
-        Ok(running) => running,
-        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-        Err(e) => return Err(e.into()),
-    };
-    running.waiting().await?;
-    Ok(())
+    // The demo's own stdio loop: the same transport, and the same end when the client leaves.
+    elicit_examples::demo::run::serve_until_closed(Floor(Arc::new(answers))).await
 }

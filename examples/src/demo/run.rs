@@ -63,12 +63,16 @@ pub async fn serve_stdio(
     let app = connect_routes(&server);
     tokio::spawn(async move { axum::serve(listener, app).await });
     eprintln!("elicit demo: landing page at {origin}/connect; MCP on stdio");
-    // A client may close its pipe before any session starts (e.g. a probe that only sent
-    // `server/discover`): that is a normal end, not an error.
-    let running = match ElicitService::new(server)
-        .serve(rmcp::transport::stdio_pipes())
-        .await
-    {
+    serve_until_closed(ElicitService::new(server)).await
+}
+
+/// Serves `service` on stdin/stdout through rmcp's `stdio_pipes()` until the client leaves.
+/// A client may close its pipe before any session starts (e.g. a probe that only sent
+/// `server/discover`): that is a normal end, not an error.
+pub async fn serve_until_closed<S: rmcp::Service<rmcp::RoleServer>>(
+    service: S,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let running = match service.serve(rmcp::transport::stdio_pipes()).await {
         Ok(running) => running,
         Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
         Err(e) => return Err(e.into()),
