@@ -85,15 +85,10 @@ impl Params<'_> {
             Self::Borrowed(params) => RetryFields::from_params(params),
             Self::Owned(params) => RetryFields::take_from(params),
             #[cfg(feature = "rmcp")]
-            Self::Parts(parts) => Ok(RetryFields {
-                input_responses: parts.input_responses.take().map(|responses| {
-                    responses
-                        .into_iter()
-                        .map(|(key, value)| (key, crate::wire::InputResponse::from_value(value)))
-                        .collect()
-                }),
-                request_state: parts.request_state.take(),
-            }),
+            Self::Parts(parts) => Ok(RetryFields::from_parts(
+                parts.input_responses.take(),
+                parts.request_state.take(),
+            )),
         }
     }
 }

@@ -121,15 +121,15 @@ impl ElicitResult {
         let Value::Object(mut map) = value else {
             return Self::deserialize(&value).map_err(|e| (value, e));
         };
-        let plain = map.iter().all(|(k, v)| match k.as_str() {
-            "action" => v.as_str().and_then(ElicitAction::from_wire).is_some(),
-            "content" | "_meta" => v.is_object(),
-            _ => false,
-        });
         let action = map
             .get("action")
             .and_then(Value::as_str)
             .and_then(ElicitAction::from_wire);
+        let plain = map.iter().all(|(k, v)| match k.as_str() {
+            "action" => true,
+            "content" | "_meta" => v.is_object(),
+            _ => false,
+        });
         match action {
             Some(action) if plain => {
                 let mut object = |key: &str| match map.remove(key) {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::elicit::ElicitResult;
 use super::errors::WireError;
@@ -38,32 +38,34 @@ pub enum InputResponse {
 }
 
 impl InputResponse {
-    /// Classifies a raw `inputResponses` value (never fails).
+    /// Classifies a raw `inputResponses` value (never fails). An elicitation result's content
+    /// is moved out of `value`, not copied.
     pub fn from_value(value: Value) -> Self {
-        match Kind::of(&value) {
-            Kind::Elicit => match ElicitResult::take(value) {
+        let malformed = |raw, error: &str| Self::Malformed {
+            raw,
+            error: error.to_owned(),
+        };
+        let Value::Object(map) = &value else {
+            return malformed(value, "an input response must be a JSON object");
+        };
+        if map.contains_key("action") {
+            match ElicitResult::take(value) {
                 Ok(result) => Self::Elicit(result),
-                Err((raw, e)) => Self::Malformed {
-                    error: format!("invalid elicitation result: {e}"),
-                    raw,
-                },
-            },
-            kind => kind.wrap(value),
-        }
-    }
-
-    /// Classifies a raw `inputResponses` value without taking it (never fails): an
-    /// elicitation result is read from the borrowed value, so only its content is copied.
-    pub fn from_ref(value: &Value) -> Self {
-        match Kind::of(value) {
-            Kind::Elicit => match ElicitResult::deserialize(value) {
-                Ok(result) => Self::Elicit(result),
-                Err(e) => Self::Malformed {
-                    error: format!("invalid elicitation result: {e}"),
-                    raw: value.clone(),
-                },
-            },
-            kind => kind.wrap(value.clone()),
+                Err((raw, e)) => malformed(raw, &format!("invalid elicitation result: {e}")),
+            }
+        } else if let Some(roots) = map.get("roots") {
+            if roots.is_array() {
+                Self::Roots(value)
+            } else {
+                malformed(value, "invalid roots result: `roots` must be an array")
+            }
+        } else if ["role", "content", "model"]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        {
+            Self::Sampling(value)
+        } else {
+            Self::Unknown(value)
         }
     }
 
@@ -80,55 +82,6 @@ impl InputResponse {
         match self {
             Self::Malformed { error, .. } => Some(error),
             _ => None,
-        }
-    }
-}
-
-/// The shape of a raw `inputResponses` value, told by its keys alone.
-enum Kind {
-    NotObject,
-    Elicit,
-    Roots,
-    BadRoots,
-    Sampling,
-    Unknown,
-}
-
-impl Kind {
-    fn of(value: &Value) -> Self {
-        let Value::Object(map) = value else {
-            return Self::NotObject;
-        };
-        if map.contains_key("action") {
-            Self::Elicit
-        } else if let Some(roots) = map.get("roots") {
-            if roots.is_array() {
-                Self::Roots
-            } else {
-                Self::BadRoots
-            }
-        } else if ["role", "content", "model"]
-            .iter()
-            .any(|k| map.contains_key(*k))
-        {
-            Self::Sampling
-        } else {
-            Self::Unknown
-        }
-    }
-
-    /// `value` as the response of this kind (not [`Kind::Elicit`], which is parsed).
-    fn wrap(self, value: Value) -> InputResponse {
-        let malformed = |raw, error: &str| InputResponse::Malformed {
-            raw,
-            error: error.to_owned(),
-        };
-        match self {
-            Self::NotObject => malformed(value, "an input response must be a JSON object"),
-            Self::BadRoots => malformed(value, "invalid roots result: `roots` must be an array"),
-            Self::Roots => InputResponse::Roots(value),
-            Self::Sampling => InputResponse::Sampling(value),
-            Self::Elicit | Self::Unknown => InputResponse::Unknown(value),
         }
     }
 }
@@ -269,33 +222,12 @@ impl RetryFields {
     /// `requestState` is not a string. Individual malformed responses do not fail; see
     /// [`InputResponses::malformed`].
     pub fn from_params(params: &Value) -> Result<Self, WireError> {
-        let params = match params {
-            Value::Null => return Ok(Self::default()),
-            Value::Object(map) => map,
-            _ => return Err(WireError::invalid("params", "expected a JSON object")),
-        };
-        let input_responses = match params.get("inputResponses") {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(map)) => Some(
-                map.iter()
-                    .map(|(k, v)| (k.clone(), InputResponse::from_ref(v)))
-                    .collect(),
+        Ok(match checked(params)? {
+            Some(map) => Self::from_members(
+                map.get("inputResponses").cloned(),
+                map.get("requestState").cloned(),
             ),
-            Some(_) => {
-                return Err(WireError::invalid(
-                    "inputResponses",
-                    "expected a JSON object",
-                ));
-            }
-        };
-        let request_state = match params.get("requestState") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(_) => return Err(WireError::invalid("requestState", "expected a string")),
-        };
-        Ok(Self {
-            input_responses,
-            request_state,
+            None => Self::default(),
         })
     }
 
@@ -318,48 +250,74 @@ impl RetryFields {
     /// assert_eq!(params, json!({"name": "book_table"}));
     /// ```
     pub fn take_from(params: &mut Value) -> Result<Self, WireError> {
-        let map = match params {
-            Value::Null => return Ok(Self::default()),
-            Value::Object(map) => map,
-            _ => return Err(WireError::invalid("params", "expected a JSON object")),
+        checked(params)?;
+        Ok(match params {
+            Value::Object(map) => {
+                Self::from_members(map.remove("inputResponses"), map.remove("requestState"))
+            }
+            _ => Self::default(),
+        })
+    }
+
+    /// The retry fields from the two members as [`checked`] let them through (`null` counts
+    /// as absent).
+    fn from_members(input_responses: Option<Value>, request_state: Option<Value>) -> Self {
+        let object = |v| match v {
+            Some(Value::Object(map)) => Some(map),
+            _ => None,
         };
-        if map
-            .get("inputResponses")
-            .is_some_and(|v| !v.is_null() && !v.is_object())
-        {
-            return Err(WireError::invalid(
-                "inputResponses",
-                "expected a JSON object",
-            ));
-        }
-        if map
-            .get("requestState")
-            .is_some_and(|v| !v.is_null() && !v.is_string())
-        {
-            return Err(WireError::invalid("requestState", "expected a string"));
-        }
-        let mut take = |key: &str| map.remove(key);
-        let input_responses = match take("inputResponses") {
-            Some(Value::Object(responses)) => Some(
+        let string = |v| match v {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        };
+        Self::from_parts(object(input_responses), string(request_state))
+    }
+
+    /// The retry fields from `inputResponses` (each entry as the client sent it) and
+    /// `requestState`, for an adapter that parsed the request already.
+    pub(crate) fn from_parts(
+        input_responses: Option<Map<String, Value>>,
+        request_state: Option<String>,
+    ) -> Self {
+        Self {
+            input_responses: input_responses.map(|responses| {
                 responses
                     .into_iter()
                     .map(|(k, v)| (k, InputResponse::from_value(v)))
-                    .collect(),
-            ),
-            _ => None,
-        };
-        let request_state = match take("requestState") {
-            Some(Value::String(state)) => Some(state),
-            _ => None,
-        };
-        Ok(Self {
-            input_responses,
+                    .collect()
+            }),
             request_state,
-        })
+        }
     }
 
     /// Whether this request is a retry (either member present).
     pub fn is_retry(&self) -> bool {
         self.input_responses.is_some() || self.request_state.is_some()
     }
+}
+
+/// `params` as an object whose retry members have the types the spec gives them (`None` for
+/// null params); otherwise the `-32602` error naming the member.
+fn checked(params: &Value) -> Result<Option<&Map<String, Value>>, WireError> {
+    let map = match params {
+        Value::Null => return Ok(None),
+        Value::Object(map) => map,
+        _ => return Err(WireError::invalid("params", "expected a JSON object")),
+    };
+    if map
+        .get("inputResponses")
+        .is_some_and(|v| !v.is_null() && !v.is_object())
+    {
+        return Err(WireError::invalid(
+            "inputResponses",
+            "expected a JSON object",
+        ));
+    }
+    if map
+        .get("requestState")
+        .is_some_and(|v| !v.is_null() && !v.is_string())
+    {
+        return Err(WireError::invalid("requestState", "expected a string"));
+    }
+    Ok(Some(map))
 }
