@@ -159,6 +159,35 @@ fn email_matches_reference_for_every_ascii_byte_at_every_position() {
     }
 }
 
+#[test]
+fn email_matches_reference_at_every_length_around_the_word_sizes() {
+    // The short ASCII path reads eight bytes at a time and stops below 64 bytes: addresses of
+    // every length from 3 to 70, each byte replaced by a separator or a refused byte.
+    for n in 3..=70usize {
+        let local = (n - 1) / 3;
+        let domain = n - 1 - local;
+        let address = if domain >= 3 {
+            format!("{}@{}.{}", "l".repeat(local), "d".repeat(domain - 2), "t")
+        } else {
+            format!("{}@{}", "l".repeat(local), "d".repeat(domain))
+        };
+        assert_eq!(address.len(), n);
+        same_as_reference(&address);
+        for i in 0..n {
+            for b in [
+                b'@', b'.', b'-', b' ', b'!', b'~', 0x7f, 0, b'A', b'Z', b'0', b'9', b'_',
+            ] {
+                let mut bytes = address.as_bytes().to_vec();
+                bytes[i] = b;
+                same_as_reference(std::str::from_utf8(&bytes).expect("ASCII"));
+            }
+            let mut accented = address.clone();
+            accented.insert(i, 'é');
+            same_as_reference(&accented);
+        }
+    }
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
     #[test]

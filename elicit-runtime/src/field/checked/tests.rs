@@ -105,3 +105,91 @@ fn a_property_of_another_kind_is_checked_as_such() {
     agrees::<Topic>(&text);
     agrees::<Vec<Topic>>(&text);
 }
+
+/// Numbers at and around every bound below, of every JSON number kind, and non-numbers.
+fn number_answers() -> Vec<Value> {
+    let mut answers = vec![json!(null), json!("7"), json!(true), json!([7])];
+    for n in [
+        i64::MIN,
+        -129,
+        -128,
+        -1,
+        0,
+        1,
+        17,
+        18,
+        120,
+        121,
+        127,
+        128,
+        255,
+        256,
+        65_535,
+        i64::from(i32::MAX),
+        i64::MAX,
+    ] {
+        answers.push(json!(n));
+    }
+    answers.extend([json!(u64::MAX), json!(i64::MAX as u64 + 1)]);
+    answers.extend([3.0, 3.5, 18.0, -0.0, 1e300, -1e300, 9.3e18].map(|f| json!(f)));
+    answers
+}
+
+/// Integer bounds, float bounds (whole and not) and none, on either side.
+fn number_specs() -> Vec<FieldSpec> {
+    let bounds = [
+        None,
+        Some(json!(18)),
+        Some(json!(-1)),
+        Some(json!(120)),
+        Some(json!(18.0)),
+        Some(json!(17.5)),
+        Some(json!(u64::MAX)),
+    ];
+    let number = |b: &Option<Value>| b.as_ref().and_then(|b| b.as_number().cloned());
+    let mut specs = Vec::new();
+    for minimum in &bounds {
+        for maximum in &bounds {
+            specs.push(FieldSpec {
+                minimum: number(minimum),
+                maximum: number(maximum),
+                ..FieldSpec::default()
+            });
+        }
+    }
+    specs
+}
+
+fn numbers_agree<T: ElicitField + PartialEq + std::fmt::Debug>() {
+    for spec in number_specs() {
+        let property = T::property(&spec);
+        for answer in number_answers() {
+            assert_eq!(
+                T::__decode_checked(&property, &answer),
+                check_then_decode::<T>(&property, &answer),
+                "{answer} against {property:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn integers_agree_with_check_then_decode() {
+    numbers_agree::<u8>();
+    numbers_agree::<i8>();
+    numbers_agree::<u16>();
+    numbers_agree::<i32>();
+    numbers_agree::<u32>();
+    numbers_agree::<i64>();
+    numbers_agree::<u64>();
+    numbers_agree::<usize>();
+    numbers_agree::<Option<u8>>();
+    // Not something the derive produces; the answer is still that of the general rule.
+    let text = String::property(&FieldSpec::default());
+    for answer in number_answers() {
+        assert_eq!(
+            u8::__decode_checked(&text, &answer),
+            check_then_decode::<u8>(&text, &answer)
+        );
+    }
+}
