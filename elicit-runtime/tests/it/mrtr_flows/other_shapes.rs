@@ -1,0 +1,75 @@
+//! Other round shapes.
+
+use super::*;
+
+#[test]
+fn retry_later_is_a_state_only_round() {
+    let calls = AtomicUsize::new(0);
+    let handler = async |cx: &mut ElicitContext| {
+        if calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            return Err(cx.retry_later());
+        }
+        Ok("ready")
+    };
+    let server = server();
+    let first = first_params(forms());
+    let r1 = asks(round(&server, &first, handler));
+    let state = r1.request_state().unwrap().to_owned();
+    assert_eq!(
+        serde_json::to_value(&r1).unwrap(),
+        json!({"resultType": "input_required", "requestState": state})
+    );
+    let mut again = first.clone();
+    again["requestState"] = Value::from(state);
+    assert_eq!(completes(round(&server, &again, handler)), "ready");
+}
+
+#[test]
+fn only_tools_prompts_and_resources_may_ask() {
+    let params = first_params(forms());
+    let mut cx = server()
+        .context("completion/complete", &params)
+        .build()
+        .unwrap();
+    let result = block_on(Guests::ask(&mut cx));
+    let error = cx.finish(result).unwrap_err();
+    assert_eq!(error.code, -32603);
+
+    for method in ["prompts/get", "resources/read"] {
+        let mut params = first_params(forms());
+        params["uri"] = json!("file:///menu");
+        let mut cx = server().context(method, &params).build().unwrap();
+        let result = block_on(Guests::ask(&mut cx));
+        assert!(
+            matches!(cx.finish(result), Ok(Reply::InputRequired(_))),
+            "{method}"
+        );
+    }
+}
+
+#[test]
+fn a_request_without_meta_and_without_a_session_is_invalid_params() {
+    let params = json!({"name": "book_table", "arguments": {}});
+    let error = server()
+        .context("tools/call", &params)
+        .build()
+        .unwrap_err()
+        .error;
+    assert_eq!(error.code, -32602);
+}
+
+#[test]
+fn an_unknown_protocol_version_is_invalid_params() {
+    let mut params = first_params(forms());
+    params["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("2019-01-01");
+    let error = server()
+        .context("tools/call", &params)
+        .build()
+        .unwrap_err()
+        .error;
+    assert_eq!(error.code, -32602);
+    assert_eq!(
+        error.data,
+        Some(json!({"supported": ["2025-11-25", "2026-07-28"]}))
+    );
+}

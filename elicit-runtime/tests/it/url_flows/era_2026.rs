@@ -1,0 +1,247 @@
+//! The 2026-07-28 rounds of a URL-mode elicitation: completion, expiry, failure, and the
+//! link's origin.
+
+use super::*;
+
+#[test]
+fn the_2026_flow_completes_with_the_bound_state_and_the_pages_result() {
+    let server = server().with_server_info("issues-server", "1.0.0");
+    let caller = Caller::new(&server, Some(ALICE));
+
+    let ask = input_required(block_on(caller.call(&caller.first(), connect)));
+    let url = url_request(&ask);
+    let state = state_of(&ask);
+    assert_eq!(
+        ask.meta().unwrap()["io.modelcontextprotocol/serverInfo"],
+        json!({"name": "issues-server", "version": "1.0.0"})
+    );
+    // Nothing about the user or the bound state is readable in the link.
+    for clear in [ALICE, "octo/hello", "github\""] {
+        assert!(!url.contains(clear), "{clear} leaks into {url}");
+    }
+
+    // The "browser": alice opens the link; the page sees the bound state.
+    let handle = handle_of(&url);
+    let page = LandingPage::new(&server);
+    let opened = block_on(page.open::<ConnectGithub>(&handle, ALICE)).unwrap();
+    assert_eq!(opened.state, bound());
+    assert!(opened.expires_at() > SystemTime::now());
+    let account = json!({"account": "octocat", "installation": 42});
+    block_on(page.complete(&opened, Some(account.clone()))).unwrap();
+
+    let params = caller.retry(&state, Some(answer("accept")));
+    let outcome = complete(block_on(caller.call(&params, connect)));
+    assert_eq!(outcome, completed(Some(account)));
+}
+
+#[test]
+fn an_accept_before_the_page_finished_is_a_state_only_round_until_it_does() {
+    let server = server();
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, state) = start(&caller);
+
+    // The user agreed but has not finished on the page: no new link, just state to retry with.
+    let params = caller.retry(&state, Some(answer("accept")));
+    let ask = input_required(block_on(caller.call(&params, connect)));
+    assert_state_only(&ask);
+    // Polling again (state only, as the spec says the client may) changes nothing.
+    let ask = input_required(block_on(
+        caller.call(&caller.retry(&state_of(&ask), None), connect),
+    ));
+    assert_state_only(&ask);
+
+    // The page still opens: nothing was recorded by the polling.
+    finish_page(&server, &handle, None);
+
+    let params = caller.retry(&state_of(&ask), None);
+    assert_eq!(
+        complete(block_on(caller.call(&params, connect))),
+        completed(None)
+    );
+}
+
+#[test]
+fn a_failure_recorded_by_the_page_is_failed() {
+    let server = server();
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, state) = start(&caller);
+    let page = LandingPage::new(&server);
+    let opened = block_on(page.open::<ConnectGithub>(&handle, ALICE)).unwrap();
+    block_on(page.fail(&opened, "the user denied access on github.com")).unwrap();
+
+    let params = caller.retry(&state, Some(answer("accept")));
+    assert_eq!(
+        complete(block_on(caller.call(&params, connect))),
+        UrlAnswer::Failed {
+            state: bound(),
+            reason: "the user denied access on github.com".into()
+        }
+    );
+}
+
+#[test]
+fn decline_and_cancel_need_no_page() {
+    for (action, expected) in [
+        ("decline", UrlAnswer::Declined),
+        ("cancel", UrlAnswer::Cancelled),
+    ] {
+        let server = server();
+        let caller = Caller::new(&server, Some(ALICE));
+        let (handle, state) = start(&caller);
+        let params = caller.retry(&state, Some(answer(action)));
+        assert_eq!(complete(block_on(caller.call(&params, connect))), expected);
+        // Declining records nothing: the page itself still opens (the link is still alive),
+        // and finishing it afterwards does not turn the decline into an authorization.
+        finish_page(&server, &handle, None);
+        assert_eq!(complete(block_on(caller.call(&params, connect))), expected);
+    }
+}
+
+#[test]
+fn an_accept_whose_link_expired_is_expired_and_then_the_state_is_refused() {
+    let server = server_with(sealer().with_ttl(Duration::from_secs(1)));
+    let caller = Caller::new(&server, Some(ALICE));
+    let page = LandingPage::new(&server);
+
+    // Flow A: the page never finishes. Flow B: it finished at once.
+    let (handle_a, state_a) = start(&caller);
+    let expires_at = block_on(page.open::<ConnectGithub>(&handle_a, ALICE))
+        .unwrap()
+        .expires_at();
+    let (handle_b, state_b) = start(&caller);
+    finish_page(&server, &handle_b, Some(json!("ok")));
+
+    std::thread::sleep(
+        expires_at
+            .duration_since(SystemTime::now())
+            .unwrap_or_default()
+            + Duration::from_millis(150),
+    );
+    // The page refuses an expired link.
+    assert_eq!(
+        block_on(page.open::<ConnectGithub>(&handle_a, ALICE)).unwrap_err(),
+        PageError::Expired
+    );
+    // The round-1 states were sealed in the same second as their links and expire with them:
+    // the retry is the uniform state refusal (a state that outlives its link gives
+    // `UrlAnswer::Expired`, see the next test).
+    for state in [&state_a, &state_b] {
+        let retry = block_on(caller.call(&caller.retry(state, Some(answer("accept"))), connect));
+        assert_invalid_state(&error(retry));
+    }
+
+    std::thread::sleep(
+        (expires_at + Duration::from_millis(2100))
+            .duration_since(SystemTime::now())
+            .unwrap_or_default(),
+    );
+    let late = block_on(caller.call(&caller.retry(&state_a, Some(answer("accept"))), connect));
+    assert_invalid_state(&error(late));
+    // A fresh call starts a fresh flow.
+    let (handle, state) = start(&caller);
+    finish_page(&server, &handle, None);
+    let params = caller.retry(&state, Some(answer("accept")));
+    assert_eq!(
+        complete(block_on(caller.call(&params, connect))),
+        completed(None)
+    );
+}
+
+#[test]
+fn a_state_that_outlives_its_link_gives_expired() {
+    let server = server_with(sealer().with_ttl(Duration::from_secs(2)));
+    let caller = Caller::new(&server, Some(ALICE));
+    let page = LandingPage::new(&server);
+
+    // Flow A: the page never finishes. Flow B: it finishes, but its retry comes too late.
+    let (handle_a, state_a) = start(&caller);
+    let (handle_b, state_b) = start(&caller);
+    let expires_at = block_on(page.open::<ConnectGithub>(&handle_a, ALICE))
+        .unwrap()
+        .expires_at();
+    // Poll two whole seconds later (still before the links expire): the state-only rounds are
+    // sealed later than the links, so their requestState outlives them by about two seconds.
+    let next_second = SystemTime::UNIX_EPOCH
+        + Duration::from_secs(
+            SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .unwrap()
+                .as_secs()
+                + 2,
+        )
+        + Duration::from_millis(20);
+    std::thread::sleep(
+        next_second
+            .duration_since(SystemTime::now())
+            .unwrap_or_default(),
+    );
+    let poll = |state: &str| {
+        let ask = input_required(block_on(
+            caller.call(&caller.retry(state, Some(answer("accept"))), connect),
+        ));
+        assert!(
+            ask.input_requests().is_none(),
+            "a pending page is polled, never reopened"
+        );
+        state_of(&ask)
+    };
+    let (polled_a, polled_b) = (poll(&state_a), poll(&state_b));
+    finish_page(&server, &handle_b, Some(json!("ok")));
+
+    std::thread::sleep(
+        expires_at
+            .duration_since(SystemTime::now())
+            .unwrap_or_default()
+            + Duration::from_millis(150),
+    );
+    // A completion lives as long as its link: flow B expired with it, like flow A.
+    for state in [&polled_a, &polled_b] {
+        let retry = block_on(caller.call(&caller.retry(state, None), connect));
+        assert_eq!(complete(retry), UrlAnswer::Expired);
+    }
+}
+#[test]
+fn require_url_on_2026_is_ask_url_and_never_minus_32042() {
+    let server = server();
+    let caller = Caller::new(&server, Some(ALICE));
+    let ask = input_required(block_on(caller.call(&caller.first(), require)));
+    let handle = handle_of(&url_request(&ask));
+    // Before the page finished: a state-only round, not an error.
+    let params = caller.retry(&state_of(&ask), Some(answer("accept")));
+    let pending = input_required(block_on(caller.call(&params, require)));
+    assert_state_only(&pending);
+    finish_page(&server, &handle, Some(json!({"account": "octocat"})));
+    let params = caller.retry(&state_of(&pending), None);
+    assert_eq!(
+        complete(block_on(caller.call(&params, require))),
+        completed(Some(json!({"account": "octocat"})))
+    );
+}
+
+#[test]
+fn with_url_origin_moves_the_link_to_the_dev_origin() {
+    let server = server().with_url_origin("http://127.0.0.1:8931/").unwrap();
+    let caller = Caller::new(&server, Some(ALICE));
+    let ask = input_required(block_on(caller.call(&caller.first(), connect)));
+    let params = serde_json::to_value(ask.input_requests().unwrap()).unwrap();
+    let url = params[KEY]["params"]["url"].as_str().unwrap();
+    assert!(
+        url.starts_with("http://127.0.0.1:8931/github?elicitation=eu1."),
+        "{url}"
+    );
+    assert_eq!(
+        server
+            .clone()
+            .with_url_origin("http://example.com")
+            .err()
+            .as_deref(),
+        Some("the origin must be https (http only on localhost, 127.0.0.1 or [::1])")
+    );
+    assert_eq!(
+        server
+            .with_url_origin("https://a.example/path")
+            .err()
+            .as_deref(),
+        Some("an origin is `scheme://host[:port]`, without path, query or user info")
+    );
+}
