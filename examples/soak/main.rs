@@ -14,6 +14,7 @@
 
 mod flows;
 mod processes;
+mod report;
 mod stats;
 mod window;
 
@@ -27,7 +28,8 @@ use elicit_runtime::state::KeyRing;
 
 use flows::Client;
 use processes::{RedisControl, Replica, rss_kib};
-use stats::{Tally, latency_line};
+use report::{Outcome, report};
+use stats::Tally;
 use window::Window;
 
 struct Options {
@@ -92,6 +94,7 @@ fn parse() -> Result<Options, String> {
 /// Memory of both replicas at one point of the run.
 #[derive(Clone, Copy, Default)]
 struct Rss {
+    /// Flows done when it was sampled.
     done: usize,
     kib: [u64; 2],
 }
@@ -160,62 +163,16 @@ async fn run(options: Options) -> Result<bool, String> {
         }));
     }
 
-    // The monitor: memory at 10 % (warm), 50 % (middle); Redis restarted at `restart_at`.
-    let redis = RedisControl {
-        script: options.redis_script.clone(),
-        url: options.redis.clone(),
-    };
-    let mut warm = None;
-    let mut middle = None;
-    let mut restart = None;
-    // When the last flow ended (the late replays after it are not throughput).
-    let mut all_done = None;
-    loop {
-        let now = done.load(Ordering::Relaxed);
-        if all_done.is_none() && now >= total {
-            all_done = Some(started.elapsed());
-        }
-        if warm.is_none() && now * 10 >= total {
-            warm = Some(sample(&pids, now));
-        }
-        if middle.is_none() && now * 2 >= total {
-            middle = Some(sample(&pids, now));
-        }
-        if let (None, Some(at)) = (&restart, options.restart_at)
-            && now as f64 >= at * total as f64
-        {
-            // In a task of its own: the samples above go on while Redis is away.
-            let (window, done, redis) = (window.clone(), done.clone(), redis.clone());
-            restart = Some(tokio::spawn(async move {
-                window.begin();
-                let result = redis.restart().await;
-                window.end();
-                (result, done.load(Ordering::Relaxed))
-            }));
-        }
-        if tasks.iter().all(tokio::task::JoinHandle::is_finished) || Instant::now() > deadline {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let (restart, restart_done_at) = match restart {
+    let watched = watch(&options, &pids, &done, &window, &tasks, started).await;
+    let (restart, restart_done_at) = match watched.restart {
         None => (None, None),
         Some(task) => match task.await {
             Ok((result, at)) => (Some(result), Some(at)),
             Err(e) => (Some(Err(format!("the restart task failed: {e}"))), None),
         },
     };
-    let mut tally = Tally::default();
-    for task in tasks {
-        match tokio::time::timeout(Duration::from_secs(30), task).await {
-            Ok(Ok(client)) => tally.merge(client),
-            Ok(Err(e)) => tally.hard_errors.push(format!("a client task failed: {e}")),
-            Err(_) => tally
-                .hard_errors
-                .push("a client did not stop within 30 s of the deadline".into()),
-        }
-    }
-    let elapsed = all_done.unwrap_or_else(|| started.elapsed());
+    let mut tally = collect(tasks).await;
+    let elapsed = watched.all_done.unwrap_or_else(|| started.elapsed());
     let end = sample(&pids, done.load(Ordering::Relaxed));
     for replica in &mut replicas {
         if let Ok(Some(status)) = replica.child.try_wait() {
@@ -227,130 +184,96 @@ async fn run(options: Options) -> Result<bool, String> {
         let _ = replica.child.kill().await;
     }
 
-    Ok(report(
-        &options,
-        &mut tally,
+    let outcome = Outcome {
+        tally,
+        total,
         elapsed,
-        [
+        rss: [
             idle,
-            warm.unwrap_or_default(),
-            middle.unwrap_or_default(),
+            watched.warm.unwrap_or_default(),
+            watched.middle.unwrap_or_default(),
             end,
         ],
         restart,
         restart_done_at,
-        &window,
-        total,
-    ))
+    };
+    Ok(report(&options, &window, outcome))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn report(
+/// What [`watch`] saw while the clients ran.
+struct Watched {
+    /// Memory at 10 % of the flows done (warm) and at 50 % (middle).
+    warm: Option<Rss>,
+    middle: Option<Rss>,
+    /// The Redis restart, if it began: its result and how many flows were done when it ended.
+    restart: Option<tokio::task::JoinHandle<(Result<(), String>, usize)>>,
+    /// When the last flow ended (the late replays after it are not throughput).
+    all_done: Option<Duration>,
+}
+
+/// Samples memory at 10 % and 50 % of the flows and restarts Redis at `restart_at`, until
+/// every client is finished or the deadline (counted from `started`) passes.
+async fn watch(
     options: &Options,
-    tally: &mut Tally,
-    elapsed: Duration,
-    rss: [Rss; 4],
-    restart: Option<Result<(), String>>,
-    restart_done_at: Option<usize>,
-    window: &Window,
-    total: usize,
-) -> bool {
-    let secs = elapsed.as_secs_f64();
-    let completions = tally.completions();
-    println!(
-        "soak: {completions} of {total} flows completed in {secs:.1} s: {:.0} flows/s",
-        completions as f64 / secs
-    );
-    for (tool, n) in &tally.completed {
-        println!("  {tool}: {n}");
-    }
-    println!(
-        "soak: tools/call rounds {:.0}/s; latency {}",
-        tally.calls.len() as f64 / secs,
-        latency_line(&mut tally.calls)
-    );
-    println!("soak: landing pages {}", latency_line(&mut tally.pages));
-    println!(
-        "soak: replays refused {} (uniform -32602; {} of them from before the Redis restart, sent after it), refused otherwise during the restart {:?}, redeemed twice {}",
-        tally.replays_refused,
-        tally.late_replays,
-        tally.replays_refused_otherwise,
-        tally.double_redemptions.len()
-    );
-    let [idle, warm, middle, end] = rss;
-    for (i, label) in ["A", "B"].iter().enumerate() {
-        println!(
-            "soak: replica {label} RSS idle {:.1} MiB, warm ({} flows) {:.1} MiB, middle ({} flows) {:.1} MiB, end ({} flows) {:.1} MiB",
-            mib(idle.kib[i]),
-            warm.done,
-            mib(warm.kib[i]),
-            middle.done,
-            mib(middle.kib[i]),
-            end.done,
-            mib(end.kib[i])
-        );
-    }
-    let mut ok = true;
-    let mut fail = |what: String| {
-        println!("soak: FAIL {what}");
-        ok = false;
+    pids: &[u32; 2],
+    done: &Arc<AtomicUsize>,
+    window: &Arc<Window>,
+    tasks: &[tokio::task::JoinHandle<Tally>],
+    started: Instant,
+) -> Watched {
+    let total = options.clients * options.flows;
+    let deadline = started + options.deadline;
+    let redis = RedisControl {
+        script: options.redis_script.clone(),
+        url: options.redis.clone(),
     };
-    match (&restart, options.restart_at) {
-        (None, None) => println!("soak: Redis not restarted (--no-restart)"),
-        (Some(Ok(())), _) => {
-            let down = window.downtime().unwrap_or_default();
-            println!(
-                "soak: Redis restarted after {} flows (away {:.0} ms): {} errors, {} rounds sent again and answered, {} flows begun again",
-                restart_done_at.unwrap_or(0),
-                down.as_secs_f64() * 1e3,
-                tally.restart_errors.values().sum::<u64>(),
-                tally.rounds_retried_ok,
-                tally.flows_restarted,
-            );
-            for (what, n) in &tally.restart_errors {
-                println!("  {n} x {what}");
-                if !(what.starts_with("JSON-RPC ") || what.starts_with("page HTTP 5")) {
-                    fail(format!("an unclean error during the restart: {what}"));
-                }
-            }
+    let mut watched = Watched {
+        warm: None,
+        middle: None,
+        restart: None,
+        all_done: None,
+    };
+    loop {
+        let now = done.load(Ordering::Relaxed);
+        if watched.all_done.is_none() && now >= total {
+            watched.all_done = Some(started.elapsed());
         }
-        (Some(Err(e)), _) => fail(format!("the Redis restart failed: {e}")),
-        (None, Some(_)) => fail("the run ended before the Redis restart".into()),
-    }
-    let bound = |middle: u64| options.rss_growth_kib.max(middle / 10);
-    for (i, label) in ["A", "B"].iter().enumerate() {
-        let (m, e) = (middle.kib[i], end.kib[i]);
-        if m == 0 || e == 0 {
-            fail(format!("replica {label}: no memory sample"));
-        } else if e > m + bound(m) {
-            fail(format!(
-                "replica {label}: RSS grew {:.1} MiB from the middle to the end (bound {:.1} MiB)",
-                mib(e - m),
-                mib(bound(m))
-            ));
+        if watched.warm.is_none() && now * 10 >= total {
+            watched.warm = Some(sample(pids, now));
         }
+        if watched.middle.is_none() && now * 2 >= total {
+            watched.middle = Some(sample(pids, now));
+        }
+        if let (None, Some(at)) = (&watched.restart, options.restart_at)
+            && now as f64 >= at * total as f64
+        {
+            // In a task of its own: the samples above go on while Redis is away.
+            let (window, done, redis) = (window.clone(), done.clone(), redis.clone());
+            watched.restart = Some(tokio::spawn(async move {
+                window.begin();
+                let result = redis.restart().await;
+                window.end();
+                (result, done.load(Ordering::Relaxed))
+            }));
+        }
+        if tasks.iter().all(tokio::task::JoinHandle::is_finished) || Instant::now() > deadline {
+            return watched;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    if completions != total as u64 {
-        fail(format!(
-            "{} of {total} flows did not complete",
-            total as u64 - completions
-        ));
-    }
-    for (label, problems) in [
-        ("error", &tally.hard_errors),
-        ("lost completion", &tally.lost),
-        ("double redemption", &tally.double_redemptions),
-    ] {
-        if !problems.is_empty() {
-            fail(format!(
-                "{} x {label}; first: {}",
-                problems.len(),
-                problems[0]
-            ));
+}
+
+/// Every client's counts, merged; a client that failed or did not stop is a hard error.
+async fn collect(tasks: Vec<tokio::task::JoinHandle<Tally>>) -> Tally {
+    let mut tally = Tally::default();
+    for task in tasks {
+        match tokio::time::timeout(Duration::from_secs(30), task).await {
+            Ok(Ok(counts)) => tally.merge(counts),
+            Ok(Err(e)) => tally.hard_errors.push(format!("a client task failed: {e}")),
+            Err(_) => tally
+                .hard_errors
+                .push("a client did not stop within 30 s of the deadline".into()),
         }
     }
-    if ok {
-        println!("soak: OK — 0 errors, 0 lost, 0 redeemed twice, memory flat");
-    }
-    ok
+    tally
 }
