@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 pub use crate::choice::ElicitEnum;
-pub use crate::field::{ElicitField, FieldKind, FieldSpec};
+pub use crate::field::{Bound, ElicitField, FieldKind, FieldRules, FieldSpec};
 pub use crate::field::{decode_choice, decode_choice_checked, single_select};
 pub use crate::form::{Answer, ElicitForm, Question, question_digest};
 pub use crate::interrupt::Interrupt;
@@ -28,16 +28,24 @@ pub fn push_field<T: ElicitField>(
 }
 
 /// Decodes field `index` of `schema` from its value in the answer (`None` when absent),
-/// recording any problem in `errors`. The derive finds every field's value in one pass over
+/// recording any problem in `errors`. `rules` are the field's constraints as written, used when
+/// `own` says `schema` is the form's own (see [`ElicitField::__decode_ruled`]). The derive finds every field's value in one pass over
 /// the answer, then calls this per field. Inlined into the derive's decoder: ten calls to
 /// small generic functions otherwise cost it more than their bodies' checks.
-#[inline(always)]
+// Forced inline only when optimizing: a debug build then calls one `decode_slot::<T>` per field
+// type of the crate instead of expanding it in every field of every form, which is most of what
+// a form costs to compile (`elicit-macros/benches/compile_time.sh` builds in debug).
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn decode_slot<T: ElicitField>(
     value: Option<&Value>,
     schema: &RequestedSchema,
     index: usize,
+    own: bool,
+    rules: &FieldRules,
     errors: &mut ContentError,
 ) -> Option<T> {
+    let rules = own.then_some(rules);
     let Some((name, property)) = schema.properties.get(index) else {
         errors.push("", "the form's schema is incomplete");
         return None;
@@ -50,7 +58,7 @@ pub fn decode_slot<T: ElicitField>(
                 None => Err("is required".to_owned()),
             },
         },
-        Some(value) => T::__decode_checked(property, value),
+        Some(value) => T::__decode_ruled(rules, property, value),
     };
     decoded
         .map_err(|reason| errors.push(name.as_str(), reason))

@@ -9,11 +9,14 @@ use serde_json::{Number, Value};
 use crate::choice::ElicitEnum;
 
 mod checked;
+mod rules;
 use crate::schema::{
     Annotations, BooleanSchema, MultiSelectSchema, NumberSchema, PropertySchema,
     SingleSelectSchema, StringFormat, StringSchema,
 };
 pub use checked::decode_choice_checked;
+#[doc(hidden)]
+pub use rules::{Bound, FieldRules};
 
 /// What kind of property a field type becomes, known at compile time.
 ///
@@ -132,6 +135,20 @@ pub trait ElicitField: Sized {
     fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
         checked::check_then_decode(property, value)
     }
+    /// [`ElicitField::__decode_checked`] for the derive's decoder on the form's own schema,
+    /// whose constraints for this field are `rules` (`None` for any other schema). A type may
+    /// decide the common case from the constants; whatever it does, the result must be that of
+    /// `__decode_checked(property, value)`.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __decode_ruled(
+        rules: Option<&FieldRules>,
+        property: &PropertySchema,
+        value: &Value,
+    ) -> Result<Self, String> {
+        let _ = rules;
+        Self::__decode_checked(property, value)
+    }
     /// The JSON this value is sent as; `None` when the field is absent.
     fn encode(&self) -> Option<Value>;
     /// The value of an absent field, when absence is allowed.
@@ -169,6 +186,19 @@ impl ElicitField for String {
             .map(owned)
             .ok_or_else(|| "must be text".to_owned())
     }
+    #[inline(always)]
+    fn __decode_ruled(
+        rules: Option<&FieldRules>,
+        property: &PropertySchema,
+        value: &Value,
+    ) -> Result<Self, String> {
+        if let (Some(rules), Value::String(text)) = (rules, value)
+            && rules::text_fits(rules, text)
+        {
+            return Ok(owned(text));
+        }
+        Self::__decode_checked(property, value)
+    }
     fn encode(&self) -> Option<Value> {
         Some(Value::String(self.clone()))
     }
@@ -187,6 +217,17 @@ impl ElicitField for bool {
         value
             .as_bool()
             .ok_or_else(|| "must be true or false".to_owned())
+    }
+    #[inline(always)]
+    fn __decode_ruled(
+        rules: Option<&FieldRules>,
+        property: &PropertySchema,
+        value: &Value,
+    ) -> Result<Self, String> {
+        if let (Some(_), Value::Bool(b)) = (rules, value) {
+            return Ok(*b);
+        }
+        Self::__decode_checked(property, value)
     }
     fn encode(&self) -> Option<Value> {
         Some(Value::Bool(*self))
@@ -246,6 +287,23 @@ macro_rules! integer_field {
             fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
                 checked::decode_integer_checked(property, value)
             }
+            #[inline(always)]
+            fn __decode_ruled(
+                rules: Option<&FieldRules>,
+                property: &PropertySchema,
+                value: &Value,
+            ) -> Result<Self, String> {
+                // The type's own range (which its schema advertises when narrower than 64 bits)
+                // is the conversion's.
+                if let (Some(rules), Value::Number(n)) = (rules, value)
+                    && let Some(v) = n.as_i64()
+                    && rules::integer_fits(rules, v) == Some(true)
+                    && let Ok(decoded) = Self::try_from(v)
+                {
+                    return Ok(decoded);
+                }
+                Self::__decode_checked(property, value)
+            }
             fn encode(&self) -> Option<Value> {
                 Some(Value::from(*self))
             }
@@ -285,6 +343,24 @@ macro_rules! float_field {
                     Err(format!("must be between {:e} and {:e}", <$ty>::MIN, <$ty>::MAX))
                 }
             }
+            #[inline(always)]
+            fn __decode_ruled(
+                rules: Option<&FieldRules>,
+                property: &PropertySchema,
+                value: &Value,
+            ) -> Result<Self, String> {
+                // `f32` advertises its range, which its rules do not hold: the general rule.
+                let ruled: bool = !$advertise;
+                if ruled
+                    && let (Some(rules), Value::Number(n)) = (rules, value)
+                    && n.is_f64()
+                    && let Some(v) = n.as_f64()
+                    && rules::float_fits(rules, v) == Some(true)
+                {
+                    return Self::decode(value);
+                }
+                Self::__decode_checked(property, value)
+            }
             fn encode(&self) -> Option<Value> {
                 // The shortest decimal that reads back as this value, so `0.7f32` is sent as
                 // 0.7 (not 0.699999988…) and still satisfies a `minimum` of 0.7.
@@ -312,6 +388,14 @@ impl<T: ElicitField> ElicitField for Option<T> {
     #[inline(always)]
     fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
         T::__decode_checked(property, value).map(Some)
+    }
+    #[inline(always)]
+    fn __decode_ruled(
+        rules: Option<&FieldRules>,
+        property: &PropertySchema,
+        value: &Value,
+    ) -> Result<Self, String> {
+        T::__decode_ruled(rules, property, value).map(Some)
     }
     fn encode(&self) -> Option<Value> {
         self.as_ref().and_then(T::encode)
@@ -383,6 +467,20 @@ impl<E: ElicitEnum> ElicitField for Vec<E> {
     #[inline(always)]
     fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
         checked::decode_many_checked(property, value)
+    }
+    #[inline(always)]
+    fn __decode_ruled(
+        rules: Option<&FieldRules>,
+        property: &PropertySchema,
+        value: &Value,
+    ) -> Result<Self, String> {
+        if let (Some(rules), Value::Array(items)) = (rules, value)
+            && rules::count_fits(rules, items.len())
+            && let Some(chosen) = checked::distinct_choices::<E>(items)
+        {
+            return Ok(chosen);
+        }
+        Self::__decode_checked(property, value)
     }
     fn encode(&self) -> Option<Value> {
         // A `Vec` keeps the user's order.

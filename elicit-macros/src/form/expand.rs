@@ -23,10 +23,25 @@ pub fn expand(form: &Form) -> TokenStream {
     // One pass over the answer finds every field's value; unknown keys fall through.
     let count = form.fields.len();
     let slot_arms = slot_arms(form);
-    let decodes = form.fields.iter().zip(&locals).enumerate().map(|(i, (f, local))| {
-        let ty = f.ty;
-        quote!(let #local = #p::decode_slot::<#ty>(__elicit_slots[#i], __elicit_schema, #i, &mut __elicit_errors);)
-    });
+    let decodes = form
+        .fields
+        .iter()
+        .zip(&locals)
+        .enumerate()
+        .map(|(i, (f, local))| {
+            let ty = f.ty;
+            let rules = field_rules(f);
+            quote! {
+                let #local = #p::decode_slot::<#ty>(
+                    __elicit_slots[#i],
+                    __elicit_schema,
+                    #i,
+                    __elicit_own,
+                &#rules,
+                    &mut __elicit_errors,
+                );
+            }
+        });
     let checks = form
         .fields
         .iter()
@@ -58,6 +73,12 @@ pub fn expand(form: &Form) -> TokenStream {
                             _ => {}
                         }
                     }
+                    // The form's own schema: its constraints are the constants of each field's
+                    // rules (any other schema, such as one with call-site defaults, is read).
+                    let __elicit_own = ::core::ptr::eq(
+                        __elicit_schema,
+                        <Self as #p::ElicitForm>::requested_schema(),
+                    );
                     #(#decodes)*
                     match (#(#locals,)*) {
                         (#(#p::Option::Some(#locals),)*) if __elicit_errors.is_empty() => {
@@ -207,18 +228,7 @@ fn field_spec(f: &Field) -> TokenStream {
     let (min_length, max_length) = (some_u64(f.min_length), some_u64(f.max_length));
     let (min_items, max_items) = (some_u64(f.min_items), some_u64(f.max_items));
     let (minimum, maximum) = (number(f.minimum), number(f.maximum));
-    let format = match f.format {
-        Some(fmt) => {
-            let variant = match fmt {
-                Format::Email => quote!(Email),
-                Format::Uri => quote!(Uri),
-                Format::Date => quote!(Date),
-                Format::DateTime => quote!(DateTime),
-            };
-            quote!(#p::Option::Some(#p::StringFormat::#variant))
-        }
-        None => quote!(#p::Option::None),
-    };
+    let format = string_format(f.format);
     let default = match &f.default {
         Some(v) => {
             let v = json(v);
@@ -239,6 +249,70 @@ fn field_spec(f: &Field) -> TokenStream {
             max_items: #max_items,
             default: #default,
         }
+    }
+}
+
+/// The field's constraints as a `FieldRules` constant, for the decoder's fast path: only the
+/// constraints the field has, on top of `FieldRules::NONE` (fewer tokens to compile).
+fn field_rules(f: &Field) -> TokenStream {
+    let p = private();
+    let bound = |n: Num| match n {
+        Num::Int(i) => match i64::try_from(i) {
+            Ok(i) => {
+                let lit = Literal::i64_suffixed(i);
+                quote!(#p::Bound::Int(#lit))
+            }
+            Err(_) => quote!(#p::Bound::Other),
+        },
+        Num::Float(f) => {
+            let lit = Literal::f64_suffixed(f);
+            quote!(#p::Bound::Float(#lit))
+        }
+    };
+    let mut set = Vec::new();
+    for (name, n) in [
+        ("min_length", f.min_length),
+        ("max_length", f.max_length),
+        ("min_items", f.min_items),
+        ("max_items", f.max_items),
+    ] {
+        if let Some(n) = n {
+            let name = quote::format_ident!("{}", name);
+            set.push(quote!(#name: #p::Option::Some(#n)));
+        }
+    }
+    for (name, n) in [("minimum", f.minimum), ("maximum", f.maximum)] {
+        if let Some(n) = n {
+            let name = quote::format_ident!("{}", name);
+            let n = bound(n);
+            set.push(quote!(#name: #p::Option::Some(#n)));
+        }
+    }
+    if f.format.is_some() {
+        let format = string_format(f.format);
+        set.push(quote!(format: #format));
+    }
+    if set.is_empty() {
+        quote!(#p::FieldRules::NONE)
+    } else {
+        quote!(#p::FieldRules { #(#set,)* ..#p::FieldRules::NONE })
+    }
+}
+
+/// `Option<StringFormat>` for a field's `format`.
+fn string_format(format: Option<Format>) -> TokenStream {
+    let p = private();
+    match format {
+        Some(fmt) => {
+            let variant = match fmt {
+                Format::Email => quote!(Email),
+                Format::Uri => quote!(Uri),
+                Format::Date => quote!(Date),
+                Format::DateTime => quote!(DateTime),
+            };
+            quote!(#p::Option::Some(#p::StringFormat::#variant))
+        }
+        None => quote!(#p::Option::None),
     }
 }
 

@@ -116,7 +116,7 @@ pub(super) fn decode_many_checked<E: ElicitEnum, C: ElicitField + FromIterator<E
 /// into a form's decoder, the `Vec`'s allocation was not (27 fewer instructions per decode of
 /// the `form_decode` bench's form under callgrind).
 #[inline(never)]
-fn distinct_choices<E: ElicitEnum>(items: &[Value]) -> Option<Vec<E>> {
+pub(super) fn distinct_choices<E: ElicitEnum>(items: &[Value]) -> Option<Vec<E>> {
     let mut chosen = Vec::with_capacity(items.len().min(E::VALUES.len()));
     for (i, item) in items.iter().enumerate() {
         let text = item.as_str()?;

@@ -159,14 +159,26 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
     let Value::String(text) = value else {
         return Err("must be text".to_owned());
     };
-    if s.min_length.is_some() || s.max_length.is_some() {
+    check_text(s.min_length, s.max_length, s.format, text)
+}
+
+/// The checks of a string property on an answered text, its bounds and format given apart:
+/// also the derive's fast path (`field::rules`), which passes the form's constants.
+#[inline(always)]
+pub(crate) fn check_text(
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    format: Option<StringFormat>,
+    text: &str,
+) -> Result<(), String> {
+    if min_length.is_some() || max_length.is_some() {
         // A UTF-8 character takes one to four bytes, so the character count lies in
         // [ceil(bytes / 4), bytes]; it is only counted when a bound falls inside that range.
         let bytes = text.len() as u64;
         let fewest = bytes.div_ceil(4);
         let mut counted = None;
         let mut chars = || *counted.get_or_insert_with(|| text.chars().count() as u64);
-        if let Some(min) = s.min_length {
+        if let Some(min) = min_length {
             let short = if bytes < min {
                 true
             } else if fewest >= min {
@@ -178,7 +190,7 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
                 return Err(format!("must be at least {} long", characters(min)));
             }
         }
-        if let Some(max) = s.max_length {
+        if let Some(max) = max_length {
             let long = if bytes <= max {
                 false
             } else if fewest > max {
@@ -191,7 +203,7 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
             }
         }
     }
-    let (valid, what) = match s.format {
+    let (valid, what) = match format {
         None => return Ok(()),
         Some(StringFormat::Email) => (is_valid_email(text), "a valid email address"),
         Some(StringFormat::Uri) => (is_valid_uri(text), "a valid absolute URI"),
