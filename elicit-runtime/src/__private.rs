@@ -29,9 +29,10 @@ pub fn push_field<T: ElicitField>(
 
 /// Decodes field `index` of `schema` from its value in the answer (`None` when absent),
 /// recording any problem in `errors`. `rules` are the field's constraints as written, used when
-/// `own` says `schema` is the form's own (see [`ElicitField::__decode_ruled`]). The derive finds every field's value in one pass over
-/// the answer, then calls this per field. Inlined into the derive's decoder: ten calls to
-/// small generic functions otherwise cost it more than their bodies' checks.
+/// `own` says `schema` is the form's own (see [`ElicitField::__decode_ruled`]). The derive finds
+/// every field's value in one pass over the answer, then calls this per field. Inlined into the
+/// derive's decoder when optimizing: ten calls to small generic functions otherwise cost it more
+/// than their bodies' checks.
 // Forced inline only when optimizing: a debug build then calls one `decode_slot::<T>` per field
 // type of the crate instead of expanding it in every field of every form, which is most of what
 // a form costs to compile (`elicit-macros/benches/compile_time.sh` builds in debug).

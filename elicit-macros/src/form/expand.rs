@@ -37,7 +37,7 @@ pub fn expand(form: &Form) -> TokenStream {
                     __elicit_schema,
                     #i,
                     __elicit_own,
-                &#rules,
+                    &#rules,
                     &mut __elicit_errors,
                 );
             }
