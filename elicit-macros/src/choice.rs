@@ -178,6 +178,13 @@ fn expand(ident: &Ident, choices: &[Choice]) -> TokenStream {
                 ) -> #p::Result<Self, ::std::string::String> {
                     #p::decode_choice_checked::<Self>(__elicit_property, __elicit_value)
                 }
+                #[inline]
+                fn __decode_fast(
+                    _: &#p::FieldRules,
+                    __elicit_value: &#p::serde_json::Value,
+                ) -> #p::Option<Self> {
+                    #p::decode_choice_fast::<Self>(__elicit_value)
+                }
                 fn encode(&self) -> #p::Option<#p::serde_json::Value> {
                     #p::Option::Some(#p::serde_json::Value::from(<Self as #p::ElicitEnum>::value(self)))
                 }

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 pub use crate::choice::ElicitEnum;
 pub use crate::field::{Bound, ElicitField, FieldKind, FieldRules, FieldSpec};
-pub use crate::field::{decode_choice, decode_choice_checked, single_select};
+pub use crate::field::{decode_choice, decode_choice_checked, decode_choice_fast, single_select};
 pub use crate::form::{Answer, ElicitForm, Question, question_digest};
 pub use crate::interrupt::Interrupt;
 /// For the `mrtr_round` benchmark: the runtime's own `requestState` codec.
@@ -29,7 +29,7 @@ pub fn push_field<T: ElicitField>(
 
 /// Decodes field `index` of `schema` from its value in the answer (`None` when absent),
 /// recording any problem in `errors`. `rules` are the field's constraints as written, used when
-/// `own` says `schema` is the form's own (see [`ElicitField::__decode_ruled`]). The derive finds
+/// `own` says `schema` is the form's own (see [`ElicitField::__decode_fast`]). The derive finds
 /// every field's value in one pass over the answer, then calls this per field. Inlined into the
 /// derive's decoder when optimizing: ten calls to small generic functions otherwise cost it more
 /// than their bodies' checks.
@@ -46,7 +46,12 @@ pub fn decode_slot<T: ElicitField>(
     rules: &FieldRules,
     errors: &mut ContentError,
 ) -> Option<T> {
-    let rules = own.then_some(rules);
+    if own
+        && let Some(value) = value
+        && let Some(decoded) = T::__decode_fast(rules, value)
+    {
+        return Some(decoded);
+    }
     let Some((name, property)) = schema.properties.get(index) else {
         errors.push("", "the form's schema is incomplete");
         return None;
@@ -59,7 +64,7 @@ pub fn decode_slot<T: ElicitField>(
                 None => Err("is required".to_owned()),
             },
         },
-        Some(value) => T::__decode_ruled(rules, property, value),
+        Some(value) => T::__decode_checked(property, value),
     };
     decoded
         .map_err(|reason| errors.push(name.as_str(), reason))

@@ -14,7 +14,7 @@ use crate::schema::{
     Annotations, BooleanSchema, MultiSelectSchema, NumberSchema, PropertySchema,
     SingleSelectSchema, StringFormat, StringSchema,
 };
-pub use checked::decode_choice_checked;
+pub use checked::{decode_choice_checked, decode_choice_fast};
 #[doc(hidden)]
 pub use rules::{Bound, FieldRules};
 
@@ -135,19 +135,15 @@ pub trait ElicitField: Sized {
     fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
         checked::check_then_decode(property, value)
     }
-    /// [`ElicitField::__decode_checked`] for the derive's decoder on the form's own schema,
-    /// whose constraints for this field are `rules` (`None` for any other schema). A type may
-    /// decide the common case from the constants; whatever it does, the result must be that of
-    /// `__decode_checked(property, value)`.
+    /// The derive's decoder on the form's own schema, whose constraints for this field are
+    /// `rules`: `Some` when the constants decide that `value` (present, not `null`) is a valid
+    /// answer, with what [`ElicitField::__decode_checked`] would decode; `None` leaves it to
+    /// `__decode_checked`, which also gives every error. The default decides nothing.
     #[doc(hidden)]
     #[inline(always)]
-    fn __decode_ruled(
-        rules: Option<&FieldRules>,
-        property: &PropertySchema,
-        value: &Value,
-    ) -> Result<Self, String> {
-        let _ = rules;
-        Self::__decode_checked(property, value)
+    fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
+        let _ = (rules, value);
+        None
     }
     /// The JSON this value is sent as; `None` when the field is absent.
     fn encode(&self) -> Option<Value>;
@@ -187,17 +183,11 @@ impl ElicitField for String {
             .ok_or_else(|| "must be text".to_owned())
     }
     #[inline(always)]
-    fn __decode_ruled(
-        rules: Option<&FieldRules>,
-        property: &PropertySchema,
-        value: &Value,
-    ) -> Result<Self, String> {
-        if let (Some(rules), Value::String(text)) = (rules, value)
-            && rules::text_fits(rules, text)
-        {
-            return Ok(owned(text));
+    fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
+        match value {
+            Value::String(text) if rules::text_fits(rules, text) => Some(owned(text)),
+            _ => None,
         }
-        Self::__decode_checked(property, value)
     }
     fn encode(&self) -> Option<Value> {
         Some(Value::String(self.clone()))
@@ -219,15 +209,8 @@ impl ElicitField for bool {
             .ok_or_else(|| "must be true or false".to_owned())
     }
     #[inline(always)]
-    fn __decode_ruled(
-        rules: Option<&FieldRules>,
-        property: &PropertySchema,
-        value: &Value,
-    ) -> Result<Self, String> {
-        if let (Some(_), Value::Bool(b)) = (rules, value) {
-            return Ok(*b);
-        }
-        Self::__decode_checked(property, value)
+    fn __decode_fast(_: &FieldRules, value: &Value) -> Option<Self> {
+        value.as_bool()
     }
     fn encode(&self) -> Option<Value> {
         Some(Value::Bool(*self))
@@ -288,21 +271,14 @@ macro_rules! integer_field {
                 checked::decode_integer_checked(property, value)
             }
             #[inline(always)]
-            fn __decode_ruled(
-                rules: Option<&FieldRules>,
-                property: &PropertySchema,
-                value: &Value,
-            ) -> Result<Self, String> {
+            fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
                 // The type's own range (which its schema advertises when narrower than 64 bits)
                 // is the conversion's.
-                if let (Some(rules), Value::Number(n)) = (rules, value)
-                    && let Some(v) = n.as_i64()
-                    && rules::integer_fits(rules, v) == Some(true)
-                    && let Ok(decoded) = Self::try_from(v)
-                {
-                    return Ok(decoded);
+                let v = value.as_i64()?;
+                if rules::integer_fits(rules, v) != Some(true) {
+                    return None;
                 }
-                Self::__decode_checked(property, value)
+                Self::try_from(v).ok()
             }
             fn encode(&self) -> Option<Value> {
                 Some(Value::from(*self))
@@ -344,22 +320,14 @@ macro_rules! float_field {
                 }
             }
             #[inline(always)]
-            fn __decode_ruled(
-                rules: Option<&FieldRules>,
-                property: &PropertySchema,
-                value: &Value,
-            ) -> Result<Self, String> {
+            fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
                 // `f32` advertises its range, which its rules do not hold: the general rule.
                 let ruled: bool = !$advertise;
-                if ruled
-                    && let (Some(rules), Value::Number(n)) = (rules, value)
-                    && n.is_f64()
-                    && let Some(v) = n.as_f64()
-                    && rules::float_fits(rules, v) == Some(true)
-                {
-                    return Self::decode(value);
+                let Value::Number(n) = value else { return None };
+                if !ruled || !n.is_f64() || rules::float_fits(rules, n.as_f64()?) != Some(true) {
+                    return None;
                 }
-                Self::__decode_checked(property, value)
+                Self::decode(value).ok()
             }
             fn encode(&self) -> Option<Value> {
                 // The shortest decimal that reads back as this value, so `0.7f32` is sent as
@@ -390,12 +358,8 @@ impl<T: ElicitField> ElicitField for Option<T> {
         T::__decode_checked(property, value).map(Some)
     }
     #[inline(always)]
-    fn __decode_ruled(
-        rules: Option<&FieldRules>,
-        property: &PropertySchema,
-        value: &Value,
-    ) -> Result<Self, String> {
-        T::__decode_ruled(rules, property, value).map(Some)
+    fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
+        T::__decode_fast(rules, value).map(Some)
     }
     fn encode(&self) -> Option<Value> {
         self.as_ref().and_then(T::encode)
@@ -469,18 +433,12 @@ impl<E: ElicitEnum> ElicitField for Vec<E> {
         checked::decode_many_checked(property, value)
     }
     #[inline(always)]
-    fn __decode_ruled(
-        rules: Option<&FieldRules>,
-        property: &PropertySchema,
-        value: &Value,
-    ) -> Result<Self, String> {
-        if let (Some(rules), Value::Array(items)) = (rules, value)
-            && rules::count_fits(rules, items.len())
-            && let Some(chosen) = checked::distinct_choices::<E>(items)
-        {
-            return Ok(chosen);
+    fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
+        let items = value.as_array()?;
+        if !rules::count_fits(rules, items.len()) {
+            return None;
         }
-        Self::__decode_checked(property, value)
+        checked::distinct_choices::<E>(items)
     }
     fn encode(&self) -> Option<Value> {
         // A `Vec` keeps the user's order.

@@ -59,6 +59,14 @@ pub(super) fn decode_integer_checked<I: ElicitField + TryFrom<i64>>(
     check_then_decode(property, value)
 }
 
+/// A single-select answer on the form's own schema, whose options are the enum's values: any
+/// text the enum knows ([`ElicitField::__decode_fast`] of a derived enum).
+#[doc(hidden)]
+#[inline]
+pub fn decode_choice_fast<E: ElicitEnum>(value: &Value) -> Option<E> {
+    value.as_str().and_then(E::from_value)
+}
+
 /// A single-select answer: a text the enum knows is one of the options (the schema's options
 /// are `E::options()`), so it is accepted without looking them up.
 ///

@@ -1,5 +1,5 @@
 //! A field's constraints as the derive wrote them, known when the form compiles: the fast path
-//! of the derive's decoder for its own schema ([`ElicitField::__decode_ruled`]).
+//! of the derive's decoder for its own schema ([`ElicitField::__decode_fast`]).
 //!
 //! Why: checking an answer against the schema built at run time reads every bound from it and
 //! matches on what kind of bound it is. With the bounds a `const` of the form, the optimizer
@@ -8,9 +8,10 @@
 //! callgrind).
 //!
 //! Each fast path only ever accepts: whenever it cannot decide (a bound it does not know how to
-//! compare exactly, a value that fails), it hands the value to
+//! compare exactly, a value that fails), it returns `None` and the decoder hands the value to
 //! [`ElicitField::__decode_checked`], the general rule, which gives the same result it always
-//! did and its exact message. The tests in `rules/tests.rs` check that both agree.
+//! did and its exact message. The tests in `rules/tests.rs` check that whatever a fast path
+//! accepts, the general rule decodes the same way.
 
 use crate::schema::{StringFormat, check_text};
 

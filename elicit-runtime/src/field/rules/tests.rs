@@ -78,26 +78,26 @@ impl Constraints {
     }
 }
 
+/// Whatever the fast path accepts, the general rule decodes to the same value. Returns how many
+/// answers the fast path decided, so a test can tell one that decides nothing.
 #[track_caller]
 fn agrees<T: ElicitField + PartialEq + std::fmt::Debug>(
     constraints: &[Constraints],
     answers: &[Value],
-) {
+) -> usize {
+    let mut decided = 0;
     for c in constraints {
         let property = T::property(&c.spec());
         let rules = c.rules();
-        for answer in answers {
-            assert_eq!(
-                T::__decode_ruled(Some(&rules), &property, answer),
-                T::__decode_checked(&property, answer),
-                "{answer} against {property:?}"
-            );
-            assert_eq!(
-                T::__decode_ruled(None, &property, answer),
-                T::__decode_checked(&property, answer),
-            );
+        for answer in answers.iter().filter(|a| !a.is_null()) {
+            let general = T::__decode_checked(&property, answer);
+            if let Some(fast) = T::__decode_fast(&rules, answer) {
+                decided += 1;
+                assert_eq!(Ok(&fast), general.as_ref(), "{answer} against {property:?}");
+            }
         }
     }
+    decided
 }
 
 fn texts() -> Vec<Value> {
@@ -156,8 +156,8 @@ fn texts_agree_with_the_general_rule() {
         }
     }
     let answers = texts();
-    agrees::<String>(&constraints, &answers);
-    agrees::<Option<String>>(&constraints, &answers);
+    assert!(agrees::<String>(&constraints, &answers) > 0);
+    assert!(agrees::<Option<String>>(&constraints, &answers) > 0);
 }
 
 fn numbers() -> Vec<Value> {
@@ -220,16 +220,20 @@ fn number_constraints() -> Vec<Constraints> {
 #[test]
 fn numbers_agree_with_the_general_rule() {
     let (constraints, answers) = (number_constraints(), numbers());
-    agrees::<u8>(&constraints, &answers);
-    agrees::<i8>(&constraints, &answers);
-    agrees::<u32>(&constraints, &answers);
-    agrees::<i64>(&constraints, &answers);
-    agrees::<u64>(&constraints, &answers);
-    agrees::<usize>(&constraints, &answers);
-    agrees::<f64>(&constraints, &answers);
-    agrees::<f32>(&constraints, &answers);
-    agrees::<Option<u8>>(&constraints, &answers);
-    agrees::<Option<f64>>(&constraints, &answers);
+    assert!(agrees::<u8>(&constraints, &answers) > 0);
+    assert!(agrees::<i8>(&constraints, &answers) > 0);
+    assert!(agrees::<u32>(&constraints, &answers) > 0);
+    assert!(agrees::<i64>(&constraints, &answers) > 0);
+    assert!(agrees::<u64>(&constraints, &answers) > 0);
+    assert!(agrees::<usize>(&constraints, &answers) > 0);
+    assert!(agrees::<f64>(&constraints, &answers) > 0);
+    assert_eq!(
+        agrees::<f32>(&constraints, &answers),
+        0,
+        "f32 is left to the general rule"
+    );
+    assert!(agrees::<Option<u8>>(&constraints, &answers) > 0);
+    assert!(agrees::<Option<f64>>(&constraints, &answers) > 0);
 }
 
 #[test]
@@ -261,8 +265,8 @@ fn booleans_and_choices_agree_with_the_general_rule() {
         }
     }
     answers.extend([json!([1]), json!(["api", null])]);
-    agrees::<bool>(&constraints, &answers);
-    agrees::<Topic>(&constraints, &answers);
-    agrees::<Vec<Topic>>(&constraints, &answers);
-    agrees::<Option<Vec<Topic>>>(&constraints, &answers);
+    assert!(agrees::<bool>(&constraints, &answers) > 0);
+    assert!(agrees::<Topic>(&constraints, &answers) > 0);
+    assert!(agrees::<Vec<Topic>>(&constraints, &answers) > 0);
+    assert!(agrees::<Option<Vec<Topic>>>(&constraints, &answers) > 0);
 }
