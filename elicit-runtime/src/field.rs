@@ -136,9 +136,10 @@ pub trait ElicitField: Sized {
         checked::check_then_decode(property, value)
     }
     /// The derive's decoder on the form's own schema, whose constraints for this field are
-    /// `rules`: `Some` when the constants decide that `value` (present, not `null`) is a valid
-    /// answer, with what [`ElicitField::__decode_checked`] would decode; `None` leaves it to
-    /// `__decode_checked`, which also gives every error. The default decides nothing.
+    /// `rules`: `Some` when the constants decide that `value` (the answered value) is valid,
+    /// with what [`ElicitField::__decode_checked`] would decode; `None` leaves it to the general
+    /// path, which also gives every error. Never `Some` for `null`: that is an absent field,
+    /// which the general path decides. The default decides nothing.
     #[doc(hidden)]
     #[inline(always)]
     fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
