@@ -276,7 +276,7 @@ macro_rules! integer_field {
                 // The type's own range (which its schema advertises when narrower than 64 bits)
                 // is the conversion's.
                 let v = value.as_i64()?;
-                if rules::integer_fits(rules, v) != Some(true) {
+                if !rules::integer_fits(rules, v) {
                     return None;
                 }
                 Self::try_from(v).ok()
@@ -325,7 +325,7 @@ macro_rules! float_field {
                 // `f32` advertises its range, which its rules do not hold: the general rule.
                 let ruled: bool = !$advertise;
                 let Value::Number(n) = value else { return None };
-                if !ruled || !n.is_f64() || rules::float_fits(rules, n.as_f64()?) != Some(true) {
+                if !ruled || !n.is_f64() || !rules::float_fits(rules, n.as_f64()?) {
                     return None;
                 }
                 Self::decode(value).ok()

@@ -84,26 +84,26 @@ pub(super) fn text_fits(rules: &FieldRules, text: &str) -> bool {
     check_text(rules.min_length, rules.max_length, rules.format, text).is_ok()
 }
 
-/// Whether the whole number `v` meets the bounds; `None` when a bound is not a whole number
-/// within `i64` (then only the general rule compares exactly).
+/// Whether the whole number `v` meets the bounds; `false` also when a bound is not a whole
+/// number within `i64` (then only the general rule compares exactly).
 #[inline(always)]
-pub(super) fn integer_fits(rules: &FieldRules, v: i64) -> Option<bool> {
+pub(super) fn integer_fits(rules: &FieldRules, v: i64) -> bool {
     let within = |bound: Option<Bound>, ok: fn(i64, i64) -> bool| match bound {
-        None => Some(true),
-        Some(Bound::Int(b)) => Some(ok(v, b)),
-        Some(Bound::Float(_) | Bound::Other) => None,
+        None => true,
+        Some(Bound::Int(b)) => ok(v, b),
+        Some(Bound::Float(_) | Bound::Other) => false,
     };
-    Some(within(rules.minimum, |v, b| v >= b)? && within(rules.maximum, |v, b| v <= b)?)
+    within(rules.minimum, |v, b| v >= b) && within(rules.maximum, |v, b| v <= b)
 }
 
-/// Whether the float `v` meets the bounds; `None` when a bound has no exact `f64`.
+/// Whether the float `v` meets the bounds; `false` also when a bound has no exact `f64`.
 #[inline(always)]
-pub(super) fn float_fits(rules: &FieldRules, v: f64) -> Option<bool> {
+pub(super) fn float_fits(rules: &FieldRules, v: f64) -> bool {
     let within = |bound: Option<Bound>, ok: fn(f64, f64) -> bool| match bound {
-        None => Some(true),
-        Some(b) => b.as_exact_f64().map(|b| ok(v, b)),
+        None => true,
+        Some(b) => b.as_exact_f64().is_some_and(|b| ok(v, b)),
     };
-    Some(within(rules.minimum, |v, b| v >= b)? && within(rules.maximum, |v, b| v <= b)?)
+    within(rules.minimum, |v, b| v >= b) && within(rules.maximum, |v, b| v <= b)
 }
 
 /// Whether a list of `count` choices meets the item bounds.
