@@ -126,7 +126,8 @@ pub trait ElicitField: Sized {
     /// Returns a reason a user can read when the value does not fit the Rust type.
     fn decode(value: &Value) -> Result<Self, String>;
     /// Checks `value` against `property`, then decodes it: what the derive's decoder calls for
-    /// every answered field. `property` is this type's own ([`ElicitField::property`] of the
+    /// every answered field that [`ElicitField::__decode_fast`] did not decide (and for every
+    /// field against a schema other than the form's own). `property` is this type's own ([`ElicitField::property`] of the
     /// field's spec, possibly with a call-site default), which lets the runtime's impls for
     /// enums decide the common case in one pass; the result is always that of
     /// [`PropertySchema::check`] followed by [`ElicitField::decode`].

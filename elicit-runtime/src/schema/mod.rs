@@ -14,4 +14,4 @@ pub use model::{
     Annotations, BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
     RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, TitledOption,
 };
-pub(crate) use validate::{Expect, check_text};
+pub(crate) use validate::{Expect, F64_EXACT_INT, check_text};

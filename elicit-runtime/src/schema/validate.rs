@@ -459,7 +459,7 @@ fn exact(n: &Number) -> Exact {
 }
 
 /// Largest magnitude up to which every integer is exactly an `f64` (2^53).
-const F64_EXACT_INT: u64 = 1 << 53;
+pub(crate) const F64_EXACT_INT: u64 = 1 << 53;
 
 /// An integer `n` as the `f64` of the same value, when that exists (|n| <= 2^53).
 #[allow(clippy::cast_precision_loss)] // exact: both casts happen only for |n| <= 2^53
