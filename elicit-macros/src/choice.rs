@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use darling::error::Accumulator;
 use darling::util::Flag;
 use darling::{Error, FromDeriveInput, FromVariant};
 use proc_macro2::TokenStream;
@@ -103,10 +104,16 @@ fn validate(input: &DeriveInput) -> darling::Result<Vec<Choice<'_>>> {
             title,
         });
     }
-    // Two options with one wire value, or one label, cannot be told apart by the user or the server.
+    check_distinct(&choices, &mut errors);
+    errors.finish_with(choices)
+}
+
+/// Two options with one wire value, or one label, cannot be told apart by the user or the
+/// server: each repeat is an error on the later variant.
+fn check_distinct(choices: &[Choice], errors: &mut Accumulator) {
     let mut values: HashMap<&str, &Ident> = HashMap::new();
     let mut titles: HashMap<&str, &Ident> = HashMap::new();
-    for c in &choices {
+    for c in choices {
         if let Some(first) = values.insert(&c.value, c.ident) {
             errors.push(
                 Error::custom(format!(
@@ -127,7 +134,6 @@ fn validate(input: &DeriveInput) -> darling::Result<Vec<Choice<'_>>> {
             );
         }
     }
-    errors.finish_with(choices)
 }
 
 fn expand(ident: &Ident, choices: &[Choice]) -> TokenStream {
@@ -170,20 +176,6 @@ fn expand(ident: &Ident, choices: &[Choice]) -> TokenStream {
                 }
                 fn decode(__elicit_value: &#p::serde_json::Value) -> #p::Result<Self, ::std::string::String> {
                     #p::decode_choice::<Self>(__elicit_value)
-                }
-                #[inline]
-                fn __decode_checked(
-                    __elicit_property: &#p::PropertySchema,
-                    __elicit_value: &#p::serde_json::Value,
-                ) -> #p::Result<Self, ::std::string::String> {
-                    #p::decode_choice_checked::<Self>(__elicit_property, __elicit_value)
-                }
-                #[inline]
-                fn __decode_fast(
-                    _: &#p::FieldRules,
-                    __elicit_value: &#p::serde_json::Value,
-                ) -> #p::Option<Self> {
-                    #p::decode_choice_fast::<Self>(__elicit_value)
                 }
                 fn encode(&self) -> #p::Option<#p::serde_json::Value> {
                     #p::Option::Some(#p::serde_json::Value::from(<Self as #p::ElicitEnum>::value(self)))

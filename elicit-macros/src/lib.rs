@@ -22,7 +22,7 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(ElicitForm, attributes(elicit))]
 pub fn derive_elicit_form(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    form::derive(&input).into()
+    paths::expand(&input, quote::quote!(::elicit_runtime), form::derive).into()
 }
 
 /// Derives `ElicitEnum` for a unit-only enum: the options of a single- or multi-select.
@@ -31,7 +31,7 @@ pub fn derive_elicit_form(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(ElicitEnum, attributes(elicit))]
 pub fn derive_elicit_enum(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    choice::derive(&input).into()
+    paths::expand(&input, quote::quote!(::elicit_runtime), choice::derive).into()
 }
 
 /// Derives `ElicitUrl` for a struct whose fields are the server-side state bound to a
@@ -42,5 +42,29 @@ pub fn derive_elicit_enum(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(ElicitUrl, attributes(elicit))]
 pub fn derive_elicit_url(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    url::derive(&input).into()
+    paths::expand(&input, quote::quote!(::elicit_runtime), url::derive).into()
+}
+
+/// `ElicitForm` as `elicit-rmcp` re-exports it: generated code names `::elicit_rmcp`.
+#[doc(hidden)]
+#[proc_macro_derive(RmcpElicitForm, attributes(elicit))]
+pub fn derive_rmcp_elicit_form(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    paths::expand(&input, quote::quote!(::elicit_rmcp), form::derive).into()
+}
+
+/// `ElicitEnum` as `elicit-rmcp` re-exports it.
+#[doc(hidden)]
+#[proc_macro_derive(RmcpElicitEnum, attributes(elicit))]
+pub fn derive_rmcp_elicit_enum(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    paths::expand(&input, quote::quote!(::elicit_rmcp), choice::derive).into()
+}
+
+/// `ElicitUrl` as `elicit-rmcp` re-exports it.
+#[doc(hidden)]
+#[proc_macro_derive(RmcpElicitUrl, attributes(elicit))]
+pub fn derive_rmcp_elicit_url(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    paths::expand(&input, quote::quote!(::elicit_rmcp), url::derive).into()
 }

@@ -1,9 +1,96 @@
-//! Where generated code finds the runtime.
+//! Where generated code finds the runtime: `::elicit_runtime` by default, `::elicit_rmcp` for
+//! the derives that crate re-exports, or the path a container's `#[elicit(crate = "…")]` names
+//! (for crates that re-export the runtime under another name).
+
+use std::cell::RefCell;
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{ToTokens, quote};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, DeriveInput, Expr, ExprLit, Lit, Meta, Token};
 
-/// `::elicit_runtime::__private`: everything generated code names lives there.
+thread_local! {
+    /// The runtime's path for the derive being expanded (expansion is one call on one thread).
+    static RUNTIME: RefCell<Option<TokenStream>> = const { RefCell::new(None) };
+}
+
+/// `<runtime>::__private`: everything generated code names lives there.
 pub fn private() -> TokenStream {
-    quote!(::elicit_runtime::__private)
+    let root = RUNTIME.with(|r| r.borrow().clone());
+    let root = root.unwrap_or_else(|| quote!(::elicit_runtime));
+    quote!(#root::__private)
+}
+
+/// Expands `derive` with generated code naming the runtime at `default`, or at the path the
+/// input's `#[elicit(crate = "…")]` gives (removed from the input before `derive` parses it).
+pub fn expand(
+    input: &DeriveInput,
+    default: TokenStream,
+    derive: impl FnOnce(&DeriveInput) -> TokenStream,
+) -> TokenStream {
+    let mut input = input.clone();
+    let root = match take_crate(&mut input.attrs) {
+        Ok(Some(path)) => path.into_token_stream(),
+        Ok(None) => default,
+        Err(error) => return error.to_compile_error(),
+    };
+    let previous = RUNTIME.with(|r| r.replace(Some(root)));
+    let expanded = derive(&input);
+    RUNTIME.with(|r| *r.borrow_mut() = previous);
+    expanded
+}
+
+/// Removes `crate = "path"` from the container's `#[elicit(…)]` attributes and returns the path.
+fn take_crate(attrs: &mut [Attribute]) -> syn::Result<Option<syn::Path>> {
+    let mut found = None;
+    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("elicit")) {
+        let Meta::List(list) = &attr.meta else {
+            continue;
+        };
+        let Ok(items) = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+        else {
+            continue; // the derive's own parser reports it
+        };
+        let (krate, rest): (Vec<_>, Vec<_>) =
+            items.into_iter().partition(|m| m.path().is_ident("crate"));
+        let Some(meta) = krate.into_iter().next() else {
+            continue;
+        };
+        found = Some(crate_path(&meta)?);
+        let rest: Punctuated<Meta, Token![,]> = rest.into_iter().collect();
+        let path = list.path.clone();
+        *attr = syn::parse_quote!(#[#path(#rest)]);
+    }
+    Ok(found)
+}
+
+fn crate_path(meta: &Meta) -> syn::Result<syn::Path> {
+    let message = "expected `crate = \"path::to::elicit_runtime\"`";
+    let Meta::NameValue(nv) = meta else {
+        return Err(syn::Error::new_spanned(meta, message));
+    };
+    let Expr::Lit(ExprLit {
+        lit: Lit::Str(text),
+        ..
+    }) = &nv.value
+    else {
+        return Err(syn::Error::new_spanned(&nv.value, message));
+    };
+    let mut path: syn::Path = text.parse()?;
+    path.segments
+        .iter_mut()
+        .for_each(|s| s.ident.set_span(text.span()));
+    Ok(path)
+}
+
+/// [`private`] with every token spanned at `span`, so an error in a bound that names it is
+/// reported at `span` (a field's type, an attribute) rather than on the derive.
+pub fn private_at(span: proc_macro2::Span) -> TokenStream {
+    private()
+        .into_iter()
+        .map(|mut tree| {
+            tree.set_span(span);
+            tree
+        })
+        .collect()
 }

@@ -53,7 +53,6 @@ use std::hint::black_box;
 use std::time::SystemTime;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use elicit_runtime::__private::RoundStateProbe;
 use elicit_runtime::state::{Binding, DEFAULT_TTL, KeyRing, StateSealer};
 use rmcp::model::{RequestStateCodec, SealOptions};
 use serde::de::DeserializeOwned;
@@ -386,76 +385,11 @@ fn state_seal_open_raw(c: &mut Criterion) {
     group.finish();
 }
 
-/// The runtime's own round state and codec (`request/round/binary.rs`, through
-/// `__private::RoundStateProbe`), against rmcp on the same content as a `Value` and typed.
-fn state_seal_open_round(c: &mut Criterion) {
-    let payload = three_answer_payload();
-    let typed = three_answer_round_state();
-    let answers: Vec<(String, String, String)> = typed
-        .answers
-        .iter()
-        .map(|(k, a)| (k.clone(), a.d.clone(), a.r.to_string()))
-        .collect();
-    let answers: Vec<(&str, &str, &str)> = answers
-        .iter()
-        .map(|(k, d, r)| (k.as_str(), d.as_str(), r.as_str()))
-        .collect();
-    let asked: Vec<(&str, &str)> = typed
-        .asked
-        .iter()
-        .map(|(k, d)| (k.as_str(), d.as_str()))
-        .collect();
-    let probe = RoundStateProbe::new(&asked, &answers);
-    let (sealer, codec, binding) = codecs();
-    let ad = rmcp_associated_data(&binding);
-    let options = SealOptions::new().associated_data(&ad).ttl(DEFAULT_TTL);
-    let now = SystemTime::now();
-    let token = probe.seal(&sealer, &binding, now).expect("seals");
-    println!("runtime round state token: {} chars", token.len());
-    assert_eq!(
-        RoundStateProbe::open(&sealer, &token, &binding, now).expect("opens"),
-        probe
-    );
-
-    let mut elicit_seal_open_round = || {
-        let token = probe.seal(&sealer, &binding, now).expect("seals");
-        RoundStateProbe::open(&sealer, black_box(&token), &binding, now)
-            .expect("opens")
-            .answers()
-    };
-    let mut rmcp_encode_decode = || rmcp_round_trip(&codec, &options, &ad, &payload);
-    let mut rmcp_encode_decode_typed = || rmcp_round_trip(&codec, &options, &ad, &typed);
-    if let Some(rounds) = support::paired_rounds() {
-        let elicit = "elicit_seal_open_round";
-        support::paired(
-            (elicit, support::timed(&mut elicit_seal_open_round)),
-            (
-                "rmcp_encode_decode",
-                support::timed(&mut rmcp_encode_decode),
-            ),
-            rounds,
-        );
-        support::paired(
-            (elicit, support::timed(&mut elicit_seal_open_round)),
-            (
-                "rmcp_encode_decode_typed",
-                support::timed(&mut rmcp_encode_decode_typed),
-            ),
-            rounds,
-        );
-        return;
-    }
-    let mut group = c.benchmark_group("mrtr_state_3_answers");
-    support::bench(&mut group, "elicit_seal_open_round", elicit_seal_open_round);
-    group.finish();
-}
-
 criterion_group!(
     benches,
     state_seal_open,
     state_seal_open_typed,
     state_seal_open_raw,
-    state_seal_open_round,
     retry::retry,
     retry::third_round
 );

@@ -3,12 +3,13 @@
 use serde_json::{Map, Value};
 
 pub use crate::choice::ElicitEnum;
-pub use crate::field::{Bound, ElicitField, FieldKind, FieldRules, FieldSpec};
-pub use crate::field::{decode_choice, decode_choice_checked, decode_choice_fast, single_select};
+pub use crate::field::{ElicitField, FieldKind, FieldSpec};
+pub use crate::field::{decode_choice, single_select};
 pub use crate::form::{Answer, ElicitForm, Question, question_digest};
 pub use crate::interrupt::Interrupt;
-/// For the `mrtr_round` benchmark: the runtime's own `requestState` codec.
-pub use crate::request::round::RoundStateProbe;
+/// For `elicit-rmcp`: the input-required marker and the missing-wiring message.
+#[cfg(feature = "rmcp3")]
+pub use crate::rmcp3::{MISSING_WIRING, is_marker};
 pub use crate::schema::{ContentError, PropertySchema, RequestedSchema, StringFormat};
 pub use crate::url::ElicitUrl;
 pub use ::core::option::Option;
@@ -28,11 +29,11 @@ pub fn push_field<T: ElicitField>(
 }
 
 /// Decodes field `index` of `schema` from its value in the answer (`None` when absent),
-/// recording any problem in `errors`. `rules` are the field's constraints as written, used when
-/// `own` says `schema` is the form's own (see [`ElicitField::__decode_fast`]). The derive finds
-/// every field's value in one pass over the answer, then calls this per field. Inlined into the
-/// derive's decoder when optimizing: ten calls to small generic functions otherwise cost it more
-/// than their bodies' checks.
+/// recording any problem in `errors`: the property's check ([`PropertySchema::check`], the one
+/// validator), then the type's [`ElicitField::decode`]. The derive finds every field's value
+/// in one pass over the answer, then calls this per field. Inlined into the derive's decoder
+/// when optimizing: ten calls to small generic functions otherwise cost it more than their
+/// bodies' checks.
 // Forced inline only when optimizing: a debug build then calls one `decode_slot::<T>` per field
 // type of the crate instead of expanding it in every field of every form, which is most of what
 // a form costs to compile (`elicit-macros/benches/compile_time.sh` builds in debug).
@@ -42,16 +43,8 @@ pub fn decode_slot<T: ElicitField>(
     value: Option<&Value>,
     schema: &RequestedSchema,
     index: usize,
-    own: bool,
-    rules: &FieldRules,
     errors: &mut ContentError,
 ) -> Option<T> {
-    if own
-        && let Some(value) = value
-        && let Some(decoded) = T::__decode_fast(rules, value)
-    {
-        return Some(decoded);
-    }
     let Some((name, property)) = schema.properties.get(index) else {
         errors.push("", "the form's schema is incomplete");
         return None;
@@ -64,7 +57,9 @@ pub fn decode_slot<T: ElicitField>(
                 None => Err("is required".to_owned()),
             },
         },
-        Some(value) => T::__decode_checked(property, value),
+        Some(value) => property
+            .check_expecting(crate::field::expect::<T>(), value)
+            .and_then(|()| T::decode(value)),
     };
     decoded
         .map_err(|reason| errors.push(name.as_str(), reason))

@@ -8,21 +8,17 @@ use serde_json::{Number, Value};
 
 use crate::choice::ElicitEnum;
 
-mod checked;
-mod rules;
 use crate::schema::{
-    Annotations, BooleanSchema, MultiSelectSchema, NumberSchema, PropertySchema,
+    Annotations, BooleanSchema, Expect, MultiSelectSchema, NumberSchema, PropertySchema,
     SingleSelectSchema, StringFormat, StringSchema,
 };
-pub use checked::{decode_choice_checked, decode_choice_fast};
-#[doc(hidden)]
-pub use rules::{Bound, FieldRules};
 
 /// What kind of property a field type becomes, known at compile time.
 ///
 /// The derive uses it to check attributes on types it cannot see through (type aliases,
 /// newtypes): `min_items` needs [`FieldKind::MultiSelect`], `format` needs [`FieldKind::Text`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum FieldKind {
     /// Free text: `{"type":"string"}`.
     Text,
@@ -125,33 +121,25 @@ pub trait ElicitField: Sized {
     ///
     /// Returns a reason a user can read when the value does not fit the Rust type.
     fn decode(value: &Value) -> Result<Self, String>;
-    /// Checks `value` against `property`, then decodes it: what the derive's decoder calls for
-    /// every answered field that [`ElicitField::__decode_fast`] did not decide (and for every
-    /// field against a schema other than the form's own). `property` is this type's own ([`ElicitField::property`] of the
-    /// field's spec, possibly with a call-site default), which lets the runtime's impls for
-    /// enums decide the common case in one pass; the result is always that of
-    /// [`PropertySchema::check`] followed by [`ElicitField::decode`].
-    #[doc(hidden)]
-    #[inline(always)]
-    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
-        checked::check_then_decode(property, value)
-    }
-    /// The derive's decoder on the form's own schema, whose constraints for this field are
-    /// `rules`: `Some` when the constants decide that `value` (the answered value) is valid,
-    /// with what [`ElicitField::__decode_checked`] would decode; `None` leaves it to the general
-    /// path, which also gives every error. Never `Some` for `null`: that is an absent field,
-    /// which the general path decides. The default decides nothing.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
-        let _ = (rules, value);
-        None
-    }
     /// The JSON this value is sent as; `None` when the field is absent.
     fn encode(&self) -> Option<Value>;
     /// The value of an absent field, when absence is allowed.
     fn absent() -> Option<Self> {
         None
+    }
+}
+
+/// The schema variant a field of type `T` is described by: a constant for each `T`, so the
+/// decoder's check of the field dispatches at compile time
+/// (`PropertySchema::check_expecting`; the checks are [`PropertySchema::check`]'s).
+#[inline(always)]
+pub(crate) fn expect<T: ElicitField>() -> Expect {
+    match T::KIND {
+        FieldKind::Text => Expect::String,
+        FieldKind::Integer { .. } | FieldKind::Number { .. } => Expect::Number,
+        FieldKind::Boolean => Expect::Boolean,
+        FieldKind::SingleSelect(_) => Expect::SingleSelect,
+        FieldKind::MultiSelect(_) => Expect::MultiSelect,
     }
 }
 
@@ -184,13 +172,6 @@ impl ElicitField for String {
             .map(owned)
             .ok_or_else(|| "must be text".to_owned())
     }
-    #[inline(always)]
-    fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
-        match value {
-            Value::String(text) if rules::text_fits(rules, text) => Some(owned(text)),
-            _ => None,
-        }
-    }
     fn encode(&self) -> Option<Value> {
         Some(Value::String(self.clone()))
     }
@@ -209,10 +190,6 @@ impl ElicitField for bool {
         value
             .as_bool()
             .ok_or_else(|| "must be true or false".to_owned())
-    }
-    #[inline(always)]
-    fn __decode_fast(_: &FieldRules, value: &Value) -> Option<Self> {
-        value.as_bool()
     }
     fn encode(&self) -> Option<Value> {
         Some(Value::Bool(*self))
@@ -268,20 +245,6 @@ macro_rules! integer_field {
                     format!("must be between {} and {}", <$ty>::MIN, <$ty>::MAX)
                 })
             }
-            #[inline(always)]
-            fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
-                checked::decode_integer_checked(property, value)
-            }
-            #[inline(always)]
-            fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
-                // The type's own range (which its schema advertises when narrower than 64 bits)
-                // is the conversion's.
-                let v = value.as_i64()?;
-                if !rules::integer_fits(rules, v) {
-                    return None;
-                }
-                Self::try_from(v).ok()
-            }
             fn encode(&self) -> Option<Value> {
                 Some(Value::from(*self))
             }
@@ -321,16 +284,6 @@ macro_rules! float_field {
                     Err(format!("must be between {:e} and {:e}", <$ty>::MIN, <$ty>::MAX))
                 }
             }
-            #[inline(always)]
-            fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
-                // `f32` advertises its range, which its rules do not hold: the general rule.
-                let ruled: bool = !$advertise;
-                let Value::Number(n) = value else { return None };
-                if !ruled || !n.is_f64() || !rules::float_fits(rules, n.as_f64()?) {
-                    return None;
-                }
-                Self::decode(value).ok()
-            }
             fn encode(&self) -> Option<Value> {
                 // The shortest decimal that reads back as this value, so `0.7f32` is sent as
                 // 0.7 (not 0.699999988…) and still satisfies a `minimum` of 0.7.
@@ -354,14 +307,6 @@ impl<T: ElicitField> ElicitField for Option<T> {
     #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         T::decode(value).map(Some)
-    }
-    #[inline(always)]
-    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
-        T::__decode_checked(property, value).map(Some)
-    }
-    #[inline(always)]
-    fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
-        T::__decode_fast(rules, value).map(Some)
     }
     fn encode(&self) -> Option<Value> {
         self.as_ref().and_then(T::encode)
@@ -430,18 +375,6 @@ impl<E: ElicitEnum> ElicitField for Vec<E> {
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
     }
-    #[inline(always)]
-    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
-        checked::decode_many_checked(property, value)
-    }
-    #[inline(always)]
-    fn __decode_fast(rules: &FieldRules, value: &Value) -> Option<Self> {
-        let items = value.as_array()?;
-        if !rules::count_fits(rules, items.len()) {
-            return None;
-        }
-        checked::distinct_choices::<E>(items)
-    }
     fn encode(&self) -> Option<Value> {
         // A `Vec` keeps the user's order.
         encode_many(self.iter())
@@ -457,10 +390,6 @@ impl<E: ElicitEnum + Ord> ElicitField for BTreeSet<E> {
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
     }
-    #[inline(always)]
-    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
-        checked::decode_many_checked(property, value)
-    }
     fn encode(&self) -> Option<Value> {
         encode_in_declaration_order(self.iter())
     }
@@ -474,10 +403,6 @@ impl<E: ElicitEnum + Eq + Hash, S: std::hash::BuildHasher + Default> ElicitField
     #[inline]
     fn decode(value: &Value) -> Result<Self, String> {
         decode_many::<E, _>(value)
-    }
-    #[inline(always)]
-    fn __decode_checked(property: &PropertySchema, value: &Value) -> Result<Self, String> {
-        checked::decode_many_checked(property, value)
     }
     fn encode(&self) -> Option<Value> {
         encode_in_declaration_order(self.iter())

@@ -1,10 +1,12 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, lowest first; each module uses only those above it in this list:
 // ordered → wire → schema → state → interrupt/channel/legacy → field/choice → form → server → request
-// → url/tasks → testing/adapters.
+// → url/tasks → testing; rmcp3 (one trait impl). SDK and web-framework adapters are crates of
+// their own (elicit-rmcp, elicit-axum) on this crate's public API.
 mod future;
 mod ordered;
 pub mod wire;
@@ -27,11 +29,6 @@ pub mod request;
 pub mod tasks;
 pub mod url;
 
-#[cfg(feature = "rmcp")]
-pub mod adapters;
-/// The guide: chapters with tested examples, from a first form to production settings,
-/// testing and performance.
-pub mod guide;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -47,6 +44,9 @@ pub use url::{ElicitUrl, UrlAnswer};
 
 #[doc(hidden)]
 pub mod __private;
+
+#[cfg(feature = "rmcp3")]
+mod rmcp3;
 
 // The fuzz targets derive forms in this crate, and derived code names `::elicit_runtime`.
 #[cfg(feature = "fuzzing")]

@@ -55,19 +55,6 @@ impl Ordered {
         }
     }
 
-    /// The last member named `key` of an object, mutably.
-    #[cfg(feature = "rmcp")]
-    pub(crate) fn get_mut(&mut self, key: &str) -> Option<&mut Ordered> {
-        match self {
-            Self::Object(entries) => entries
-                .iter_mut()
-                .rev()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
     /// Parses `T` out of this buffer, reporting errors as `E`.
     pub(crate) fn parse<'de, T: Deserialize<'de>, E: de::Error>(self) -> Result<T, E> {
         T::deserialize(OrderedDeserializer::<E>::new(self))

@@ -101,15 +101,15 @@ impl ElicitServer {
     /// written in `#[derive(ElicitUrl)]`, e.g. a landing page on an ephemeral loopback port in
     /// development. The path and query of each URL stay as declared. The origin must be
     /// `https`, or `http` on `localhost`, `127.0.0.1` or `[::1]`.
-    pub fn with_url_origin(self, origin: &str) -> Result<Self, String> {
+    pub fn with_url_origin(self, origin: &str) -> Result<Self, OriginError> {
         let origin = origin.trim_end_matches('/').to_owned();
         let (scheme, authority) = origin
             .split_once("://")
-            .ok_or("an origin is `scheme://host[:port]`")?;
+            .ok_or(OriginError("an origin is `scheme://host[:port]`"))?;
         if authority.is_empty() || authority.contains(['/', '?', '#', '@']) {
-            return Err(
-                "an origin is `scheme://host[:port]`, without path, query or user info".into(),
-            );
+            return Err(OriginError(
+                "an origin is `scheme://host[:port]`, without path, query or user info",
+            ));
         }
         let host = authority
             .rsplit_once(':')
@@ -120,9 +120,9 @@ impl ElicitServer {
             "https" => {}
             "http" if loopback => {}
             _ => {
-                return Err(
-                    "the origin must be https (http only on localhost, 127.0.0.1 or [::1])".into(),
-                );
+                return Err(OriginError(
+                    "the origin must be https (http only on localhost, 127.0.0.1 or [::1])",
+                ));
             }
         }
         Ok(self.with(|inner| inner.url_origin = Some(origin)))
@@ -203,3 +203,24 @@ impl ElicitServer {
         self.inner.server_info.as_ref()
     }
 }
+
+/// Why [`ElicitServer::with_url_origin`] refused an origin.
+///
+/// ```
+/// use elicit_runtime::ElicitServer;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "my-server"));
+/// let error = server.with_url_origin("http://example.com").unwrap_err();
+/// assert_eq!(error.to_string(), "the origin must be https (http only on localhost, 127.0.0.1 or [::1])");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OriginError(&'static str);
+
+impl std::fmt::Display for OriginError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for OriginError {}

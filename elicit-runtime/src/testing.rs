@@ -4,8 +4,6 @@
 
 pub mod answers;
 mod review;
-#[cfg(feature = "testing-rmcp")]
-pub mod rmcp;
 
 /// The proptest this crate's [`answers`] strategies are built with.
 pub use proptest;
@@ -168,8 +166,7 @@ impl TestClient {
             .build()
             .map_err(|e| e.error)?;
         let result = handler(&mut cx).await;
-        cx.settle(&result).await;
-        cx.finish(result)
+        cx.respond(result).await
     }
 
     /// Calls tool `name` until it completes, answering every input request with `answer`

@@ -3,7 +3,7 @@
 
 use elicit_examples::demo::forms::{Booking, Confirm, ConnectAccount, Extra, Seating};
 use elicit_examples::demo::server::{DEMO_USER, DemoServer};
-use elicit_runtime::testing::rmcp::{Capabilities, Era, Reply, ScriptedClient, Side};
+use elicit_rmcp::testing::{Capabilities, Era, Reply, ScriptedClient, Side};
 use elicit_runtime::url::LandingPage;
 use serde_json::json;
 

@@ -2,7 +2,7 @@
 //! type (or, for a type syntax cannot see through, a trait bound says so).
 
 use super::ast::FormField;
-use super::valid::{KindCheck, KindRule, Num};
+use super::kinds::{KindCheck, KindRule, Num};
 use crate::lit::{Literal, Value};
 use crate::ty::Shape;
 

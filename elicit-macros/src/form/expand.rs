@@ -4,7 +4,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::valid::{Field, Form, KindCheck, KindRule, Num};
+use super::kinds::{KindCheck, KindRule, Num};
+use super::valid::{Field, Form};
 use crate::lit::{Format, Value};
 use crate::paths::private;
 
@@ -30,14 +31,11 @@ pub fn expand(form: &Form) -> TokenStream {
         .enumerate()
         .map(|(i, (f, local))| {
             let ty = f.ty;
-            let rules = field_rules(f);
             quote! {
                 let #local = #p::decode_slot::<#ty>(
                     __elicit_slots[#i],
                     __elicit_schema,
                     #i,
-                    __elicit_own,
-                    &#rules,
                     &mut __elicit_errors,
                 );
             }
@@ -73,12 +71,6 @@ pub fn expand(form: &Form) -> TokenStream {
                             _ => {}
                         }
                     }
-                    // The form's own schema: its constraints are the constants of each field's
-                    // rules (any other schema, such as one with call-site defaults, is read).
-                    let __elicit_own = ::core::ptr::eq(
-                        __elicit_schema,
-                        <Self as #p::ElicitForm>::requested_schema(),
-                    );
                     #(#decodes)*
                     match (#(#locals,)*) {
                         (#(#p::Option::Some(#locals),)*) if __elicit_errors.is_empty() => {
@@ -200,10 +192,13 @@ fn content_fns(form: &Form) -> TokenStream {
 
 /// `Ty: ElicitField` for each field type, spanned on the type so a bad type is reported there.
 pub fn field_bounds<'a>(tys: impl Iterator<Item = &'a syn::Type>) -> Vec<TokenStream> {
-    // The runtime path is written out here, not interpolated: every token of the bound must
-    // carry the type's span, or rustc reports the error on the derive instead of the field.
-    tys.map(|ty| quote_spanned!(ty.span()=> #ty: ::elicit_runtime::__private::ElicitField))
-        .collect()
+    // Every token of the bound must carry the type's span, or rustc reports the error on the
+    // derive instead of the field.
+    tys.map(|ty| {
+        let p = crate::paths::private_at(ty.span());
+        quote_spanned!(ty.span()=> #ty: #p::ElicitField)
+    })
+    .collect()
 }
 
 fn field_spec(f: &Field) -> TokenStream {
@@ -249,53 +244,6 @@ fn field_spec(f: &Field) -> TokenStream {
             max_items: #max_items,
             default: #default,
         }
-    }
-}
-
-/// The field's constraints as a `FieldRules` constant, for the decoder's fast path: only the
-/// constraints the field has, on top of `FieldRules::NONE` (fewer tokens to compile).
-fn field_rules(f: &Field) -> TokenStream {
-    let p = private();
-    let bound = |n: Num| match n {
-        Num::Int(i) => match i64::try_from(i) {
-            Ok(i) => {
-                let lit = Literal::i64_suffixed(i);
-                quote!(#p::Bound::Int(#lit))
-            }
-            Err(_) => quote!(#p::Bound::Other),
-        },
-        Num::Float(f) => {
-            let lit = Literal::f64_suffixed(f);
-            quote!(#p::Bound::Float(#lit))
-        }
-    };
-    let mut set = Vec::new();
-    for (name, n) in [
-        ("min_length", f.min_length),
-        ("max_length", f.max_length),
-        ("min_items", f.min_items),
-        ("max_items", f.max_items),
-    ] {
-        if let Some(n) = n {
-            let name = quote::format_ident!("{}", name);
-            set.push(quote!(#name: #p::Option::Some(#n)));
-        }
-    }
-    for (name, n) in [("minimum", f.minimum), ("maximum", f.maximum)] {
-        if let Some(n) = n {
-            let name = quote::format_ident!("{}", name);
-            let n = bound(n);
-            set.push(quote!(#name: #p::Option::Some(#n)));
-        }
-    }
-    if f.format.is_some() {
-        let format = string_format(f.format);
-        set.push(quote!(format: #format));
-    }
-    if set.is_empty() {
-        quote!(#p::FieldRules::NONE)
-    } else {
-        quote!(#p::FieldRules { #(#set,)* ..#p::FieldRules::NONE })
     }
 }
 
@@ -357,9 +305,9 @@ fn json(v: &Value) -> TokenStream {
 /// on the attribute: when the condition fails, the check trait's `on_unimplemented` message
 /// names the attribute and the type.
 fn kind_check(f: &Field, check: &KindCheck) -> TokenStream {
-    // Written out, not `private()`: every token must carry the attribute's span.
+    // Every token must carry the attribute's span.
     let span = check.span;
-    let p = quote_spanned!(span=> ::elicit_runtime::__private);
+    let p = crate::paths::private_at(span);
     // The type too, or the error would stretch from the attribute to the field's type.
     let ty = respan(f.ty.to_token_stream(), span);
     let kind = quote_spanned!(span=> <#ty as #p::ElicitField>::KIND);

@@ -6,6 +6,7 @@ mod ast;
 mod default;
 mod expand;
 mod fallback;
+mod kinds;
 mod rules;
 mod valid;
 

@@ -7,7 +7,7 @@ use darling::error::Accumulator;
 use proc_macro2::Span;
 
 use super::ast::FormField;
-use super::valid::{KindCheck, KindRule, Num};
+use super::kinds::{KindCheck, KindRule, Num};
 use crate::lit::{Count, Literal, Value};
 use crate::ty::Shape;
 

@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 
 use darling::{Error, FromDeriveInput, FromField};
-use proc_macro2::Span;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
 use super::ast::{FormField, FormInput};
+use super::kinds::{KindCheck, Num};
 use super::rules::{self, Sink};
 use crate::case::RenameRule;
 use crate::doc::doc_text;
@@ -23,47 +23,6 @@ pub struct Form<'a> {
     pub schema_uri: Option<String>,
     pub key: String,
     pub fields: Vec<Field<'a>>,
-}
-
-/// A number written in an attribute, already checked against the field's type.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Num {
-    Int(i128),
-    Float(f64),
-}
-
-impl Num {
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Num::Int(i) => i as f64,
-            Num::Float(f) => f,
-        }
-    }
-}
-
-/// What only the compiler can check, for field types syntax cannot see through: emitted as
-/// `FieldType: __private::<bound><{ condition }>`, whose `on_unimplemented` message (in the
-/// runtime) is the diagnostic.
-pub struct KindCheck {
-    /// The check trait in `elicit_runtime::__private`, one per attribute and rule.
-    pub bound: &'static str,
-    pub rule: KindRule,
-    /// The attribute value the diagnostic points at.
-    pub span: Span,
-}
-
-/// The condition a `KindCheck` asserts on the field type's `ElicitField::KIND`.
-pub enum KindRule {
-    Text,
-    Multi,
-    /// A bound or default that must fit the numeric type.
-    Int(i128),
-    Float(f64),
-    /// A single-select offering this value, or text.
-    OfferedOrText(String),
-    Boolean,
-    /// A multi-select offering all these values.
-    OffersAll(Vec<String>),
 }
 
 /// One validated field.

@@ -20,9 +20,10 @@ pub fn fallback(ident: &Ident) -> TokenStream {
 fn tokens(ident: &Ident, key: &str, message: &str, url: &str) -> TokenStream {
     let p = private();
     // Spanned on the struct's name, so a missing serde derive is reported there.
+    let at = crate::paths::private_at(ident.span());
     let state_check = quote_spanned! {ident.span()=>
         #[allow(dead_code)]
-        fn __elicit_state() where #ident: ::elicit_runtime::__private::UrlState {}
+        fn __elicit_state() where #ident: #at::UrlState {}
     };
     quote! {
         #[doc(hidden)]

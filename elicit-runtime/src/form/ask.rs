@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::ElicitForm;
 use super::answer::Answer;
 use super::decode::{accepted, decode_answer};
-use super::question::Prepared;
+use super::prepared::Prepared;
 use crate::channel::InputChannel;
 use crate::interrupt::Interrupt;
 use crate::schema::RequestedSchema;

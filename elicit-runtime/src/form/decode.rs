@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::ElicitForm;
 use super::answer::Answer;
-use super::question::Prepared;
+use super::prepared::Prepared;
 use crate::interrupt::Interrupt;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitAction, ElicitResult, JsonRpcError};

@@ -5,6 +5,7 @@
 mod answer;
 mod ask;
 mod decode;
+mod prepared;
 mod question;
 
 use std::future::Future;
@@ -13,7 +14,8 @@ use serde_json::{Map, Value};
 
 pub use answer::Answer;
 pub(crate) use decode::{Normalized, normalized};
-pub use question::{Prepared, Question, question_digest};
+pub use prepared::Prepared;
+pub use question::{Question, question_digest};
 pub(crate) use question::{question_digest_raw, short_digest};
 
 use crate::channel::InputChannel;

@@ -11,6 +11,7 @@ use std::future::Future;
 use super::ElicitForm;
 use super::answer::Answer;
 use super::ask::ask_prepared;
+use super::prepared::Prepared;
 use crate::channel::InputChannel;
 use crate::interrupt::Interrupt;
 use crate::schema::{PropertySchema, RequestedSchema};
@@ -170,38 +171,6 @@ impl<T: ElicitForm> Question<T> {
                 None => Ok(None),
             }
         }
-    }
-}
-
-/// A question with its final key, message and schema.
-#[derive(Debug, Clone)]
-pub struct Prepared {
-    key: String,
-    message: String,
-    schema: Cow<'static, RequestedSchema>,
-    digest: String,
-}
-
-impl Prepared {
-    /// The `inputRequests` key.
-    pub fn key(&self) -> &str {
-        &self.key
-    }
-    /// The message shown to the user.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-    /// The `requestedSchema`.
-    pub fn schema(&self) -> &RequestedSchema {
-        &self.schema
-    }
-    /// The schema to send: the form's own `'static` one is shared, not copied.
-    pub(crate) fn shared_schema(&self) -> Cow<'static, RequestedSchema> {
-        self.schema.clone()
-    }
-    /// The digest binding answers to this exact question (key, message and schema).
-    pub fn digest(&self) -> &str {
-        &self.digest
     }
 }
 

@@ -35,6 +35,33 @@ pub enum Reply<R> {
 }
 
 impl ElicitContext {
+    /// Ends the request, as an adapter does once the handler returned: redeems the carried
+    /// state when the round continues without having asked anything, then
+    /// [`finish`](Self::finish)es.
+    ///
+    /// ```
+    /// use elicit_runtime::request::RequestParts;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use elicit_runtime::{ElicitServer, Interrupt, Reply};
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "my-server"));
+    /// let mut parts = RequestParts::new("ping");
+    /// parts.meta = serde_json::json!({
+    ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///     "io.modelcontextprotocol/clientCapabilities": {}
+    /// }).as_object().cloned();
+    /// let cx = server.context_from_parts("tools/call", parts).build().unwrap();
+    /// let reply = pollster::block_on(cx.respond(Ok::<_, Interrupt>("pong")));
+    /// assert_eq!(reply.unwrap(), Reply::Result("pong"));
+    /// ```
+    pub async fn respond<R>(
+        mut self,
+        result: Result<R, Interrupt>,
+    ) -> Result<Reply<R>, JsonRpcError> {
+        self.settle(&result).await;
+        self.finish(result)
+    }
+
     /// Turns the handler's result into the response: the result itself, an
     /// `InputRequiredResult` with this round's questions and the sealed state, or the error.
     ///

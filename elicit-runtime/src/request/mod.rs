@@ -26,8 +26,7 @@ use serde_json::{Value, json};
 pub use build::ContextBuilder;
 pub use error::ContextError;
 pub use finish::Reply;
-#[cfg(feature = "rmcp")]
-pub(crate) use params::RequestParts;
+pub use params::RequestParts;
 use round::RoundState;
 pub(crate) use round::UrlFlow;
 

@@ -1,31 +1,61 @@
-//! A request's params as a context is built from them: borrowed, owned, or (for the rmcp
-//! adapter) already taken apart; and what each way reads of them.
+//! A request's params as a context is built from them: borrowed, owned, or already
+//! taken apart by an SDK; and what each way reads of them.
 
 use serde_json::{Map, Value};
 
-#[cfg(feature = "rmcp")]
 use super::ContextBuilder;
-#[cfg(feature = "rmcp")]
 use crate::server::ElicitServer;
 use crate::wire::{RequestMeta, RetryFields, WireError};
 
-/// The parts of a request's params, for an adapter that parsed the request already (rmcp's
-/// typed params): a context is built from them without assembling a params object first.
-#[cfg(feature = "rmcp")]
-pub(crate) struct RequestParts {
-    /// The tool or prompt name, or the resource URI.
+/// A request's params taken apart, for an adapter whose SDK parsed the request already: a
+/// context is built from them ([`ElicitServer::context_from_parts`]) without assembling a
+/// params object first. Every member is as the client sent it; the context validates them.
+///
+/// ```
+/// use elicit_runtime::ElicitServer;
+/// use elicit_runtime::request::RequestParts;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use serde_json::json;
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "my-server"));
+/// let mut parts = RequestParts::new("book_table");
+/// parts.meta = json!({
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
+/// }).as_object().cloned();
+/// let cx = server.context_from_parts("tools/call", parts).build().unwrap();
+/// assert_eq!(cx.target(), "book_table");
+/// ```
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct RequestParts {
+    /// The tool or prompt name, or for `resources/read` the resource URI.
     pub target: String,
+    /// `arguments` (tools and prompts); ignored for `resources/read`.
     pub arguments: Option<Map<String, Value>>,
+    /// `_meta`: the 2026-07-28 protocol version and client capabilities are read from it.
     pub meta: Option<Map<String, Value>>,
     /// `inputResponses`, each as the client sent it.
     pub input_responses: Option<Map<String, Value>>,
+    /// `requestState`, as the client echoed it.
     pub request_state: Option<String>,
 }
 
-#[cfg(feature = "rmcp")]
+impl RequestParts {
+    /// The parts of a request for `target` (a tool or prompt name, or a resource URI), with
+    /// every other member absent.
+    pub fn new(target: impl Into<String>) -> Self {
+        RequestParts {
+            target: target.into(),
+            ..Self::default()
+        }
+    }
+}
+
 impl ElicitServer {
-    /// Like [`ElicitServer::context_owned`], from the params' parts.
-    pub(crate) fn context_from_parts<'a>(
+    /// Like [`ElicitServer::context_owned`], from a request an SDK parsed already: what an
+    /// adapter for another MCP SDK calls (see [`RequestParts`]).
+    pub fn context_from_parts<'a>(
         &'a self,
         method: &'a str,
         parts: RequestParts,
@@ -34,12 +64,11 @@ impl ElicitServer {
     }
 }
 
-/// A request's params, as [`ElicitServer::context`], [`ElicitServer::context_owned`] or (for
-/// the rmcp adapter) `ElicitServer::context_from_parts` got them.
+/// A request's params, as [`ElicitServer::context`], [`ElicitServer::context_owned`] or
+/// [`ElicitServer::context_from_parts`] got them.
 pub(super) enum Params<'a> {
     Borrowed(&'a Value),
     Owned(Value),
-    #[cfg(feature = "rmcp")]
     Parts(Box<RequestParts>),
 }
 
@@ -48,7 +77,6 @@ impl Params<'_> {
         match self {
             Self::Borrowed(params) => RequestMeta::essentials_from_params(params),
             Self::Owned(params) => RequestMeta::essentials_from_params(params),
-            #[cfg(feature = "rmcp")]
             Self::Parts(parts) => match &parts.meta {
                 Some(meta) => RequestMeta::essentials_from_meta(meta),
                 None => Ok(None),
@@ -68,7 +96,6 @@ impl Params<'_> {
                 target_of(params, resource),
                 params.get_mut("arguments").map(Value::take),
             ),
-            #[cfg(feature = "rmcp")]
             Self::Parts(parts) => (
                 std::mem::take(&mut parts.target),
                 parts.arguments.take().map(Value::Object),
@@ -84,7 +111,6 @@ impl Params<'_> {
         match self {
             Self::Borrowed(params) => RetryFields::from_params(params),
             Self::Owned(params) => RetryFields::take_from(params),
-            #[cfg(feature = "rmcp")]
             Self::Parts(parts) => Ok(RetryFields::from_parts(
                 parts.input_responses.take(),
                 parts.request_state.take(),

@@ -119,7 +119,6 @@ impl ElicitContext {
 
     /// Before `finish`: a round that continues without asking carries this request's state
     /// into the next one, so it redeems the state first (a refusal becomes the round's error).
-    #[cfg(any(feature = "rmcp", feature = "testing"))]
     pub(crate) async fn settle<R>(&mut self, result: &Result<R, crate::interrupt::Interrupt>) {
         let continues = matches!(result, Err(interrupt) if interrupt.as_error().is_none());
         if continues && self.era == crate::wire::ProtocolEra::Mrtr2026 {

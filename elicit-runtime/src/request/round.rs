@@ -7,10 +7,8 @@ use std::collections::BTreeMap;
 use crate::state::Completion;
 
 mod binary;
-mod probe;
 
 pub(crate) use binary::{read, write};
-pub use probe::RoundStateProbe;
 
 /// The sealed payload of `requestState`.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -6,6 +6,7 @@ mod model;
 mod parse;
 mod serialize;
 mod validate;
+pub(crate) use validate::Expect;
 
 /// The format checks, shared with the derive (which runs them on `default` literals).
 pub use elicit_formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
@@ -14,4 +15,3 @@ pub use model::{
     Annotations, BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
     RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, TitledOption,
 };
-pub(crate) use validate::{Expect, F64_EXACT_INT, check_text};

@@ -47,6 +47,7 @@ impl From<&'static RequestedSchema> for std::borrow::Cow<'static, RequestedSchem
 
 /// One property of a [`RequestedSchema`].
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum PropertySchema {
     /// `{"type":"string", …}` without an enum.
     String(StringSchema),
@@ -86,6 +87,7 @@ pub struct StringSchema {
 
 /// The four string formats the spec allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum StringFormat {
     /// `email`
     Email,
@@ -123,6 +125,7 @@ pub struct BooleanSchema {
 
 /// The options of a select.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum EnumOptions {
     /// `enum: [values]`.
     Untitled(Vec<String>),

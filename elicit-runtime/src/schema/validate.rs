@@ -105,8 +105,8 @@ impl PropertySchema {
 
     /// [`PropertySchema::check`], told which variant to expect. With `expect` a constant (the
     /// derive's decoder knows each field's type) the dispatch becomes one well-predicted test
-    /// instead of a jump through a table, which mispredicts from field to field; the result is
-    /// the same whatever `expect` says.
+    /// instead of a jump through a table, which mispredicts from field to field; the checks and
+    /// the result are the same whatever `expect` says.
     #[inline(always)]
     pub(crate) fn check_expecting(&self, expect: Expect, value: &Value) -> Result<(), String> {
         match (expect, self) {
@@ -165,7 +165,7 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
 /// The checks of a string property on an answered text, its bounds and format given apart:
 /// also the derive's fast path (`field::rules`), which passes the form's constants.
 #[inline(always)]
-pub(crate) fn check_text(
+fn check_text(
     min_length: Option<u64>,
     max_length: Option<u64>,
     format: Option<StringFormat>,
@@ -459,7 +459,7 @@ fn exact(n: &Number) -> Exact {
 }
 
 /// Largest magnitude up to which every integer is exactly an `f64` (2^53).
-pub(crate) const F64_EXACT_INT: u64 = 1 << 53;
+const F64_EXACT_INT: u64 = 1 << 53;
 
 /// An integer `n` as the `f64` of the same value, when that exists (|n| <= 2^53).
 #[allow(clippy::cast_precision_loss)] // exact: both casts happen only for |n| <= 2^53

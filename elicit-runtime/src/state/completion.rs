@@ -29,13 +29,38 @@ pub enum Completion {
     Redeemed,
 }
 
-/// A store failure (e.g. Redis unreachable).
+/// A store failure (e.g. Redis unreachable). A store of your own says what went wrong with
+/// [`StoreError::new`]; the client is only ever told that the store did not answer.
+///
+/// ```
+/// use elicit_runtime::url::StoreError;
+///
+/// let error = StoreError::new("connection refused");
+/// assert_eq!(error.message(), "connection refused");
+/// assert_eq!(error.to_string(), "completion store: connection refused");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreError(pub String);
+pub struct StoreError {
+    message: String,
+}
+
+impl StoreError {
+    /// A failure described by `message` (for operators: it is logged, never sent to clients).
+    pub fn new(message: impl Into<String>) -> Self {
+        StoreError {
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "completion store: {}", self.0)
+        write!(f, "completion store: {}", self.message)
     }
 }
 

@@ -18,8 +18,6 @@
 
 mod answer;
 mod ask;
-#[cfg(feature = "axum")]
-pub mod axum;
 pub(crate) mod handle;
 mod page;
 #[cfg(feature = "redis")]
@@ -37,7 +35,7 @@ pub use redis::{
     REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisCompletionStore, RedisReplayGuard,
 };
 
-pub use crate::server::DEFAULT_MAX_URL_WAITS;
+pub use crate::server::{DEFAULT_MAX_URL_WAITS, OriginError};
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 use crate::{ElicitContext, Interrupt};
 

@@ -16,6 +16,7 @@ use crate::state::{Completion, StateError, StoreError};
 
 /// Why a landing page refuses a handle.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum PageError {
     /// Not a handle of this server: tampered, truncated, wrong key, garbage.
     Invalid(StateError),

@@ -98,8 +98,8 @@ impl RedisCompletionStore {
     /// # Ok::<(), elicit_runtime::url::StoreError>(())
     /// ```
     pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
-        let link =
-            Link::new(url, REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT).map_err(StoreError)?;
+        let link = Link::new(url, REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT)
+            .map_err(StoreError::new)?;
         Ok(RedisCompletionStore {
             link: Arc::new(link),
             namespace: namespace.to_owned(),
@@ -115,7 +115,7 @@ impl RedisCompletionStore {
     /// A [`StoreError`] if `url` is not a Redis URL or Redis cannot be reached in time.
     pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
         let store = Self::new(url, namespace)?;
-        store.link.connection().await.map_err(StoreError)?;
+        store.link.connection().await.map_err(StoreError::new)?;
         Ok(store)
     }
 
@@ -178,7 +178,7 @@ impl RedisCompletionStore {
 
 fn decode(raw: Option<String>) -> Result<Option<Completion>, StoreError> {
     raw.map(|json| {
-        serde_json::from_str(&json).map_err(|e| StoreError(format!("corrupt entry: {e}")))
+        serde_json::from_str(&json).map_err(|e| StoreError::new(format!("corrupt entry: {e}")))
     })
     .transpose()
 }
@@ -191,14 +191,15 @@ impl CompletionStore for RedisCompletionStore {
         expires_at: SystemTime,
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
-            let json = serde_json::to_string(&completion).map_err(|e| StoreError(e.to_string()))?;
+            let json =
+                serde_json::to_string(&completion).map_err(|e| StoreError::new(e.to_string()))?;
             let mut set = redis::cmd("SET");
             set.arg(self.key(id))
                 .arg(json)
                 .arg("NX")
                 .arg("PXAT")
                 .arg(keep_until(expires_at));
-            let set: Option<String> = self.link.query(&set).await.map_err(StoreError)?;
+            let set: Option<String> = self.link.query(&set).await.map_err(StoreError::new)?;
             Ok(set.is_some())
         })
     }
@@ -207,7 +208,7 @@ impl CompletionStore for RedisCompletionStore {
         Box::pin(async move {
             let mut get = redis::cmd("GET");
             get.arg(self.key(id));
-            let raw: Option<String> = self.link.query(&get).await.map_err(StoreError)?;
+            let raw: Option<String> = self.link.query(&get).await.map_err(StoreError::new)?;
             decode(raw)
         })
     }
@@ -219,7 +220,7 @@ impl CompletionStore for RedisCompletionStore {
     ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
         Box::pin(async move {
             let tombstone = serde_json::to_string(&Completion::Redeemed)
-                .map_err(|e| StoreError(e.to_string()))?;
+                .map_err(|e| StoreError::new(e.to_string()))?;
             let mut set = redis::cmd("SET");
             set.arg(self.key(id))
                 .arg(tombstone)
@@ -227,7 +228,7 @@ impl CompletionStore for RedisCompletionStore {
                 .arg("GET")
                 .arg("PXAT")
                 .arg(keep_until(expires_at));
-            let before: Option<String> = self.link.query(&set).await.map_err(StoreError)?;
+            let before: Option<String> = self.link.query(&set).await.map_err(StoreError::new)?;
             decode(before)
         })
     }
@@ -287,8 +288,8 @@ impl RedisReplayGuard {
     /// # Ok::<(), elicit_runtime::url::StoreError>(())
     /// ```
     pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
-        let link =
-            Link::new(url, REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT).map_err(StoreError)?;
+        let link = Link::new(url, REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT)
+            .map_err(StoreError::new)?;
         Ok(RedisReplayGuard {
             link: Arc::new(link),
             prefix: replay_prefix(namespace),

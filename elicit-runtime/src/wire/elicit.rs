@@ -23,6 +23,7 @@ pub const METHOD_ELICITATION_COMPLETE: &str = "notifications/elicitation/complet
 /// The two elicitation modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ElicitMode {
     /// In-band form described by a `requestedSchema`.
     Form,
@@ -324,6 +325,7 @@ impl<'de> Deserialize<'de> for UrlParams {
 /// On input the variant is chosen by `mode`: `"url"` → [`ElicitParams::Url`]; `"form"` or no
 /// `mode` → [`ElicitParams::Form`]; anything else is refused.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ElicitParams {
     /// Form mode.
     Form(FormParams),

@@ -40,6 +40,7 @@ const MRTR_META_KEYS: [&str; 4] = [
 
 /// How elicitation travels for a given protocol version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ProtocolEra {
     /// 2025-11-25 and earlier: `initialize` handshake, pushed `elicitation/create` requests,
     /// `elicitationId`, `-32042` and the completion notification.
@@ -168,7 +169,6 @@ impl RequestMeta {
 
     /// [`RequestMeta::essentials_from_params`] of the `_meta` object itself, for an adapter
     /// that parsed the request already.
-    #[cfg(feature = "rmcp")]
     pub(crate) fn essentials_from_meta(
         meta: &Map<String, Value>,
     ) -> Result<Option<Self>, WireError> {

@@ -17,13 +17,9 @@ mod hostile_requests;
 mod legacy_era;
 mod mrtr_flows;
 mod mrtr_state;
-#[cfg(feature = "rmcp")]
-mod rmcp_router;
 mod round_tracing;
 mod tasks_input;
 mod ui;
 mod url_flows;
-#[cfg(feature = "axum")]
-mod url_landing;
 #[cfg(feature = "redis")]
 mod url_redis;

@@ -11,7 +11,6 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use elicit_runtime::__private::RoundStateProbe;
 use elicit_runtime::state::{Binding, KeyRing, MemoryReplayGuard, StateError, StateSealer};
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
 use elicit_runtime::{Answer, ContextError, ElicitContext, ElicitForm, ElicitServer, Reply};

@@ -9,8 +9,8 @@
 
 use std::net::{Ipv4Addr, SocketAddr};
 
+use elicit_rmcp::ElicitService;
 use elicit_runtime::ElicitServer;
-use elicit_runtime::adapters::rmcp::ElicitService;
 use elicit_runtime::state::{KeyRing, StateSealer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};

@@ -4,7 +4,7 @@
 //! `elicitation/create` to the client and waits; on 2026-07-28 it ends the round with an
 //! `InputRequiredResult` and reads the answer from the retry.
 
-use elicit_runtime::adapters::rmcp::{call_tool, get_prompt};
+use elicit_rmcp::{call_tool, get_prompt};
 use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt};
 use rmcp::model::{

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use elicit_runtime::adapters::rmcp::{Elicit, ElicitHandler, Principal};
+use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::url::MemoryCompletionStore;
 use elicit_runtime::{Answer, ElicitEnum, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};

@@ -27,32 +27,6 @@ fn garbage_and_empty_states_are_refused_uniformly() {
     assert!(error.reason.contains("too large"), "{}", error.reason);
 }
 
-/// A token for the first round of this test's tool, sealed `age` ago by `sealer`, carrying
-/// what the context seals after a first round that asked `Guests` (in the runtime's own
-/// layout, through `__private`).
-fn minted(sealer: &StateSealer, age: Duration) -> String {
-    let args = arguments();
-    let binding = Binding::tool_call(TOOL, &args);
-    let prepared = Guests::question().prepare().unwrap();
-    RoundStateProbe::new(&[("guests", prepared.digest())], &[])
-        .seal(sealer, &binding, SystemTime::now() - age)
-        .unwrap()
-}
-
-#[test]
-fn a_minted_state_of_the_right_shape_opens() {
-    // Control for the expired token in `all_refusals_…`: the minted payload and binding are
-    // what the context expects.
-    let token = minted(&sealer(), Duration::ZERO);
-    let done = retry(
-        &server(),
-        "tools/call",
-        &with_state(params(TOOL, arguments()), &token, accept(5)),
-        None,
-    );
-    assert_eq!(done.unwrap(), Answer::Accepted(Guests { count: 5 }));
-}
-
 #[test]
 fn a_real_round_expires_after_its_ttl() {
     let server = ElicitServer::new(sealer().with_ttl(Duration::from_secs(1)));

@@ -342,7 +342,7 @@ impl CompletionStore for DownStore {
 }
 
 fn down() -> StoreError {
-    StoreError("connection refused by redis://10.0.0.7:6379 (auth as elicit-prod)".into())
+    StoreError::new("connection refused by redis://10.0.0.7:6379 (auth as elicit-prod)")
 }
 
 /// A store failure reaches the client as a retryable internal error without the store's own

@@ -234,6 +234,7 @@ fn with_url_origin_moves_the_link_to_the_dev_origin() {
             .clone()
             .with_url_origin("http://example.com")
             .err()
+            .map(|e| e.to_string())
             .as_deref(),
         Some("the origin must be https (http only on localhost, 127.0.0.1 or [::1])")
     );
@@ -241,6 +242,7 @@ fn with_url_origin_moves_the_link_to_the_dev_origin() {
         server
             .with_url_origin("https://a.example/path")
             .err()
+            .map(|e| e.to_string())
             .as_deref(),
         Some("an origin is `scheme://host[:port]`, without path, query or user info")
     );

@@ -1,1 +1,0 @@
-//! Nothing here: the package exists for its benches (see `Cargo.toml`).

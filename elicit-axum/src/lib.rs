@@ -1,0 +1,378 @@
+//! A ready landing route for axum: mount it on the app that serves MCP, and the links
+//! URL-mode elicitations send finish their flows. Built on the core's public
+//! `elicit_runtime::url::LandingPage`, so a page on another framework can do the same.
+//!
+//! # The contract
+//!
+//! * **The link.** `#[derive(ElicitUrl)]` with `url = "https://app.example.com/connect"` sends
+//!   clients `https://app.example.com/connect?elicitation=<handle>` (the parameter is appended
+//!   to a query the URL already has; [`ElicitServer::with_url_origin`] swaps the origin, e.g. for
+//!   a loopback port in development). Mount the route at that path ([`LandingRoute::at`]; the
+//!   default is `/connect`). A URL that puts `{handle}` in its path is not served by this
+//!   route: use [`LandingPage`] in a handler of your own.
+//! * **Who.** The route asks your [`ConnectHook::subject`] who the browser's user is (a session
+//!   cookie, an auth header). It must name the same principal the MCP request that asked was
+//!   authenticated as: the handle binds that principal (hashed), and a handle opened by anyone
+//!   else is refused (403) and its flow left untouched, so a link sent to another user (the
+//!   phishing case) finishes nothing. No user: answer with a sign-in redirect from the hook.
+//! * **Open, then complete or fail.** The handle is opened ([`LandingPage::open_raw`]), then
+//!   your [`ConnectHook::connect`] sees the bound state ([`OpenedLink`]) and returns a
+//!   [`ConnectStep`]: complete (with an optional JSON result the tool handler gets), fail (with a
+//!   reason the handler gets), refuse, or a response of your own (e.g. a redirect to an OAuth
+//!   provider; your callback then opens the handle again and calls
+//!   [`LandingPage::complete_raw`]). Until something is recorded, a client's `accept` authorizes
+//!   nothing: on 2026-07-28 its retries get state-only rounds, on 2025-11-25 the handler waits,
+//!   and a client that sees no progress gives up (the Python SDK after 10 rounds).
+//! * **Expiry.** A handle lives as long as the server's `requestState` ([`StateSealer::with_ttl`]);
+//!   after that it is refused (410) and the handler reads `UrlAnswer::Expired`.
+//! * **Once.** A flow records one outcome: the first completion or failure wins, and opening or
+//!   recording again is refused (409) until the handle expires. (With
+//!   [`ElicitServer::with_single_use_completions`] the handler, too, reads it once.)
+//!
+//! Refusals show a uniform page ([`PageError`]'s `Display`: a forged handle and an expired one
+//! read the same) with the status above (400 for a missing, malformed or foreign handle); the
+//! precise [`PageError::reason`] is logged as a `tracing` event (target `elicit`), never the
+//! handle or the user. Pages are minimal HTML, every text escaped, with `Cache-Control:
+//! no-store`, `Referrer-Policy: no-referrer` and a CSP that loads nothing; texts are
+//! [`PageTexts`]. `HEAD` answers 405 and records nothing, so link previews finish no flow.
+//!
+//! # Example
+//!
+//! The whole flow, with a scripted client standing in for the MCP client and the browser:
+//!
+//! ```
+//! use axum::body::Body;
+//! use axum::http::{Request, StatusCode, request::Parts};
+//! use axum::response::{IntoResponse, Response};
+//! use elicit_runtime::state::{KeyRing, StateSealer};
+//! use elicit_runtime::testing::TestClient;
+//! use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
+//! use elicit_runtime::url::{LandingPage, MemoryCompletionStore};
+//! use elicit_runtime::{ElicitServer, ElicitUrl, Reply, UrlAnswer};
+//! use pollster::block_on;
+//! use serde_json::json;
+//! use std::sync::Arc;
+//! use tower::ServiceExt;
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, ElicitUrl)]
+//! #[elicit(message = "Connect your account", url = "https://app.example.com/connect")]
+//! struct ConnectAccount {
+//!     service: String,
+//! }
+//!
+//! /// The app's auth middleware puts the signed-in user in `x-user`.
+//! struct Connect;
+//!
+//! impl ConnectHook for Connect {
+//!     async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+//!         let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
+//!         user.map(str::to_owned).ok_or_else(|| StatusCode::UNAUTHORIZED.into_response())
+//!     }
+//!     async fn connect(&self, link: &OpenedLink, _parts: &Parts) -> ConnectStep {
+//!         let service = link.state()["service"].as_str().unwrap_or_default();
+//!         ConnectStep::complete(Some(json!({ "account": format!("alice@{service}") })))
+//!     }
+//! }
+//!
+//! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
+//!     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
+//! let app = landing_routes(LandingPage::new(&server), Connect);
+//!
+//! // alice calls a tool that asks; her client gets the link.
+//! let client = TestClient::new(server.clone()).principal("alice");
+//! let call = client.tool_params("connect", json!({}));
+//! let mut handler = async |cx: &mut elicit_runtime::ElicitContext| {
+//!     ConnectAccount { service: "github".into() }.ask(cx).await
+//! };
+//! let Ok(Reply::InputRequired(ask)) = block_on(client.round("tools/call", &call, &mut handler))
+//! else { panic!("the first round asks") };
+//! let request = serde_json::to_value(&ask.input_requests().unwrap()["connect_account"]).unwrap();
+//! let link = request["params"]["url"].as_str().unwrap();
+//! let path = link.strip_prefix("https://app.example.com").unwrap();
+//! assert!(path.starts_with("/connect?elicitation="));
+//!
+//! // alice's browser opens it: the flow completes.
+//! let get = Request::get(path).header("x-user", "alice").body(Body::empty()).unwrap();
+//! let page = block_on(app.clone().oneshot(get)).unwrap();
+//! assert_eq!(page.status(), StatusCode::OK);
+//!
+//! // Her client accepts and retries: the handler sees the completion.
+//! let mut retry = call.clone();
+//! retry["requestState"] = ask.request_state().unwrap().into();
+//! retry["inputResponses"] = json!({"connect_account": {"action": "accept"}});
+//! let Ok(Reply::Result(UrlAnswer::Completed { result, .. })) =
+//!     block_on(client.round("tools/call", &retry, &mut handler))
+//! else { panic!("completed") };
+//! assert_eq!(result, Some(json!({"account": "alice@github"})));
+//!
+//! // The link is spent.
+//! let again = Request::get(path).header("x-user", "alice").body(Body::empty()).unwrap();
+//! assert_eq!(block_on(app.oneshot(again)).unwrap().status(), StatusCode::CONFLICT);
+//! ```
+//!
+//! [`ElicitServer::with_url_origin`]: elicit_runtime::ElicitServer::with_url_origin
+//! [`ElicitServer::with_single_use_completions`]: elicit_runtime::ElicitServer::with_single_use_completions
+//! [`StateSealer::with_ttl`]: elicit_runtime::state::StateSealer::with_ttl
+//! [`PageError`]: elicit_runtime::url::PageError
+//! [`PageError::reason`]: elicit_runtime::url::PageError::reason
+//! [`LandingPage::open_raw`]: elicit_runtime::url::LandingPage::open_raw
+//! [`LandingPage::complete_raw`]: elicit_runtime::url::LandingPage::complete_raw
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod hook;
+mod html;
+mod route;
+
+use std::sync::Arc;
+
+use ::axum::Router;
+use ::axum::extract::Request;
+use ::axum::routing::get;
+use http::{HeaderValue, StatusCode, header};
+
+pub use hook::{ConnectHook, ConnectStep, OpenedLink};
+pub use html::PageTexts;
+
+use elicit_runtime::url::LandingPage;
+use route::Route;
+
+/// The landing route at `/connect` with the default [`PageTexts`]: `GET
+/// /connect?elicitation=<handle>` (see [the module](self) for the contract).
+///
+/// Merge it into the app that serves MCP, e.g. beside rmcp's streamable HTTP service:
+/// `landing_routes(page, hook).nest_service("/mcp", mcp)`.
+///
+/// ```
+/// use axum::body::Body;
+/// use axum::http::{Request, StatusCode, request::Parts};
+/// use axum::response::Response;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
+/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore};
+/// use elicit_runtime::ElicitServer;
+/// use std::sync::Arc;
+/// use tower::ServiceExt;
+///
+/// struct Connect;
+///
+/// impl ConnectHook for Connect {
+///     async fn subject(&self, _parts: &Parts) -> Result<String, Response> {
+///         Ok("alice".into())
+///     }
+///     async fn connect(&self, _link: &OpenedLink, _parts: &Parts) -> ConnectStep {
+///         ConnectStep::complete(None)
+///     }
+/// }
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
+///     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
+/// let app = landing_routes(LandingPage::new(&server), Connect);
+///
+/// // A link without a handle is refused.
+/// let request = Request::get("/connect").body(Body::empty()).unwrap();
+/// let response = pollster::block_on(app.oneshot(request)).unwrap();
+/// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+/// ```
+pub fn landing_routes<S>(page: LandingPage, hook: impl ConnectHook) -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
+    LandingRoute::new(page, hook).into_router()
+}
+
+/// The landing route, configured: its path and its pages' texts.
+///
+/// ```
+/// use axum::http::request::Parts;
+/// use axum::response::Response;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink, PageTexts};
+/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore};
+/// use elicit_runtime::ElicitServer;
+/// use std::sync::Arc;
+///
+/// struct Connect;
+///
+/// impl ConnectHook for Connect {
+///     async fn subject(&self, _parts: &Parts) -> Result<String, Response> {
+///         Ok("alice".into())
+///     }
+///     async fn connect(&self, _link: &OpenedLink, _parts: &Parts) -> ConnectStep {
+///         ConnectStep::complete(None)
+///     }
+/// }
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
+///     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
+/// let app: axum::Router = LandingRoute::new(LandingPage::new(&server), Connect)
+///     .at("/oauth/connect")
+///     .with_texts(PageTexts::default().with_close_hint("You can close this tab."))
+///     .into_router();
+/// # let _ = app;
+/// ```
+pub struct LandingRoute<H> {
+    path: String,
+    route: Route<H>,
+}
+
+impl<H> std::fmt::Debug for LandingRoute<H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LandingRoute")
+            .field("path", &self.path)
+            .field("texts", &self.route.texts)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<H: ConnectHook> LandingRoute<H> {
+    /// The route of `page` (the server's keys and completion store) with `hook`, at
+    /// `/connect`, with the default texts.
+    ///
+    /// ```
+    /// # use axum::http::request::Parts;
+    /// # use axum::response::Response;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
+    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::ElicitServer;
+    /// # struct Connect;
+    /// # impl ConnectHook for Connect {
+    /// #     async fn subject(&self, _: &Parts) -> Result<String, Response> { Ok("alice".into()) }
+    /// #     async fn connect(&self, _: &OpenedLink, _: &Parts) -> ConnectStep { ConnectStep::complete(None) }
+    /// # }
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+    /// let route = LandingRoute::new(LandingPage::new(&server), Connect);
+    /// assert_eq!(route.path(), "/connect");
+    /// ```
+    pub fn new(page: LandingPage, hook: H) -> Self {
+        LandingRoute {
+            path: "/connect".to_owned(),
+            route: Route {
+                page,
+                hook,
+                texts: PageTexts::default(),
+            },
+        }
+    }
+
+    /// Serves at `path` instead (the path of the elicitation's `url`). It must start with `/`
+    /// ([`into_router`](LandingRoute::into_router) panics otherwise, as axum does).
+    ///
+    /// ```
+    /// # use axum::http::request::Parts;
+    /// # use axum::response::Response;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
+    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::ElicitServer;
+    /// # struct Connect;
+    /// # impl ConnectHook for Connect {
+    /// #     async fn subject(&self, _: &Parts) -> Result<String, Response> { Ok("alice".into()) }
+    /// #     async fn connect(&self, _: &OpenedLink, _: &Parts) -> ConnectStep { ConnectStep::complete(None) }
+    /// # }
+    /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+    /// let route = LandingRoute::new(LandingPage::new(&server), Connect).at("/github/connect");
+    /// assert_eq!(route.path(), "/github/connect");
+    /// ```
+    pub fn at(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+
+    /// The pages' texts instead of the defaults.
+    ///
+    /// ```
+    /// # use axum::http::request::Parts;
+    /// # use axum::response::Response;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink, PageTexts};
+    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::ElicitServer;
+    /// # struct Connect;
+    /// # impl ConnectHook for Connect {
+    /// #     async fn subject(&self, _: &Parts) -> Result<String, Response> { Ok("alice".into()) }
+    /// #     async fn connect(&self, _: &OpenedLink, _: &Parts) -> ConnectStep { ConnectStep::complete(None) }
+    /// # }
+    /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+    /// let route = LandingRoute::new(LandingPage::new(&server), Connect)
+    ///     .with_texts(PageTexts::default().with_completed("Connected", "Your account is linked."));
+    /// # let _ = route;
+    /// ```
+    pub fn with_texts(mut self, texts: PageTexts) -> Self {
+        self.route.texts = texts;
+        self
+    }
+
+    /// The path it serves.
+    ///
+    /// ```
+    /// # use axum::http::request::Parts;
+    /// # use axum::response::Response;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
+    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::ElicitServer;
+    /// # struct Connect;
+    /// # impl ConnectHook for Connect {
+    /// #     async fn subject(&self, _: &Parts) -> Result<String, Response> { Ok("alice".into()) }
+    /// #     async fn connect(&self, _: &OpenedLink, _: &Parts) -> ConnectStep { ConnectStep::complete(None) }
+    /// # }
+    /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+    /// assert_eq!(LandingRoute::new(LandingPage::new(&server), Connect).path(), "/connect");
+    /// ```
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The router serving `GET <path>?elicitation=<handle>` (and 405 for `HEAD`), for any app
+    /// state `S`: merge or nest it into your app.
+    ///
+    /// # Panics
+    ///
+    /// If the path is not a valid axum route path (e.g. it does not start with `/`).
+    ///
+    /// ```
+    /// # use axum::http::request::Parts;
+    /// # use axum::response::Response;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
+    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::ElicitServer;
+    /// # struct Connect;
+    /// # impl ConnectHook for Connect {
+    /// #     async fn subject(&self, _: &Parts) -> Result<String, Response> { Ok("alice".into()) }
+    /// #     async fn connect(&self, _: &OpenedLink, _: &Parts) -> ConnectStep { ConnectStep::complete(None) }
+    /// # }
+    /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+    /// #[derive(Clone)]
+    /// struct AppState;
+    ///
+    /// let app: axum::Router<AppState> = axum::Router::new()
+    ///     .merge(LandingRoute::new(LandingPage::new(&server), Connect).into_router());
+    /// # let _ = app;
+    /// ```
+    pub fn into_router<S>(self) -> Router<S>
+    where
+        S: Clone + Send + Sync + 'static,
+    {
+        let route = Arc::new(self.route);
+        let serve = move |request: Request| {
+            let route = Arc::clone(&route);
+            async move { route.serve(request).await }
+        };
+        Router::new().route(&self.path, get(serve).head(head))
+    }
+}
+
+/// `HEAD` would run the whole flow (axum answers it with the `GET` handler): refuse it.
+async fn head() -> ::axum::response::Response {
+    let mut response =
+        ::axum::response::IntoResponse::into_response(StatusCode::METHOD_NOT_ALLOWED);
+    let headers = response.headers_mut();
+    headers.insert(header::ALLOW, HeaderValue::from_static("GET"));
+    html::guard_headers(headers);
+    response
+}

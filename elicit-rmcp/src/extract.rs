@@ -1,0 +1,297 @@
+//! The [`Elicit`] extractor of rmcp tool and prompt methods, and the slot that carries the
+//! request's context from the wiring ([`ElicitHandler`](super::ElicitHandler)) to the method
+//! and back.
+//!
+//! The wiring copies the request's parts (name, arguments, `_meta`, `inputResponses`,
+//! `requestState`) and reads the principal before rmcp's router runs, because rmcp's own
+//! extractors take parts out of the call (`Parameters<T>` takes the arguments,
+//! `RequestMetaObject` the `_meta`). The context is built only when a method takes an
+//! [`Elicit`]: a tool that never asks costs one copy of its arguments, one read of the
+//! principal, and nothing else. When the method returns, the extractor is dropped and hands
+//! the context back, and the wiring turns the method's result (or the input-required stop)
+//! into rmcp's response.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rmcp::handler::server::common::{AsRequestContext, FromContextPart};
+use rmcp::model::{ErrorCode, InputResponses, JsonObject, RequestMetaObject};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer};
+use serde_json::Value;
+
+use crate::__private::{MISSING_WIRING, is_marker};
+use crate::ElicitServer;
+use crate::InputChannel;
+use crate::Interrupt;
+use crate::request::{ElicitContext, RequestParts};
+use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
+
+/// The elicitation context of one rmcp tool or prompt call, taken as a method parameter.
+///
+/// Ask through it as through any [`ElicitContext`] (it dereferences to one): forms with
+/// `Form::ask(&mut cx)` or `Form::question()…ask(&mut cx)`, URL mode with `state.ask(&mut cx)`.
+/// The `?` after an ask ends the method: on 2026-07-28 the call answers with an
+/// `InputRequiredResult`; on 2025-11-25 the question went to the client through rmcp's peer
+/// and the answer is already there. The method returns `Result<_, rmcp::ErrorData>`, which
+/// an [`Interrupt`] converts into.
+///
+/// It may stand anywhere among the method's parameters, before or after `Parameters<T>`: the
+/// sealed state always binds the full arguments, `_meta` and the tool name. It needs the
+/// call to run through [`ElicitHandler`](super::ElicitHandler); without that wiring, the call
+/// fails with an error that names what to add.
+///
+/// ```no_run
+/// use elicit_rmcp::{Elicit, ElicitHandler, Principal};
+/// use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
+/// use elicit_rmcp::state::{KeyRing, StateSealer};
+/// use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+/// use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_handler, tool_router};
+///
+/// /// How many guests?
+/// #[derive(ElicitForm)]
+/// struct Guests {
+///     #[elicit(minimum = 1, maximum = 12)]
+///     count: u8,
+/// }
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct BookArgs {
+///     restaurant: String,
+/// }
+///
+/// #[derive(Clone)]
+/// struct Server {
+///     tool_router: ToolRouter<Self>,
+///     elicit: ElicitHandler,
+/// }
+///
+/// #[tool_router]
+/// impl Server {
+///     #[tool(description = "Book a table")]
+///     async fn book_table(
+///         &self,
+///         Parameters(args): Parameters<BookArgs>,
+///         mut cx: Elicit,
+///     ) -> Result<String, McpError> {
+///         Ok(match Guests::ask(&mut cx).await? {
+///             Answer::Accepted(g) => format!("booked {} at {}", g.count, args.restaurant),
+///             Answer::Declined | Answer::Cancelled => "not booked".to_owned(),
+///         })
+///     }
+/// }
+///
+/// #[tool_handler(router = self.elicit.tools(&self.tool_router))]
+/// impl ServerHandler for Server {}
+///
+/// let sealer = StateSealer::new(KeyRing::generate(), "my-server");
+/// let server = Server {
+///     tool_router: Server::tool_router(),
+///     elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
+/// };
+/// ```
+pub struct Elicit {
+    cx: Option<ElicitContext>,
+    slot: Arc<Slot>,
+}
+
+/// What the wiring stores in the call's extensions.
+#[derive(Clone)]
+pub(super) struct SlotHandle(pub(super) Arc<Slot>);
+
+/// The context of one call: waiting to be built, lent to the method, or handed back.
+pub(super) struct Slot(Mutex<SlotState>);
+
+enum SlotState {
+    Waiting(Box<Pending>),
+    Lent,
+    Back(Box<ElicitContext>),
+    Done,
+}
+
+/// What a call becomes once it is over.
+pub(super) enum Reclaimed {
+    /// The method never took an [`Elicit`].
+    Unused,
+    /// The method kept its [`Elicit`] beyond its return (moved it into a task).
+    StillLent,
+    /// The context, to finish the round with.
+    Back(Box<ElicitContext>),
+}
+
+/// The parts of a call the context is built from, copied before rmcp's router runs.
+pub(super) struct Pending {
+    pub(super) server: ElicitServer,
+    pub(super) method: &'static str,
+    pub(super) params: Params,
+    /// Read from the request before the router runs: rmcp's extractors that stand before
+    /// [`Elicit`] may take parts of the request context (`RequestMetaObject` takes `_meta`),
+    /// and who is asking must not depend on the order of a method's parameters.
+    pub(super) principal: Option<String>,
+}
+
+/// A call's params as the client sent them (rmcp moved `_meta` into the request context).
+pub(super) struct Params {
+    pub(super) name: String,
+    pub(super) arguments: Option<JsonObject>,
+    pub(super) meta: RequestMetaObject,
+    pub(super) input_responses: Option<InputResponses>,
+    pub(super) request_state: Option<String>,
+}
+
+impl Params {
+    /// The parts themselves (moved, not copied), as a context is built from them.
+    fn into_parts(self) -> RequestParts {
+        let mut parts = RequestParts::new(self.name);
+        parts.arguments = self.arguments;
+        // `RequestMetaObject` is a transparent wrapper of the object.
+        parts.meta = Some(self.meta.0.0);
+        parts.input_responses = self
+            .input_responses
+            .map(|responses| responses.into_iter().collect());
+        parts.request_state = self.request_state;
+        parts
+    }
+}
+
+impl Slot {
+    pub(super) fn new(pending: Pending) -> Arc<Slot> {
+        Arc::new(Slot(Mutex::new(SlotState::Waiting(Box::new(pending)))))
+    }
+
+    fn state(&self) -> MutexGuard<'_, SlotState> {
+        // A panic while the lock is held leaves a state that is still whole.
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn lend(&self) -> Result<Box<Pending>, McpError> {
+        let mut state = self.state();
+        match std::mem::replace(&mut *state, SlotState::Lent) {
+            SlotState::Waiting(pending) => Ok(pending),
+            other => {
+                *state = other;
+                Err(McpError::internal_error(
+                    "a tool or prompt method takes at most one `Elicit` parameter",
+                    None,
+                ))
+            }
+        }
+    }
+
+    fn give_back(&self, cx: ElicitContext) {
+        let mut state = self.state();
+        if matches!(*state, SlotState::Lent) {
+            *state = SlotState::Back(Box::new(cx));
+        }
+    }
+
+    /// After the method returned: what became of the context.
+    pub(super) fn reclaim(&self) -> Reclaimed {
+        match std::mem::replace(&mut *self.state(), SlotState::Done) {
+            SlotState::Waiting(_) | SlotState::Done => Reclaimed::Unused,
+            SlotState::Lent => Reclaimed::StillLent,
+            SlotState::Back(cx) => Reclaimed::Back(cx),
+        }
+    }
+}
+
+impl Pending {
+    fn build(self, request: &RequestContext<RoleServer>) -> Result<ElicitContext, McpError> {
+        super::round::build(
+            self.server
+                .context_from_parts(self.method, self.params.into_parts()),
+            request,
+            self.principal.as_deref(),
+        )
+    }
+}
+
+impl<C: AsRequestContext> FromContextPart<C> for Elicit {
+    fn from_context_part(context: &mut C) -> Result<Self, McpError> {
+        let request = context.as_request_context();
+        let Some(SlotHandle(slot)) = request.extensions.get::<SlotHandle>().cloned() else {
+            return Err(McpError::internal_error(MISSING_WIRING, None));
+        };
+        let pending = slot.lend()?;
+        match pending.build(request) {
+            Ok(cx) => Ok(Elicit { cx: Some(cx), slot }),
+            Err(error) => {
+                slot.reclaim();
+                Err(error)
+            }
+        }
+    }
+}
+
+impl Elicit {
+    fn cx(&self) -> &ElicitContext {
+        self.cx.as_ref().expect("the context is only taken by drop")
+    }
+
+    fn cx_mut(&mut self) -> &mut ElicitContext {
+        self.cx.as_mut().expect("the context is only taken by drop")
+    }
+}
+
+impl Drop for Elicit {
+    fn drop(&mut self) {
+        if let Some(cx) = self.cx.take() {
+            self.slot.give_back(cx);
+        }
+    }
+}
+
+impl Deref for Elicit {
+    type Target = ElicitContext;
+
+    fn deref(&self) -> &ElicitContext {
+        self.cx()
+    }
+}
+
+impl DerefMut for Elicit {
+    fn deref_mut(&mut self) -> &mut ElicitContext {
+        self.cx_mut()
+    }
+}
+
+impl std::fmt::Debug for Elicit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Elicit").field(self.cx()).finish()
+    }
+}
+
+impl InputChannel for Elicit {
+    fn capabilities(&self) -> &ClientCapabilities {
+        self.cx().capabilities()
+    }
+
+    fn input<'a>(
+        &'a mut self,
+        key: &'a str,
+        digest: &'a str,
+        request: InputRequest,
+    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
+        self.cx_mut().input(key, digest, request)
+    }
+
+    fn require_provenance(&mut self, key: &str) {
+        self.cx_mut().require_provenance(key);
+    }
+
+    fn answered(&mut self, key: &str, kept: Value) {
+        self.cx_mut().answered(key, kept);
+    }
+
+    fn failed(&mut self, error: &JsonRpcError) {
+        self.cx_mut().failed(error);
+    }
+}
+
+/// Whether `error` is an input-required [`Interrupt`] on its way through rmcp's router.
+pub(super) fn is_input_required(error: &McpError) -> bool {
+    // Compared in place: this runs on every error a method returns.
+    error.code == ErrorCode::INTERNAL_ERROR && is_marker(error.data.as_ref())
+}

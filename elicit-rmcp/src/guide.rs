@@ -1,0 +1,95 @@
+//!
+//! Documentation only: nothing here is called. Each chapter is a page of this module, and every
+//! example on it is compiled and run by `cargo test --doc`, so the guide cannot drift from the
+//! API. Read them in order:
+//!
+//! 1. [`first_form`](crate::guide::first_form): derive a form, see the `requestedSchema` it
+//!    sends, decode an answer.
+//! 2. [`enums_defaults_constraints`](crate::guide::enums_defaults_constraints): choices,
+//!    defaults, ranges, formats, multi-selects and call-site defaults.
+//! 3. [`what_the_compiler_refuses`](crate::guide::what_the_compiler_refuses): secrets and nested
+//!    data, with the compiler's own messages.
+#![doc = "4. [`rmcp_tools_and_prompts`](crate::guide::rmcp_tools_and_prompts): asking from rmcp tools and prompts with the \
+           [`Elicit`] extractor."]
+//! 5. [`several_questions`](crate::guide::several_questions): several questions in one round,
+//!    partial answers, and flows whose next question depends on the last answer.
+#![doc = "6. [`url_mode`](crate::guide::url_mode): URL mode end to end: the link, the connect page, \
+           completion, failure, expiry and replicas."]
+#![doc = "7. [`eras_and_capabilities`](crate::guide::eras_and_capabilities): protocol 2026-07-28 and \
+           2025-11-25 from one handler, client capabilities, and falling back when the client \
+           cannot ask."]
+//! 8. [`tasks`](crate::guide::tasks): asking from a running task through `tasks/get` and
+//!    `tasks/update`.
+#![doc = "9. [`production_security`](crate::guide::production_security): keys from configuration \
+           and their rotation, the principal, strict provenance, single use, Redis, lifetimes, and \
+           what the client and the logs are told."]
+#![cfg_attr(
+    feature = "testing",
+    doc = "10. [`testing`](crate::guide::testing): a tool tested on both eras with every answer, \
+           generated valid and invalid answers, snapshots of what the user is asked (feature `testing`)."
+)]
+//! 11. [`performance`](crate::guide::performance): what costs what, with the project's benchmark
+//!     figures, and where the time of a whole call goes.
+#![doc = "\nThen the [`cookbook`](crate::guide::cookbook): short recipes for tasks server authors have \
+           (a confirmation bound to its arguments, OAuth through URL mode, a payment that never runs \
+           twice, a wizard, a fallback for clients that cannot ask, migrating from rmcp's `elicit`)."]
+
+#[doc = include_str!("guide/01_first_form.md")]
+pub mod first_form {}
+
+#[doc = include_str!("guide/02_enums_defaults_constraints.md")]
+pub mod enums_defaults_constraints {}
+
+#[doc = include_str!("guide/03_what_the_compiler_refuses.md")]
+pub mod what_the_compiler_refuses {}
+
+#[doc = include_str!("guide/04_rmcp_tools_and_prompts.md")]
+pub mod rmcp_tools_and_prompts {}
+
+#[doc = include_str!("guide/05_several_questions.md")]
+pub mod several_questions {}
+
+#[doc = include_str!("guide/06_url_mode.md")]
+pub mod url_mode {}
+
+#[doc = include_str!("guide/07_eras_and_capabilities.md")]
+pub mod eras_and_capabilities {}
+
+#[doc = include_str!("guide/08_tasks.md")]
+pub mod tasks {}
+
+#[doc = include_str!("guide/09_production_security.md")]
+pub mod production_security {}
+
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+#[doc = include_str!("guide/10_testing.md")]
+pub mod testing {}
+
+#[doc = include_str!("guide/11_performance.md")]
+pub mod performance {}
+
+#[doc = include_str!("guide/cookbook.md")]
+#[doc = "- [`oauth_on_axum`](crate::guide::cookbook::oauth_on_axum): collect an OAuth grant through \
+           URL mode on an axum app: the landing route redirects to the provider, your callback \
+           completes the elicitation (the `elicit-axum` crate; the whole app runs as \
+           `cargo run -p elicit-examples --example oauth_axum`)."]
+pub mod cookbook {
+    #[doc = include_str!("guide/cookbook/confirm_destructive_action.md")]
+    pub mod confirm_destructive_action {}
+
+    #[doc = include_str!("guide/cookbook/oauth_on_axum.md")]
+    pub mod oauth_on_axum {}
+
+    #[doc = include_str!("guide/cookbook/payment_never_twice.md")]
+    pub mod payment_never_twice {}
+
+    #[doc = include_str!("guide/cookbook/wizard.md")]
+    pub mod wizard {}
+
+    #[doc = include_str!("guide/cookbook/fallback_when_unsupported.md")]
+    pub mod fallback_when_unsupported {}
+
+    #[doc = include_str!("guide/cookbook/migrating_from_rmcp.md")]
+    pub mod migrating_from_rmcp {}
+}

@@ -1,0 +1,367 @@
+//! The wiring of a router-based rmcp server: [`ElicitHandler`] runs rmcp's tool and prompt
+//! routers so that methods taking [`Elicit`](super::Elicit) can ask, and [`Principal`] says
+//! who is asking.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rmcp::handler::server::prompt::PromptContext;
+use rmcp::handler::server::router::prompt::PromptRouter;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer};
+
+use super::convert::from_mcp_error;
+use super::extract::{Params, Pending, Reclaimed, Slot, SlotHandle, is_input_required};
+use super::service::is_bridged;
+use crate::ElicitServer;
+use crate::Interrupt;
+
+/// Who is asking: the principal that sealed state and URL handles are bound to, read from
+/// each request.
+///
+/// There is no default: choose [`Principal::anonymous`] for a local stdio server with one
+/// user, [`Principal::fixed`] for a single known user, or [`Principal::from_request`] to read
+/// it from the request (an HTTP server's authentication, say). URL mode and single-use
+/// completions refuse to run for a request without a principal.
+///
+/// ```
+/// use elicit_rmcp::Principal;
+///
+/// // Over streamable HTTP, rmcp puts the HTTP request's parts in the extensions; an
+/// // authentication layer in front of it can leave the user there too.
+/// #[derive(Clone)]
+/// struct User(String);
+///
+/// let principal = Principal::from_request(|request| {
+///     request.extensions.get::<User>().map(|user| user.0.clone())
+/// });
+/// # let _ = principal;
+/// ```
+#[derive(Clone)]
+pub struct Principal(Source);
+
+#[derive(Clone)]
+enum Source {
+    Anonymous,
+    Fixed(Arc<str>),
+    FromRequest(Arc<PrincipalFn>),
+}
+
+type PrincipalFn = dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync;
+
+impl Principal {
+    /// No principal: state is sealed unbound to any user. Right for a local stdio server,
+    /// where whoever runs the process is the only user; URL mode refuses to run.
+    pub fn anonymous() -> Self {
+        Principal(Source::Anonymous)
+    }
+
+    /// Every request is this user's (a single-user server, a demo).
+    pub fn fixed(principal: impl Into<String>) -> Self {
+        Principal(Source::Fixed(principal.into().into()))
+    }
+
+    /// Reads the principal from each request (e.g. from an authentication extension); `None`
+    /// means the request is unauthenticated. It is read once per call, before rmcp's
+    /// extractors run, so it sees the request context as it came in whatever order a
+    /// method's parameters stand.
+    pub fn from_request(
+        principal: impl Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        Principal(Source::FromRequest(Arc::new(principal)))
+    }
+
+    fn of(&self, request: &RequestContext<RoleServer>) -> Option<String> {
+        match &self.0 {
+            Source::Anonymous => None,
+            Source::Fixed(principal) => Some(principal.to_string()),
+            Source::FromRequest(read) => read(request),
+        }
+    }
+}
+
+impl fmt::Debug for Principal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The principal's value is never printed.
+        f.write_str(match self.0 {
+            Source::Anonymous => "Principal::anonymous()",
+            Source::Fixed(_) => "Principal::fixed(..)",
+            Source::FromRequest(_) => "Principal::from_request(..)",
+        })
+    }
+}
+
+/// Runs an rmcp server's tool and prompt routers so that methods taking
+/// [`Elicit`](super::Elicit) can ask: keep it in the server beside the routers and wire it
+/// once per handler method.
+///
+/// ```no_run
+/// use elicit_rmcp::{Elicit, ElicitHandler, Principal};
+/// use elicit_rmcp::state::{KeyRing, StateSealer};
+/// use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
+/// use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
+/// use rmcp::handler::server::wrapper::Parameters;
+/// use rmcp::model::*;
+/// use rmcp::service::RequestContext;
+/// use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, schemars};
+/// use rmcp::{prompt, prompt_router, tool, tool_handler, tool_router};
+///
+/// /// Which tone?
+/// #[derive(ElicitForm)]
+/// struct Tone {
+///     #[elicit(title = "Formal")]
+///     formal: bool,
+/// }
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Topic {
+///     topic: String,
+/// }
+///
+/// #[derive(Clone)]
+/// struct Server {
+///     tool_router: ToolRouter<Self>,
+///     prompt_router: PromptRouter<Self>,
+///     elicit: ElicitHandler,
+/// }
+///
+/// #[tool_router]
+/// impl Server {
+///     #[tool(description = "Write a note")]
+///     async fn note(&self, Parameters(t): Parameters<Topic>, mut cx: Elicit) -> Result<String, McpError> {
+///         let formal = matches!(Tone::ask(&mut cx).await?, Answer::Accepted(Tone { formal: true }));
+///         Ok(format!("a {} note on {}", if formal { "formal" } else { "casual" }, t.topic))
+///     }
+/// }
+///
+/// #[prompt_router]
+/// impl Server {
+///     #[prompt(description = "Draft an email")]
+///     async fn email(&self, Parameters(t): Parameters<Topic>, mut cx: Elicit) -> Result<Vec<PromptMessage>, McpError> {
+///         let formal = matches!(Tone::ask(&mut cx).await?, Answer::Accepted(Tone { formal: true }));
+///         let text = format!("Draft a {} email about {}", if formal { "formal" } else { "casual" }, t.topic);
+///         Ok(vec![PromptMessage::new_text(Role::User, text)])
+///     }
+/// }
+///
+/// // Tools: `#[tool_handler]` keeps generating `call_tool`, `list_tools` and `get_tool`.
+/// #[tool_handler(router = self.elicit.tools(&self.tool_router))]
+/// impl ServerHandler for Server {
+///     fn get_info(&self) -> ServerConfig {
+///         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().build())
+///     }
+///
+///     // Prompts: rmcp's `#[prompt_handler]` rebuilds the request without `inputResponses`
+///     // and `requestState`, so `get_prompt` is one call into elicit, written out.
+///     async fn get_prompt(
+///         &self,
+///         request: GetPromptRequestParams,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<GetPromptResponse, McpError> {
+///         self.elicit.get_prompt(&self.prompt_router, self, request, context).await
+///     }
+///
+///     async fn list_prompts(
+///         &self,
+///         _request: Option<PaginatedRequestParams>,
+///         _context: RequestContext<RoleServer>,
+///     ) -> Result<ListPromptsResult, McpError> {
+///         Ok(ListPromptsResult::with_all_items(self.prompt_router.list_all()))
+///     }
+/// }
+///
+/// let sealer = StateSealer::new(KeyRing::generate(), "notes");
+/// let server = Server {
+///     tool_router: Server::tool_router(),
+///     prompt_router: Server::prompt_router(),
+///     elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
+/// };
+/// ```
+///
+/// A tool that takes no [`Elicit`](super::Elicit) behaves exactly as with rmcp alone; its
+/// only cost is one copy of the call's arguments and one read of the [`Principal`]. See [`Elicit`](super::Elicit) for a
+/// complete server.
+#[derive(Clone)]
+pub struct ElicitHandler {
+    server: ElicitServer,
+    principal: Principal,
+}
+
+impl fmt::Debug for ElicitHandler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ElicitHandler")
+            .field("principal", &self.principal)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A tool router seen through an [`ElicitHandler`]: what
+/// `#[tool_handler(router = self.elicit.tools(&self.tool_router))]` calls.
+pub struct Tools<'a, S> {
+    handler: &'a ElicitHandler,
+    router: &'a ToolRouter<S>,
+}
+
+impl ElicitHandler {
+    /// Asks with `server`'s settings, on behalf of `principal`.
+    pub fn new(server: ElicitServer, principal: Principal) -> Self {
+        ElicitHandler { server, principal }
+    }
+
+    /// For a server with one user on a local transport (stdio): a fresh in-memory key ring
+    /// (states do not outlive the process), the audience `server_name`, and
+    /// [`Principal::anonymous`]. Over HTTP, or with several replicas, build an [`ElicitServer`]
+    /// from configured keys and say who is asking with [`ElicitHandler::new`].
+    ///
+    /// ```
+    /// let handler = elicit_rmcp::ElicitHandler::local("my-server");
+    /// assert_eq!(handler.server().sealer().audience(), "my-server");
+    /// ```
+    pub fn local(server_name: &str) -> Self {
+        let sealer = crate::state::StateSealer::new(crate::state::KeyRing::generate(), server_name);
+        Self::new(ElicitServer::new(sealer), Principal::anonymous())
+    }
+
+    /// The settings questions are asked with (the landing page of URL mode shares them).
+    pub fn server(&self) -> &ElicitServer {
+        &self.server
+    }
+
+    fn principal_of(&self, request: &RequestContext<RoleServer>) -> Option<String> {
+        self.principal.of(request)
+    }
+
+    /// `router` as `#[tool_handler(router = …)]` uses it: calls run through elicit, the tool
+    /// list is the router's own.
+    pub fn tools<'a, S>(&'a self, router: &'a ToolRouter<S>) -> Tools<'a, S> {
+        Tools {
+            handler: self,
+            router,
+        }
+    }
+
+    /// Runs one `tools/call` through `router` (for a hand-written `call_tool`).
+    pub async fn call_tool<S: Send + Sync + 'static>(
+        &self,
+        router: &ToolRouter<S>,
+        service: &S,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        self.tools(router)
+            .call(ToolCallContext::new(service, request, context))
+            .await
+    }
+
+    /// Runs one `prompts/get` through `router`.
+    pub async fn get_prompt<S: Send + Sync + 'static>(
+        &self,
+        router: &PromptRouter<S>,
+        service: &S,
+        request: GetPromptRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let params = Params {
+            name: request.name.clone(),
+            arguments: request.arguments.clone(),
+            meta: context.meta.clone(),
+            input_responses: request.input_responses,
+            request_state: request.request_state,
+        };
+        let slot = self.slot("prompts/get", params, &mut context);
+        let bridged = is_bridged(&context);
+        let result = router
+            .get_prompt(PromptContext::new(
+                service,
+                request.name,
+                request.arguments,
+                context,
+            ))
+            .await;
+        finish(&slot, result, GetPromptResponse::InputRequired, bridged).await
+    }
+
+    fn slot(
+        &self,
+        method: &'static str,
+        params: Params,
+        context: &mut RequestContext<RoleServer>,
+    ) -> Arc<Slot> {
+        let slot = Slot::new(Pending {
+            server: self.server.clone(),
+            method,
+            params,
+            principal: self.principal_of(context),
+        });
+        context.extensions.insert(SlotHandle(slot.clone()));
+        slot
+    }
+}
+
+impl<S: Send + Sync + 'static> Tools<'_, S> {
+    /// Runs one tool call.
+    pub async fn call(
+        &self,
+        mut call: ToolCallContext<'_, S>,
+    ) -> Result<CallToolResponse, McpError> {
+        let params = Params {
+            name: call.name.to_string(),
+            arguments: call.arguments.clone(),
+            meta: call.request_context.meta.clone(),
+            input_responses: call.input_responses.clone(),
+            request_state: call.request_state.clone(),
+        };
+        let slot = self
+            .handler
+            .slot("tools/call", params, &mut call.request_context);
+        let bridged = is_bridged(&call.request_context);
+        let result = self.router.call(call).await;
+        finish(&slot, result, CallToolResponse::InputRequired, bridged).await
+    }
+
+    /// The router's tools.
+    pub fn list_all(&self) -> Vec<Tool> {
+        self.router.list_all()
+    }
+
+    /// One of the router's tools.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.router.get(name)
+    }
+}
+
+/// Turns what the router returned into the response: untouched when the method did not ask;
+/// otherwise the result, the round's `InputRequiredResult`, or the error.
+async fn finish<R>(
+    slot: &Slot,
+    result: Result<R, McpError>,
+    input: fn(rmcp::model::InputRequiredResult) -> R,
+    bridged: bool,
+) -> Result<R, McpError> {
+    let cx = match slot.reclaim() {
+        Reclaimed::Unused => return result,
+        Reclaimed::StillLent => {
+            return match result {
+                Err(e) if is_input_required(&e) => Err(McpError::internal_error(
+                    "input required, but the method's `Elicit` outlived the call (was it moved into a task?)",
+                    None,
+                )),
+                other => other,
+            };
+        }
+        Reclaimed::Back(cx) => cx,
+    };
+    let result = result.map_err(|e| {
+        if is_input_required(&e) {
+            Interrupt::input_required()
+        } else {
+            Interrupt::error(from_mcp_error(e))
+        }
+    });
+    super::round::respond(*cx, result, bridged, |value| value, input).await
+}

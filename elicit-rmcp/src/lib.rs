@@ -1,0 +1,67 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+//!
+//! # This crate
+//!
+//! `elicit-rmcp` is `elicit-runtime` (re-exported whole: forms, URL mode, sealed state,
+//! rounds) plus what a server on the official Rust SDK, `rmcp`, needs: the [`Elicit`]
+//! extractor, [`ElicitHandler`] beside a `#[tool_router]`, [`ElicitService`] around what you
+//! serve, and hand-dispatch helpers ([`call_tool`], [`get_prompt`], [`read_resource`]).
+//! rmcp's types appear only here, so a new rmcp major is a new major of this crate alone.
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `http` | [`ElicitService`] around rmcp's `StreamableHttpService` (streamable HTTP) |
+//! | `redis` | the core's `url::RedisCompletionStore` and `url::RedisReplayGuard`, shared by replicas |
+//! | `testing` | `testing`: the core's helpers plus `ScriptedClient`, rmcp's own client driving a whole server in process (for `[dev-dependencies]`) |
+//!
+//! No feature is on by default. The ready landing route for URL mode is the `elicit-axum` crate.
+//!
+//! # Field order
+//!
+//! Clients show a form's fields in the order of its `properties`. This crate hands rmcp the
+//! form in declaration order (rmcp's `ElicitationSchema::property_order`). rmcp 3.11 itself,
+//! however, writes every request's params through a `serde_json::Value`
+//! (`WithMeta::serialize`), both for a pushed `elicitation/create` and inside
+//! `inputRequests`, which is why this crate turns on serde_json's `preserve_order` (the core
+//! does not).
+
+/// The core, whole: a server on rmcp depends on this crate alone.
+#[doc(no_inline)]
+pub use elicit_runtime::*;
+// The derives, in the flavour whose generated code names `::elicit_rmcp` (the glob above
+// brings the core's, which name `::elicit_runtime`, a crate this user may not depend on).
+#[doc(no_inline)]
+pub use elicit_macros::{
+    RmcpElicitEnum as ElicitEnum, RmcpElicitForm as ElicitForm, RmcpElicitUrl as ElicitUrl,
+};
+
+mod convert;
+mod dispatch;
+mod extract;
+mod handler;
+#[cfg(feature = "http")]
+mod http;
+mod peer;
+mod rmcp_schema;
+mod round;
+mod service;
+
+pub use convert::{from_mcp_error, input_required, to_mcp_error};
+pub use dispatch::{call_tool, context, get_prompt, read_resource};
+pub use extract::Elicit;
+pub use handler::{ElicitHandler, Principal, Tools};
+pub use peer::RmcpPeer;
+pub use service::ElicitService;
+
+/// The guide: chapters with tested examples, from a first form to production settings,
+/// testing and performance.
+pub mod guide;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
+
+#[cfg(test)]
+mod tests;

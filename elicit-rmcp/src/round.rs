@@ -1,0 +1,45 @@
+//! One request's context and its end, for both ways of running a handler (the router wiring
+//! and the hand-dispatched closures): building the context from the params as the client sent
+//! them, and turning the handler's result into rmcp's response.
+
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer};
+
+use super::convert::{input_required, to_mcp_error};
+use super::peer::session;
+use super::service::require_bridge;
+use crate::Interrupt;
+use crate::request::{ContextBuilder, ElicitContext, Reply};
+
+/// The context of one request from `builder` (the request's params with their `_meta`), the
+/// 2025-11-25 session if the connection has one, and who is asking.
+pub(super) fn build(
+    builder: ContextBuilder<'_>,
+    request: &RequestContext<RoleServer>,
+    principal: Option<&str>,
+) -> Result<ElicitContext, McpError> {
+    let mut builder = builder.principal(principal);
+    if let Some((caps, peer)) = session(request) {
+        builder = builder.legacy(caps, peer);
+    }
+    builder.build().map_err(|e| to_mcp_error(e.error))
+}
+
+/// Ends the round: redeems the state if the round continues, then answers with the result
+/// (`complete`), the round's `InputRequiredResult` (`input`; refused when the request did not
+/// come through `ElicitService` and the round asks for a URL) or the error.
+pub(super) async fn respond<R, Response>(
+    cx: ElicitContext,
+    result: Result<R, Interrupt>,
+    bridged: bool,
+    complete: fn(R) -> Response,
+    input: fn(rmcp::model::InputRequiredResult) -> Response,
+) -> Result<Response, McpError> {
+    match cx.respond(result).await.map_err(to_mcp_error)? {
+        Reply::Result(result) => Ok(complete(result)),
+        Reply::InputRequired(ask) => {
+            require_bridge(&ask, bridged).map_err(to_mcp_error)?;
+            Ok(input(input_required(ask)?))
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! A prompt that asks, through `ElicitHandler::get_prompt`.
+
+use elicit_rmcp::Principal;
+use rmcp::model::{ElicitationAction, GetPromptRequestParams, GetPromptResponse};
+use serde_json::json;
+
+use super::expect::*;
+use super::harness::{ERAS, Era, User, connect, object};
+use super::servers::Wired;
+
+use ElicitationAction::Accept;
+
+#[tokio::test]
+async fn a_prompt_asks_through_get_prompt() {
+    for era in ERAS {
+        let user = User::always(Accept, Some(json!({"formal": true})));
+        let session = connect(Wired::new(Principal::anonymous()), era, user).await;
+        let params = GetPromptRequestParams::new("email")
+            .with_arguments(object(json!({"topic": "the offsite"})));
+        let prompt = session.client.get_prompt(params).await.unwrap();
+        assert_eq!(
+            serde_json::to_value(&prompt.messages).unwrap(),
+            json!([{"role": "user", "content": {"type": "text", "text": "Draft a formal email about the offsite"}}]),
+            "{era:?}"
+        );
+        let tone = json!({
+            "mode": "form",
+            "message": "Which tone?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"formal": {"type": "boolean", "title": "Formal"}},
+                "required": ["formal"]
+            }
+        });
+        let (asked, answered) = asked(&session, era, "prompts/get");
+        match era {
+            Era::Mrtr => {
+                assert_eq!(
+                    asked,
+                    [round(
+                        json!({"tone": {"method": "elicitation/create", "params": tone}})
+                    )]
+                );
+                assert_eq!(
+                    answered,
+                    [json!({"tone": {"action": "accept", "content": {"formal": true}}})]
+                );
+            }
+            Era::Legacy => assert_eq!(asked, [tone]),
+        }
+    }
+    // The state binds the prompt's arguments too.
+    let user = User::always(Accept, Some(json!({"formal": true})));
+    let session = connect(Wired::new(Principal::anonymous()), Era::Mrtr, user).await;
+    let params = |topic: &str| {
+        GetPromptRequestParams::new("email").with_arguments(object(json!({"topic": topic})))
+    };
+    let GetPromptResponse::InputRequired(round) = session
+        .client
+        .get_prompt_once(params("the offsite"))
+        .await
+        .unwrap()
+    else {
+        panic!("the prompt asks first");
+    };
+    let mut replay = params("the budget").with_input_responses(input_responses(
+        json!({"tone": {"action": "accept", "content": {"formal": true}}}),
+    ));
+    replay.request_state = round.request_state;
+    assert_eq!(
+        error_of(session.client.get_prompt_once(replay).await),
+        invalid_state()
+    );
+}

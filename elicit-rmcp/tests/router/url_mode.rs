@@ -1,0 +1,199 @@
+//! URL mode completed on the landing page, the state-only rounds while it has not, and the
+//! refusal without a principal.
+
+use elicit_rmcp::Principal;
+use elicit_rmcp::url::{LandingPage, PageError};
+use rmcp::model::{ElicitRequestParams, ElicitationAction};
+use serde_json::json;
+
+use super::expect::*;
+use super::harness::{ERAS, Era, From, User, call, connect, result, text_of};
+use super::servers::Wired;
+
+use ElicitationAction::Accept;
+
+#[tokio::test]
+async fn a_url_flow_completes_on_the_landing_page() {
+    for era in ERAS {
+        let server = Wired::new(Principal::fixed("alice"));
+        let page = LandingPage::new(server.elicit.server());
+        let opened_ids = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = opened_ids.clone();
+        // The user opens the link, signs in as alice, the page records the account; then
+        // the client accepts.
+        let user = User::answering_async(move |request| {
+            let page = page.clone();
+            let seen = seen.clone();
+            async move {
+                let ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
+                    panic!("not a URL request: {request:?}");
+                };
+                let handle = handle_of(&url);
+                let refused = page.open_raw(&handle, "mallory").await;
+                assert_eq!(refused.err(), Some(PageError::WrongSubject));
+                let (opened, state) = page.open_raw(&handle, "alice").await.unwrap();
+                assert_eq!(opened.key(), "connect");
+                assert_eq!(state, json!({"service": "github"}));
+                seen.lock().unwrap().push(opened.id().to_owned());
+                page.complete_raw(&opened, Some(json!({"account": "octocat"})))
+                    .await
+                    .unwrap();
+                result(Accept, None)
+            }
+        });
+        let session = connect(server, era, user).await;
+        let done = session
+            .client
+            .call_tool(call("connect_account", json!({"service": "github"})))
+            .await
+            .unwrap();
+        assert_eq!(
+            text_of(&done),
+            json!({"isError": false, "text": ["accept: connected github as octocat"]}),
+            "{era:?}"
+        );
+        let ids = opened_ids.lock().unwrap().clone();
+        assert_eq!(ids.len(), 1, "{era:?}");
+        let (asked, answered) = asked(&session, era, "tools/call");
+        assert_eq!(asked.len(), 1, "{era:?}");
+        match era {
+            Era::Mrtr => {
+                let params = &asked[0]["inputRequests"]["connect"]["params"];
+                let url = params["url"].as_str().unwrap();
+                handle_of(url);
+                assert_eq!(
+                    asked[0],
+                    round(
+                        json!({"connect": {"method": "elicitation/create", "params": {
+                            "mode": "url",
+                            "message": "Connect your account in the browser to continue",
+                            "url": url
+                        }}})
+                    )
+                );
+                // On the raw wire: no `elicitationId` at all (rmcp writes `""`;
+                // `ElicitService` removes it).
+                let round = session
+                    .wire
+                    .lines(From::Server)
+                    .into_iter()
+                    .find(|l| l.contains("input_required"))
+                    .unwrap();
+                assert!(!round.contains("elicitationId"), "{round}");
+                assert_eq!(answered, [json!({"connect": {"action": "accept"}})]);
+            }
+            Era::Legacy => {
+                let url = asked[0]["url"].as_str().unwrap();
+                handle_of(url);
+                assert_eq!(
+                    asked[0],
+                    json!({
+                        "mode": "url",
+                        "message": "Connect your account in the browser to continue",
+                        "url": url,
+                        "elicitationId": ids[0]
+                    })
+                );
+                assert_eq!(
+                    session
+                        .wire
+                        .notifications(From::Server, "notifications/elicitation/complete"),
+                    [json!({"elicitationId": ids[0]})]
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn url_mode_without_a_principal_fails_clearly() {
+    for era in ERAS {
+        let user = User::always(Accept, None);
+        let session = connect(Wired::new(Principal::anonymous()), era, user).await;
+        let failed = session
+            .client
+            .call_tool(call("connect_account", json!({"service": "github"})))
+            .await;
+        assert_eq!(
+            error_of(failed),
+            json!({
+                "code": -32603,
+                "message": "URL-mode elicitation needs an authenticated principal",
+                "data": null
+            }),
+            "{era:?}"
+        );
+        assert!(
+            session
+                .wire
+                .params_of(From::Server, "elicitation/create")
+                .is_empty()
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_accept_before_the_page_finished_waits_in_state_only_rounds() {
+    for era in ERAS {
+        let server = Wired::new(Principal::fixed("alice"));
+        let page = LandingPage::new(server.elicit.server());
+        let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = asked.clone();
+        // The user agrees at once; the page finishes a little later.
+        let user = User::answering_async(move |request| {
+            let page = page.clone();
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            async move {
+                let ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
+                    panic!("not a URL request: {request:?}");
+                };
+                let handle = handle_of(&url);
+                tokio::spawn(async move {
+                    tokio::time::sleep(std::time::Duration::from_millis(120)).await;
+                    let (opened, _) = page.open_raw(&handle, "alice").await.unwrap();
+                    page.complete_raw(&opened, Some(json!({"account": "octocat"})))
+                        .await
+                        .unwrap();
+                });
+                result(Accept, None)
+            }
+        });
+        let session = connect(server, era, user).await;
+        let done = session
+            .client
+            .call_tool(call("connect_account", json!({"service": "github"})))
+            .await
+            .unwrap();
+        assert_eq!(
+            text_of(&done),
+            json!({"isError": false, "text": ["accept: connected github as octocat"]}),
+            "{era:?}"
+        );
+        assert_eq!(
+            asked.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "{era:?}: asked once"
+        );
+        if era == Era::Mrtr {
+            let rounds = session.wire.responses_to("tools/call");
+            let calls = session.wire.params_of(From::Client, "tools/call");
+            assert!(
+                rounds.len() >= 3,
+                "link, at least one state-only round, result: {rounds:#?}"
+            );
+            // After the link: state-only rounds, each retried with its state and nothing else.
+            for (round, next) in rounds[1..rounds.len() - 1].iter().zip(&calls[2..]) {
+                let (rest, state) = without_state(round["result"].clone());
+                assert_eq!(
+                    rest,
+                    json!({
+                        "resultType": "input_required",
+                        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "rmcp-router-test", "version": "1.0.0"}}
+                    })
+                );
+                assert_eq!(next["requestState"], state);
+                assert!(next.get("inputResponses").is_none(), "{next}");
+            }
+        }
+    }
+}
