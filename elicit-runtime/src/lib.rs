@@ -48,9 +48,12 @@ pub mod __private;
 #[cfg(feature = "rmcp3")]
 mod rmcp3;
 
-// The fuzz targets derive forms in this crate, and derived code names `::elicit_runtime`.
-#[cfg(feature = "fuzzing")]
+// The bodies of the fuzz targets, outside `src/` and outside the published package: compiled
+// only with `--cfg fuzzing` (cargo-fuzz sets it; `./scripts/test` replays the corpora with it).
+// They derive forms in this crate, and derived code names `::elicit_runtime`.
+#[cfg(fuzzing)]
 extern crate self as elicit_runtime;
-#[cfg(feature = "fuzzing")]
+#[cfg(fuzzing)]
 #[doc(hidden)]
+#[path = "../fuzz_targets/mod.rs"]
 pub mod fuzz_targets;

@@ -5,7 +5,7 @@
 //! a regression the fuzzer once found fails CI without nightly or libFuzzer.
 //!
 //! `scripts/fuzz` runs the fuzzer itself; after a change to the seeds, write them out with
-//! `cargo test -p elicit-runtime --test it fuzz_corpus::write_seeds -- --ignored`.
+//! `RUSTFLAGS="--cfg fuzzing" CARGO_TARGET_DIR=target/fuzz-replay cargo test -p elicit-runtime --test it fuzz_corpus::write_seeds -- --ignored`.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,5 @@
-//! The bodies of the fuzz targets in `fuzz/` (feature `fuzzing`), shared by cargo-fuzz and
+//! The bodies of the fuzz targets in `fuzz/` (compiled with `--cfg fuzzing`: cargo-fuzz sets
+//! it, and `./scripts/test` when it replays the corpora), shared by cargo-fuzz and
 //! the integration test that replays the committed corpora on stable (`tests/it/fuzz_corpus.rs`),
 //! so both run exactly the same code on an input. Not for applications; may change in any
 //! release.
@@ -13,7 +14,7 @@
 //! byte says which), and the request and landing-page targets seal what the input describes for
 //! the very request they then make: the mutations reach every check behind the authentication.
 //!
-//! ```
+//! ```text
 //! use elicit_runtime::fuzz_targets::{TARGETS, seeds};
 //!
 //! for (name, target) in TARGETS {
