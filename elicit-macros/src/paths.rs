@@ -29,15 +29,17 @@ pub fn expand(
     derive: impl FnOnce(&DeriveInput) -> TokenStream,
 ) -> TokenStream {
     let mut input = input.clone();
-    let root = match take_crate(&mut input.attrs) {
-        Ok(Some(path)) => path.into_token_stream(),
-        Ok(None) => default,
-        Err(error) => return error.to_compile_error(),
+    // A bad path is reported, and the derive still runs with the default one: its impl (or
+    // fallback impl) keeps code that names the type free of follow-on errors.
+    let (root, error) = match take_crate(&mut input.attrs) {
+        Ok(Some(path)) => (path.into_token_stream(), None),
+        Ok(None) => (default, None),
+        Err(error) => (default, Some(error.to_compile_error())),
     };
     let previous = RUNTIME.with(|r| r.replace(Some(root)));
     let expanded = derive(&input);
     RUNTIME.with(|r| *r.borrow_mut() = previous);
-    expanded
+    quote!(#error #expanded)
 }
 
 /// Removes `crate = "path"` from the container's `#[elicit(…)]` attributes and returns the path.
@@ -56,12 +58,13 @@ fn take_crate(attrs: &mut [Attribute]) -> syn::Result<Option<syn::Path>> {
         let Some(meta) = krate.into_iter().next() else {
             continue;
         };
-        found = Some(crate_path(&meta)?);
+        // Taken out whatever it holds, so the derive's own parser never sees it.
+        found = Some(crate_path(&meta));
         let rest: Punctuated<Meta, Token![,]> = rest.into_iter().collect();
         let path = list.path.clone();
         *attr = syn::parse_quote!(#[#path(#rest)]);
     }
-    Ok(found)
+    found.transpose()
 }
 
 fn crate_path(meta: &Meta) -> syn::Result<syn::Path> {

@@ -7,4 +7,12 @@ struct Guests {
     count: u8,
 }
 
-fn main() {}
+// The form is still derived (with the default path): naming it raises no second error.
+fn uses(guests: Guests) -> u8 {
+    let _ = Guests::message();
+    guests.count
+}
+
+fn main() {
+    let _ = uses;
+}
