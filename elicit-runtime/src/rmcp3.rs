@@ -14,8 +14,7 @@ use crate::interrupt::Interrupt;
 
 /// The marker `elicit-rmcp`'s wiring recognizes in the error an input-required [`Interrupt`]
 /// becomes on its way through rmcp's router: `{"elicit": "input_required"}` as its `data`.
-#[doc(hidden)]
-pub const MARKER: (&str, &str) = ("elicit", "input_required");
+const MARKER: (&str, &str) = ("elicit", "input_required");
 
 /// What a call fails with when a method takes `elicit_rmcp::Elicit` but the call did not come
 /// through `elicit_rmcp::ElicitHandler`.

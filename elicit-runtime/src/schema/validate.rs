@@ -162,8 +162,7 @@ fn check_string(s: &StringSchema, value: &Value) -> Result<(), String> {
     check_text(s.min_length, s.max_length, s.format, text)
 }
 
-/// The checks of a string property on an answered text, its bounds and format given apart:
-/// also the derive's fast path (`field::rules`), which passes the form's constants.
+/// The checks of a string property on an answered text, its bounds and format given apart.
 #[inline(always)]
 fn check_text(
     min_length: Option<u64>,

@@ -105,8 +105,8 @@ impl<T> OpenedHandle<T> {
     }
 }
 
-/// The landing page's view of URL-mode elicitations. With the `axum` feature,
-/// `url::axum::landing_routes` is a ready page built on it.
+/// The landing page's view of URL-mode elicitations. The `elicit-axum` crate's
+/// `landing_routes` is a ready page built on it.
 ///
 /// ```
 /// use elicit_runtime::ElicitServer;
