@@ -1,7 +1,8 @@
 //! The server the MCP conformance suite (`@modelcontextprotocol/conformance`) tests: its
 //! elicitation fixtures (2025-11-25, over an `initialize` session) and its input-required
-//! fixtures (2026-07-28, stateless), served as streamable HTTP at
-//! `http://127.0.0.1:PORT/mcp`. `scripts/conformance` builds it and runs the suite against it.
+//! fixtures (2026-07-28, stateless) and the tasks extension's input flow, served as
+//! streamable HTTP at `http://127.0.0.1:PORT/mcp`. `scripts/conformance` builds it and runs
+//! the suite against it.
 //!
 //! ```text
 //! conformance-server --port 8123
@@ -19,6 +20,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 mod fixtures;
 #[path = "../conformance/forms.rs"]
 mod forms;
+#[path = "../conformance/tasks.rs"]
+mod tasks;
 
 use fixtures::Fixtures;
 

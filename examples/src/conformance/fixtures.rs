@@ -3,20 +3,34 @@
 //! The same handlers serve both protocol eras: on 2025-11-25 every `ask` sends
 //! `elicitation/create` to the client and waits; on 2026-07-28 it ends the round with an
 //! `InputRequiredResult` and reads the answer from the retry.
+//!
+//! The task tools serve the tasks extension (`io.modelcontextprotocol/tasks`): their calls
+//! become tasks, whose workers ask through a [`TaskInput`](elicit_runtime::tasks::TaskInput),
+//! so the questions show on `tasks/get` and the answers come with `tasks/update`
+//! (`confirm_delete`, `multi_input`); `test_tool_with_task` asks in the call's input-required
+//! rounds first and then becomes a task. `greet`, `slow_compute`, `failing_job` and
+//! `protocol_error_job` are the suite's plain task fixtures around them.
+
+use std::time::Duration;
 
 use elicit_rmcp::{call_tool, get_prompt};
-use elicit_runtime::wire::JsonRpcError;
+use elicit_runtime::tasks::TaskInput;
+use elicit_runtime::wire::{INTERNAL_ERROR, JsonRpcError};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams, ClientCapabilities,
+    ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetTaskParams,
+    GetTaskResult, Implementation, ListPromptsResult, ListToolsResult, PaginatedRequestParams,
+    Prompt, PromptMessage, Role, ServerCapabilities, ServerConfig, Tool, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Map, Value, json};
 
-use crate::forms::{Choices, Confirm, FavoriteColor, Name, Profile, PromptContext, UserInfo};
+use crate::forms::{
+    Choices, Confirm, ConfirmDelete, FavoriteColor, Name, Profile, PromptContext, UserInfo,
+};
+use crate::tasks::Tasks;
 
 /// The tools, with their descriptions and input schemas.
 const TOOLS: &[(&str, &str)] = &[
@@ -64,19 +78,162 @@ const TOOLS: &[(&str, &str)] = &[
         "test_input_required_result_capabilities",
         "Asks only for what the client declared it can do",
     ),
+    ("greet", "Greets by name (never a task)"),
+    (
+        "slow_compute",
+        "Sleeps `seconds`, as a task when the client declared the tasks extension",
+    ),
+    (
+        "failing_job",
+        "A task that ends in a tool error (tasks extension required)",
+    ),
+    (
+        "protocol_error_job",
+        "A task that fails with a JSON-RPC error (tasks extension required)",
+    ),
+    (
+        "confirm_delete",
+        "A task that asks to confirm deleting a file (tasks extension required)",
+    ),
+    (
+        "multi_input",
+        "A task that asks two questions at once (tasks extension required)",
+    ),
+    (
+        "test_tool_with_task",
+        "Asks the user's name in the call, then greets them from a task (tasks extension required)",
+    ),
+];
+
+/// The tools whose calls become tasks: `slow_compute` when the client declared the tasks
+/// extension (otherwise it answers in the call), the others only as tasks.
+const TASK_TOOLS: &[&str] = &[
+    "slow_compute",
+    "failing_job",
+    "protocol_error_job",
+    "confirm_delete",
+    "multi_input",
+    "test_tool_with_task",
 ];
 
 const PROMPT: &str = "test_input_required_result_prompt";
 
-/// The fixture server: the elicitation settings shared by every request.
+/// The fixture server: the elicitation settings shared by every request, and the tasks.
 #[derive(Clone)]
 pub struct Fixtures {
     elicit: ElicitServer,
+    tasks: Tasks,
 }
 
 impl Fixtures {
     pub fn new(elicit: ElicitServer) -> Self {
-        Fixtures { elicit }
+        Fixtures {
+            elicit,
+            tasks: Tasks::default(),
+        }
+    }
+
+    /// A call of a task tool: most become tasks at once; `test_tool_with_task` first asks the
+    /// name in the call (input-required rounds), then greets from a task.
+    async fn call_task_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let declared = context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
+        if !declared {
+            if request.name == "slow_compute" {
+                return Ok(CallToolResponse::Complete(
+                    slow_compute(pause(&request)).await,
+                ));
+            }
+            // SEP-2663: a call the server can only serve as a task needs the extension.
+            return Err(McpError::missing_required_client_capability(
+                ClientCapabilities::builder().enable_tasks().build(),
+            ));
+        }
+        let capabilities = || -> Result<_, McpError> {
+            let cx = elicit_rmcp::context(&self.elicit, "tools/call", &request, &context, None)?;
+            Ok(cx.capabilities().clone())
+        };
+        match request.name.as_ref() {
+            "slow_compute" => {
+                let pause = pause(&request);
+                let task = self.tasks.spawn(capabilities()?, move |_| async move {
+                    Ok(slow_compute(pause).await)
+                });
+                Ok(CallToolResponse::Task(task))
+            }
+            "failing_job" => {
+                let task = self.tasks.spawn(capabilities()?, |_| async {
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    Ok(CallToolResult::error(vec![ContentBlock::text(
+                        "the job failed (a tool error, on purpose)",
+                    )]))
+                });
+                Ok(CallToolResponse::Task(task))
+            }
+            "protocol_error_job" => {
+                let task = self.tasks.spawn(capabilities()?, |_| async {
+                    Err(Interrupt::from(JsonRpcError::new(
+                        INTERNAL_ERROR,
+                        "the job failed (a protocol error, on purpose)",
+                        None,
+                    )))
+                });
+                Ok(CallToolResponse::Task(task))
+            }
+            "confirm_delete" => {
+                let filename = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|args| args.get("filename"))
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| {
+                        McpError::invalid_params(
+                            "the argument `filename` (a string) is required",
+                            None,
+                        )
+                    })?
+                    .to_owned();
+                let task = self
+                    .tasks
+                    .spawn(capabilities()?, move |input| delete_file(input, filename));
+                Ok(CallToolResponse::Task(task))
+            }
+            "multi_input" => {
+                let task = self.tasks.spawn(capabilities()?, two_questions);
+                Ok(CallToolResponse::Task(task))
+            }
+            _ => {
+                // The name is asked in the call; the round that has it starts the task.
+                let mut asked = None;
+                let response = call_tool(&self.elicit, request, context, None, async |cx| {
+                    let name = match Name::ask(cx).await? {
+                        Answer::Accepted(form) => form.name,
+                        Answer::Declined | Answer::Cancelled => "stranger".to_owned(),
+                    };
+                    asked = Some((name, cx.capabilities().clone()));
+                    Ok(CallToolResult::success(Vec::new()))
+                })
+                .await?;
+                Ok(match (response, asked) {
+                    (CallToolResponse::Complete(_), Some((name, capabilities))) => {
+                        CallToolResponse::Task(self.tasks.spawn(
+                            capabilities,
+                            move |_| async move {
+                                Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+                                    "Hello, {name}!"
+                                ))]))
+                            },
+                        ))
+                    }
+                    (response, _) => response,
+                })
+            }
+        }
     }
 }
 
@@ -86,6 +243,7 @@ impl ServerHandler for Fixtures {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_prompts()
+                .enable_tasks()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -112,18 +270,25 @@ impl ServerHandler for Fixtures {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
+        if TASK_TOOLS.contains(&name.as_str()) {
+            return self.call_task_tool(request, context).await;
+        }
         if !TOOLS.iter().any(|(tool, _)| *tool == name) {
             return Err(McpError::invalid_params(
                 format!("unknown tool `{name}`"),
                 None,
             ));
         }
-        let message = request
-            .arguments
-            .as_ref()
-            .and_then(|args| args.get("message"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let argument = |key: &str| {
+            request
+                .arguments
+                .as_ref()
+                .and_then(|args| args.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let message = argument("message");
+        let greet_name = argument("name");
         call_tool(&self.elicit, request, context, None, async |cx| {
             let text = match name.as_str() {
                 "test_elicitation" => user_info(cx, message).await?,
@@ -136,11 +301,36 @@ impl ServerHandler for Fixtures {
                 "test_input_required_result_multiple_inputs" => multiple_inputs(cx).await?,
                 "test_input_required_result_sampling" => capital(cx).await?,
                 "test_input_required_result_list_roots" => roots(cx).await?,
+                "greet" => greeting(greet_name),
                 _ => capabilities(cx).await?,
             };
             Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
         })
         .await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.tasks.get(&request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks.update(request)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.tasks.cancel(&request.task_id)
     }
 
     async fn list_prompts(
@@ -188,16 +378,32 @@ impl ServerHandler for Fixtures {
     }
 }
 
-/// The input schema of each tool: only `test_elicitation` takes an argument.
+/// The input schema of each tool.
 fn input_schema(tool: &str) -> Map<String, Value> {
-    let schema = if tool == "test_elicitation" {
-        json!({
+    let schema = match tool {
+        "test_elicitation" => json!({
             "type": "object",
             "properties": {"message": {"type": "string", "description": "The message to show the user"}},
             "required": ["message"]
-        })
-    } else {
-        json!({"type": "object", "properties": {}})
+        }),
+        "greet" => json!({
+            "type": "object",
+            "properties": {"name": {"type": "string", "description": "Whom to greet"}},
+            "required": ["name"]
+        }),
+        "slow_compute" => json!({
+            "type": "object",
+            "properties": {
+                "seconds": {"type": "number", "description": "How long to work (default 1)"},
+                "label": {"type": "string", "description": "A name for the run"}
+            }
+        }),
+        "confirm_delete" => json!({
+            "type": "object",
+            "properties": {"filename": {"type": "string", "description": "The file to delete"}},
+            "required": ["filename"]
+        }),
+        _ => json!({"type": "object", "properties": {}}),
     };
     match schema {
         Value::Object(map) => map,
@@ -382,4 +588,57 @@ async fn capabilities(cx: &mut ElicitContext) -> Result<String, Interrupt> {
         Some(reply) => format!("{} {name}", sampled_text(&reply)?),
         None => format!("Hello, {name}!"),
     })
+}
+
+/// `confirm_delete`'s task: one question, then the (pretend) deletion.
+async fn delete_file(mut input: TaskInput, filename: String) -> Result<CallToolResult, Interrupt> {
+    let answer = ConfirmDelete::question()
+        .message(format!("Delete {filename}?"))
+        .ask(&mut input)
+        .await?;
+    let text = match answer {
+        Answer::Accepted(ConfirmDelete { confirm: true }) => format!("Deleted {filename}"),
+        _ => format!("Kept {filename}"),
+    };
+    Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+}
+
+/// `multi_input`'s task: two questions outstanding at once (two clones of the task's input,
+/// so each ask waits for its own answer), answered in any order.
+async fn two_questions(input: TaskInput) -> Result<CallToolResult, Interrupt> {
+    let (mut first, mut second) = (input.clone(), input);
+    let (name, confirm) = tokio::join!(Name::ask(&mut first), ConfirmDelete::ask(&mut second));
+    let name = match name? {
+        Answer::Accepted(form) => form.name,
+        Answer::Declined | Answer::Cancelled => "stranger".to_owned(),
+    };
+    let confirmed = matches!(confirm?, Answer::Accepted(ConfirmDelete { confirm: true }));
+    Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+        "name: {name}, confirmed: {confirmed}"
+    ))]))
+}
+
+/// `greet`: a plain synchronous tool.
+fn greeting(name: Option<String>) -> String {
+    format!("Hello, {}!", name.as_deref().unwrap_or("stranger"))
+}
+
+/// `slow_compute`'s `seconds` argument (default 1, at most a minute).
+fn pause(request: &CallToolRequestParams) -> Duration {
+    let seconds = request
+        .arguments
+        .as_ref()
+        .and_then(|args| args.get("seconds"))
+        .and_then(Value::as_f64)
+        .unwrap_or(1.0);
+    Duration::from_secs_f64(seconds.clamp(0.0, 60.0))
+}
+
+/// `slow_compute`: the work, in a task or in the call.
+async fn slow_compute(pause: Duration) -> CallToolResult {
+    tokio::time::sleep(pause).await;
+    CallToolResult::success(vec![ContentBlock::text(format!(
+        "computed in {} s",
+        pause.as_secs_f64()
+    ))])
 }

@@ -163,3 +163,12 @@ pub struct Confirm {
 pub struct PromptContext {
     pub context: String,
 }
+
+/// Delete the file?
+///
+/// (`confirm_delete` names the file in the message.)
+#[derive(Debug, ElicitForm)]
+#[elicit(key = "confirm_delete")]
+pub struct ConfirmDelete {
+    pub confirm: bool,
+}
