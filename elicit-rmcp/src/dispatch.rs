@@ -47,10 +47,12 @@ trait Response: Sized {
     const METHOD: &'static str;
     fn complete(result: Self::Result) -> Self;
     fn input(round: rmcp::model::InputRequiredResult) -> Self;
+    /// A URL-mode link as the response, where the method can end with one (tools only).
+    fn link(link: crate::url::UrlLink) -> Option<Self>;
 }
 
 macro_rules! response {
-    ($response:ident, $result:ty, $method:literal) => {
+    ($response:ident, $result:ty, $method:literal, $link:expr) => {
         impl Response for $response {
             type Result = $result;
             const METHOD: &'static str = $method;
@@ -60,13 +62,26 @@ macro_rules! response {
             fn input(round: rmcp::model::InputRequiredResult) -> Self {
                 $response::InputRequired(round)
             }
+            fn link(link: crate::url::UrlLink) -> Option<Self> {
+                $link(link)
+            }
         }
     };
 }
 
-response!(CallToolResponse, CallToolResult, "tools/call");
-response!(GetPromptResponse, GetPromptResult, "prompts/get");
-response!(ReadResourceResponse, ReadResourceResult, "resources/read");
+response!(
+    CallToolResponse,
+    CallToolResult,
+    "tools/call",
+    round::link_result
+);
+response!(GetPromptResponse, GetPromptResult, "prompts/get", |_| None);
+response!(
+    ReadResourceResponse,
+    ReadResourceResult,
+    "resources/read",
+    |_| None
+);
 
 /// Builds the context, runs `handler`, and turns its result or round into rmcp's response.
 async fn run<P: Serialize, R: Response>(
@@ -78,7 +93,15 @@ async fn run<P: Serialize, R: Response>(
 ) -> Result<R, McpError> {
     let mut cx = context(server, R::METHOD, request, context_in, principal)?;
     let result = handler(&mut cx).await;
-    round::respond(cx, result, is_bridged(context_in), R::complete, R::input).await
+    round::respond(
+        cx,
+        result,
+        is_bridged(context_in),
+        R::complete,
+        R::input,
+        R::link,
+    )
+    .await
 }
 
 /// Runs a tool handler for one `tools/call`: builds the context, runs `handler`, and returns

@@ -25,6 +25,7 @@ use crate::ElicitServer;
 use crate::InputChannel;
 use crate::Interrupt;
 use crate::request::{ElicitContext, RequestParts};
+use crate::url::UrlMode;
 use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
 
 /// The elicitation context of one rmcp tool or prompt call, taken as a method parameter.
@@ -287,6 +288,10 @@ impl InputChannel for Elicit {
 
     fn failed(&mut self, error: &JsonRpcError) {
         self.cx_mut().failed(error);
+    }
+
+    fn url_mode(&mut self) -> Option<&mut UrlMode> {
+        self.cx_mut().url_mode()
     }
 }
 

@@ -283,7 +283,14 @@ impl ElicitHandler {
                 context,
             ))
             .await;
-        finish(&slot, result, GetPromptResponse::InputRequired, bridged).await
+        finish(
+            &slot,
+            result,
+            GetPromptResponse::InputRequired,
+            |_| None,
+            bridged,
+        )
+        .await
     }
 
     fn slot(
@@ -321,7 +328,14 @@ impl<S: Send + Sync + 'static> Tools<'_, S> {
             .slot("tools/call", params, &mut call.request_context);
         let bridged = is_bridged(&call.request_context);
         let result = self.router.call(call).await;
-        finish(&slot, result, CallToolResponse::InputRequired, bridged).await
+        finish(
+            &slot,
+            result,
+            CallToolResponse::InputRequired,
+            super::round::link_result,
+            bridged,
+        )
+        .await
     }
 
     /// The router's tools.
@@ -341,6 +355,7 @@ async fn finish<R>(
     slot: &Slot,
     result: Result<R, McpError>,
     input: fn(rmcp::model::InputRequiredResult) -> R,
+    link: fn(crate::url::UrlLink) -> Option<R>,
     bridged: bool,
 ) -> Result<R, McpError> {
     let cx = match slot.reclaim() {
@@ -363,5 +378,5 @@ async fn finish<R>(
             Interrupt::error(from_mcp_error(e))
         }
     });
-    super::round::respond(*cx, result, bridged, |value| value, input).await
+    super::round::respond(*cx, result, bridged, |value| value, input, link).await
 }

@@ -10,6 +10,8 @@ use super::peer::session;
 use super::service::require_bridge;
 use crate::Interrupt;
 use crate::request::{ContextBuilder, ElicitContext, Reply};
+use crate::url::UrlLink;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
 /// The context of one request from `builder` (the request's params with their `_meta`), the
 /// 2025-11-25 session if the connection has one, and who is asking.
@@ -34,6 +36,7 @@ pub(super) async fn respond<R, Response>(
     bridged: bool,
     complete: fn(R) -> Response,
     input: fn(rmcp::model::InputRequiredResult) -> Response,
+    link: fn(UrlLink) -> Option<Response>,
 ) -> Result<Response, McpError> {
     match cx.respond(result).await.map_err(to_mcp_error)? {
         Reply::Result(result) => Ok(complete(result)),
@@ -41,5 +44,19 @@ pub(super) async fn respond<R, Response>(
             require_bridge(&ask, bridged).map_err(to_mcp_error)?;
             Ok(input(input_required(ask)?))
         }
+        Reply::Link(url) => link(url).ok_or_else(|| {
+            McpError::internal_error("only a tool call can end with a URL-mode link", None)
+        }),
+        _ => Err(McpError::internal_error(
+            "the request ended in a way this adapter does not know",
+            None,
+        )),
     }
+}
+
+/// A link as a tool's ordinary result: one text block the model can relay.
+pub(super) fn link_result(link: UrlLink) -> Option<CallToolResponse> {
+    Some(CallToolResponse::Complete(CallToolResult::success(vec![
+        ContentBlock::text(link.to_string()),
+    ])))
 }

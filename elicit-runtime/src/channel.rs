@@ -8,13 +8,16 @@ use std::future::Future;
 use serde_json::Value;
 
 use crate::interrupt::Interrupt;
+use crate::url::UrlMode;
 use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, JsonRpcError};
 
 /// Something a question can be put to: it knows what the client can show, sends one input
 /// request under a key, and resolves to the client's raw answer (or stops the handler).
 ///
 /// Handlers rarely call it directly: `Form::ask(&mut cx)`, `Form::question()…ask(&mut cx)`
-/// and the URL-mode `state.ask(&mut cx)` go through it.
+/// and the URL-mode `state.ask(&mut cx)` go through it: the channel alone decides what a
+/// question becomes on the wire (a round's `inputRequests`, a pushed `elicitation/create`, a
+/// task's outstanding input).
 ///
 /// ```
 /// use elicit_runtime::tasks::TaskInput;
@@ -78,5 +81,12 @@ pub trait InputChannel: Send {
     /// asked several questions before its first `?`. The default ignores it.
     fn failed(&mut self, error: &JsonRpcError) {
         let _ = error;
+    }
+
+    /// URL mode on this channel: who asks, the call links are bound to, and how an accepted
+    /// link is followed up (see [`UrlMode`]). `None`, the default, where the channel cannot
+    /// put a URL-mode question; asking one then fails with `-32603` saying so.
+    fn url_mode(&mut self) -> Option<&mut UrlMode> {
+        None
     }
 }

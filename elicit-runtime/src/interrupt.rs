@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::url::UrlLink;
 use crate::wire::JsonRpcError;
 
 /// Why a handler stops before its result: input is still needed, or the request failed.
@@ -24,6 +25,7 @@ pub struct Interrupt(Stop);
 enum Stop {
     InputRequired,
     Failed(JsonRpcError),
+    Link(Box<UrlLink>),
 }
 
 impl Interrupt {
@@ -38,6 +40,20 @@ impl Interrupt {
         Interrupt(Stop::Failed(error))
     }
 
+    /// The tool call ends with `link` as its ordinary text result, for a client that cannot
+    /// open URL elicitations ([`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link)).
+    pub fn link(link: UrlLink) -> Self {
+        Interrupt(Stop::Link(Box::new(link)))
+    }
+
+    /// The link the call ends with, if it ends with one.
+    pub fn as_link(&self) -> Option<&UrlLink> {
+        match &self.0 {
+            Stop::Link(link) => Some(link),
+            _ => None,
+        }
+    }
+
     /// `true` when the handler stopped to wait for input.
     pub fn is_input_required(&self) -> bool {
         matches!(self.0, Stop::InputRequired)
@@ -47,7 +63,7 @@ impl Interrupt {
     pub fn as_error(&self) -> Option<&JsonRpcError> {
         match &self.0 {
             Stop::Failed(error) => Some(error),
-            Stop::InputRequired => None,
+            Stop::InputRequired | Stop::Link(_) => None,
         }
     }
 
@@ -55,7 +71,7 @@ impl Interrupt {
     pub fn into_error(self) -> Option<JsonRpcError> {
         match self.0 {
             Stop::Failed(error) => Some(error),
-            Stop::InputRequired => None,
+            Stop::InputRequired | Stop::Link(_) => None,
         }
     }
 }
@@ -71,6 +87,7 @@ impl fmt::Display for Interrupt {
         match &self.0 {
             Stop::InputRequired => f.write_str("input required from the client"),
             Stop::Failed(e) => write!(f, "request failed ({}): {}", e.code, e.message),
+            Stop::Link(link) => write!(f, "the call ends with a link: {}", link.url),
         }
     }
 }

@@ -12,6 +12,8 @@ use tokio::sync::Notify;
 use crate::channel::InputChannel;
 use crate::form::normalized;
 use crate::interrupt::Interrupt;
+use crate::request::ElicitContext;
+use crate::url::UrlMode;
 use crate::wire::{
     ClientCapabilities, InputRequest, InputResponse, TaskInputRequired, TasksUpdateAck,
     TasksUpdateParams,
@@ -56,6 +58,8 @@ pub struct TaskInput {
     /// Wakes waiting asks when `tasks/update` delivers.
     delivered: Arc<Notify>,
     capabilities: Arc<ClientCapabilities>,
+    /// URL mode, for a task made from the call that created it.
+    url: Option<UrlMode>,
 }
 
 #[derive(Default)]
@@ -81,7 +85,35 @@ impl TaskInput {
             inner: Arc::new(Mutex::new(TaskState::default())),
             delivered: Arc::new(Notify::new()),
             capabilities: Arc::new(capabilities),
+            url: None,
         }
+    }
+
+    /// The input channel of a task created by the call `cx` handles: the client's
+    /// capabilities, and URL mode bound as that call's would be (its user, tool and
+    /// arguments), so the worker can ask URL-mode questions as well as forms. After an accept
+    /// the worker waits for the page (until the link expires); the client polls `tasks/get`.
+    ///
+    /// ```
+    /// use elicit_runtime::tasks::TaskInput;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use elicit_runtime::ElicitServer;
+    /// use serde_json::json;
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "calendar"));
+    /// let params = json!({"name": "sync", "arguments": {}, "_meta": {
+    ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"url": {}}}
+    /// }});
+    /// let cx = server.context("tools/call", &params).principal(Some("user-1")).build().unwrap();
+    /// let input = TaskInput::for_call(&cx);
+    /// assert!(input.supports(elicit_runtime::wire::ElicitMode::Url));
+    /// # use elicit_runtime::InputChannel;
+    /// ```
+    pub fn for_call(cx: &ElicitContext) -> Self {
+        let mut input = Self::new(cx.capabilities().clone());
+        input.url = Some(UrlMode::waiting(&cx.server, cx.binding()));
+        input
     }
 
     fn lock(&self) -> MutexGuard<'_, TaskState> {
@@ -124,6 +156,10 @@ impl InputChannel for TaskInput {
         &self.capabilities
     }
 
+    fn url_mode(&mut self) -> Option<&mut UrlMode> {
+        self.url.as_mut()
+    }
+
     /// Puts the question to `tasks/get` under a key fresh for this task and waits until
     /// `tasks/update` answers it. Dropping the future withdraws the question.
     fn input<'a>(
@@ -136,7 +172,7 @@ impl InputChannel for TaskInput {
             let mut state = self.lock();
             let key = fresh_key(&state.issued, key);
             state.issued.insert(key.clone());
-            state.outstanding.insert(key.clone(), request);
+            state.outstanding.insert(key.clone(), request.for_2026());
             key
         };
         let withdraw = Withdraw { input: self, key };

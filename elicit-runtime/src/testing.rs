@@ -198,6 +198,14 @@ impl TestClient {
                     }
                     rounds.push(ask);
                 }
+                // Only `round` shows a link: a test of `ask_or_link` reads the reply itself.
+                Reply::Link(link) => {
+                    return Err(JsonRpcError::new(
+                        crate::wire::INTERNAL_ERROR,
+                        format!("the call ended with a link instead of a result: {link}"),
+                        Some(serde_json::json!({"url": link.url})),
+                    ));
+                }
             }
         }
         Err(JsonRpcError::new(

@@ -155,8 +155,8 @@ impl<'a> ContextBuilder<'a> {
                         // adapter (rmcp's included) turns the error into its own.
                         tracing::warn!(
                             target: "elicit",
-                            method = %cx.method,
-                            target = %cx.target,
+                            method = %cx.call.method,
+                            target = %cx.call.target,
                             reason = e.reason(),
                             detail = %e,
                             "elicit requestState refused"

@@ -9,6 +9,7 @@ use serde_json::Map;
 use super::ElicitContext;
 use super::round::{self, RoundState};
 use crate::interrupt::Interrupt;
+use crate::url::UrlLink;
 use crate::wire::{
     INTERNAL_ERROR, InputRequest, InputRequiredResult, JsonRpcError, META_SERVER_INFO, ProtocolEra,
 };
@@ -22,16 +23,23 @@ use crate::wire::{
 ///     match reply {
 ///         Reply::Result(text) => text,
 ///         Reply::InputRequired(ask) => format!("{} questions", ask.input_requests().map_or(0, |q| q.len())),
+///         Reply::Link(link) => link.to_string(),
+///         _ => "ended otherwise".into(),
 ///     }
 /// }
 /// assert_eq!(text(Reply::Result("booked".into())), "booked");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Reply<R> {
     /// The handler finished: send its result.
     Result(R),
     /// The handler needs input first: send this as the result (2026-07-28 only).
     InputRequired(InputRequiredResult),
+    /// The tool call ends with this link as its ordinary text result: the client cannot open
+    /// URL elicitations, and the same call made again finds what the page recorded
+    /// ([`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link)).
+    Link(UrlLink),
 }
 
 impl ElicitContext {
@@ -77,6 +85,21 @@ impl ElicitContext {
             }
             Err(interrupt) => interrupt,
         };
+        // The link itself, or (through an adapter that carries only "not an error", as `?`
+        // in an rmcp tool does) the one the context kept, unless the round asked for more.
+        let link = match interrupt.as_link() {
+            Some(link) => Some(link.clone()),
+            None if interrupt.is_input_required() && self.answers.pending.is_empty() => {
+                self.link.take()
+            }
+            None => None,
+        };
+        if let Some(link) = link
+            && self.first_error.is_none()
+        {
+            self.trace_end("link", None);
+            return Ok(Reply::Link(link));
+        }
         let error = interrupt.into_error().or_else(|| self.first_error.clone());
         let error = error.or_else(|| {
             (self.era != ProtocolEra::Mrtr2026).then(|| {
@@ -138,7 +161,10 @@ impl ElicitContext {
                 .map(|(k, (d, _))| (k.clone(), d.clone()))
                 .collect(),
             answers: carried,
-            url_flows: std::mem::take(&mut self.url_flows),
+            url_flows: match self.url.take() {
+                Some(url) => url.into_flows(),
+                None => std::mem::take(&mut self.url_flows),
+            },
             round: self.trace.round,
         };
         let cannot = |e: &dyn std::fmt::Display| {

@@ -35,7 +35,9 @@ use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
-use crate::state::Binding;
+use crate::state::{Binding, BindingBuf};
+use crate::url::mode::Follow;
+use crate::url::{UrlLink, UrlMode};
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, InputRequest, JsonRpcError, MRTR_METHODS, ProtocolEra,
 };
@@ -81,16 +83,17 @@ use trace::RoundTrace;
 pub struct ElicitContext {
     pub(crate) server: ElicitServer,
     pub(crate) era: ProtocolEra,
-    method: String,
-    target: String,
+    /// What the request is bound to (its arguments' digest computed once per request).
+    call: BindingBuf,
     arguments: Value,
-    /// Digest of the canonical arguments, computed once per request.
-    args_digest: [u8; 16],
-    pub(crate) principal: Option<String>,
     capabilities: ClientCapabilities,
     answers: Answers,
     /// URL-mode flows under way, carried from round to round in `requestState`.
     pub(crate) url_flows: BTreeMap<String, UrlFlow>,
+    /// URL mode, once a URL-mode question was asked (it then holds `url_flows`).
+    pub(crate) url: Option<UrlMode>,
+    /// The link `ask_or_link` ended the call with, for adapters that see only "not an error".
+    pub(crate) link: Option<UrlLink>,
     pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
     /// The id and expiry of the `requestState` this request carried, once opened.
     pub(crate) opened_state: Option<([u8; 16], SystemTime)>,
@@ -107,8 +110,8 @@ impl fmt::Debug for ElicitContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ElicitContext")
             .field("era", &self.era)
-            .field("method", &self.method)
-            .field("target", &self.target)
+            .field("method", &self.call.method)
+            .field("target", &self.call.target)
             .field("capabilities", &self.capabilities)
             .field("pending", &self.answers.pending.keys().collect::<Vec<_>>())
             .finish_non_exhaustive()
@@ -131,17 +134,21 @@ impl ElicitContext {
         ElicitContext {
             server,
             era,
-            method: method.to_owned(),
-            target,
-            args_digest: crate::state::args_digest(&arguments),
+            call: BindingBuf {
+                method: method.to_owned(),
+                target,
+                args_digest: crate::state::args_digest(&arguments),
+                principal: principal.map(str::to_owned),
+            },
             arguments,
-            principal: principal.map(str::to_owned),
             capabilities,
             answers: Answers {
                 strict,
                 ..Answers::default()
             },
             url_flows: BTreeMap::new(),
+            url: None,
+            link: None,
             peer,
             opened_state: None,
             redemption: Redemption::NotNeeded,
@@ -180,7 +187,7 @@ impl ElicitContext {
 
     /// The tool name, prompt name or resource URI of this request.
     pub fn target(&self) -> &str {
-        &self.target
+        &self.call.target
     }
 
     /// The request's arguments (`{}` when absent).
@@ -190,7 +197,7 @@ impl ElicitContext {
 
     /// The authenticated principal, if one was given.
     pub fn principal(&self) -> Option<&str> {
-        self.principal.as_deref()
+        self.call.principal.as_deref()
     }
 
     /// Records the first error a question ended in (see `first_error`).
@@ -262,12 +269,7 @@ impl ElicitContext {
     }
 
     pub(crate) fn binding(&self) -> Binding<'_> {
-        Binding {
-            method: &self.method,
-            target: &self.target,
-            args_digest: self.args_digest,
-            principal: self.principal.as_deref(),
-        }
+        self.call.binding()
     }
 
     async fn input_inner(
@@ -291,12 +293,12 @@ impl ElicitContext {
                 Ok(response)
             }
             ProtocolEra::Mrtr2026 => {
-                if !MRTR_METHODS.contains(&self.method.as_str()) {
+                if !MRTR_METHODS.contains(&self.call.method.as_str()) {
                     return Err(Interrupt::error(JsonRpcError::new(
                         INTERNAL_ERROR,
                         format!(
                             "`{}` cannot ask for input: only tools/call, prompts/get and resources/read can",
-                            self.method
+                            self.call.method
                         ),
                         None,
                     )));
@@ -304,7 +306,7 @@ impl ElicitContext {
                 match self.lookup(key, digest).await? {
                     Some(response) => Ok(response),
                     None => {
-                        self.ask_in_round(key, digest, request);
+                        self.ask_in_round(key, digest, request.for_2026());
                         Err(Interrupt::input_required())
                     }
                 }
@@ -340,5 +342,23 @@ impl InputChannel for ElicitContext {
         if self.first_error.is_none() {
             self.first_error = Some(error.clone());
         }
+    }
+
+    /// On 2026-07-28 the flows travel in the sealed state from round to round; on
+    /// 2025-11-25 the handler waits for the page and then notifies the client.
+    fn url_mode(&mut self) -> Option<&mut UrlMode> {
+        if self.url.is_none() {
+            let follow = match self.era {
+                ProtocolEra::Mrtr2026 => Follow::Rounds {
+                    flows: std::mem::take(&mut self.url_flows),
+                    opened_state: self.opened_state,
+                },
+                ProtocolEra::Legacy2025 => Follow::Waits {
+                    peer: self.peer.clone(),
+                },
+            };
+            self.url = Some(UrlMode::new(&self.server, self.binding(), follow));
+        }
+        self.url.as_mut()
     }
 }

@@ -96,8 +96,8 @@ impl ElicitContext {
             Err(refused) => {
                 tracing::warn!(
                     target: "elicit",
-                    method = %self.method,
-                    target = %self.target,
+                    method = %self.call.method,
+                    target = %self.call.target,
                     round = self.trace.round,
                     reason = refused.reason(),
                     detail = %refused,
@@ -120,7 +120,7 @@ impl ElicitContext {
     /// Before `finish`: a round that continues without asking carries this request's state
     /// into the next one, so it redeems the state first (a refusal becomes the round's error).
     pub(crate) async fn settle<R>(&mut self, result: &Result<R, crate::interrupt::Interrupt>) {
-        let continues = matches!(result, Err(interrupt) if interrupt.as_error().is_none());
+        let continues = matches!(result, Err(interrupt) if interrupt.is_input_required());
         if continues && self.era == crate::wire::ProtocolEra::Mrtr2026 {
             // A refusal is recorded as the first error, which `finish` answers with.
             let _ = self.redeem_state().await;

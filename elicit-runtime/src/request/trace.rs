@@ -67,8 +67,8 @@ impl ElicitContext {
         });
         tracing::info!(
             target: "elicit",
-            method = %self.method,
-            target = %self.target,
+            method = %self.call.method,
+            target = %self.call.target,
             round = self.trace.round,
             key,
             action = action_of(response),
@@ -85,8 +85,8 @@ impl ElicitContext {
         }
         tracing::info!(
             target: "elicit",
-            method = %self.method,
-            target = %self.target,
+            method = %self.call.method,
+            target = %self.call.target,
             era = era_name(self.era),
             round = self.trace.round,
             outcome,

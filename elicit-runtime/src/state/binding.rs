@@ -116,3 +116,35 @@ impl<'a> Binding<'a> {
         }
     }
 }
+
+/// An owned [`Binding`], for what outlives the request's borrow (the request context, a
+/// task's URL mode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BindingBuf {
+    pub method: String,
+    pub target: String,
+    pub args_digest: [u8; 16],
+    pub principal: Option<String>,
+}
+
+impl BindingBuf {
+    pub fn binding(&self) -> Binding<'_> {
+        Binding {
+            method: &self.method,
+            target: &self.target,
+            args_digest: self.args_digest,
+            principal: self.principal.as_deref(),
+        }
+    }
+}
+
+impl From<Binding<'_>> for BindingBuf {
+    fn from(b: Binding<'_>) -> Self {
+        BindingBuf {
+            method: b.method.to_owned(),
+            target: b.target.to_owned(),
+            args_digest: b.args_digest,
+            principal: b.principal.map(str::to_owned),
+        }
+    }
+}

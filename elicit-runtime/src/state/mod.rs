@@ -62,6 +62,7 @@ mod sealer;
 mod test_support;
 
 pub use binding::Binding;
+pub(crate) use binding::BindingBuf;
 pub(crate) use completion::POLL_INTERVAL;
 pub use completion::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 pub use digest::args_digest;

@@ -19,6 +19,8 @@
 mod answer;
 mod ask;
 pub(crate) mod handle;
+mod link;
+pub(crate) mod mode;
 mod page;
 #[cfg(feature = "redis")]
 mod redis;
@@ -28,7 +30,11 @@ use std::future::Future;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::wire::ElicitMode;
+
 pub use answer::UrlAnswer;
+pub use link::UrlLink;
+pub use mode::UrlMode;
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 #[cfg(feature = "redis")]
 pub use redis::{
@@ -37,7 +43,7 @@ pub use redis::{
 
 pub use crate::server::{DEFAULT_MAX_URL_WAITS, OriginError};
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
-use crate::{ElicitContext, Interrupt};
+use crate::{ElicitContext, InputChannel, Interrupt};
 
 /// A URL-mode elicitation: the struct is the server-side state bound to the request, and the
 /// derive supplies the key, message and URL template.
@@ -62,26 +68,52 @@ pub trait ElicitUrl: Send + 'static {
     /// The page's URL with `{handle}` where the sealed handle goes.
     const URL_TEMPLATE: &'static str;
 
-    /// Asks the user to open this elicitation's page (see the trait's documentation).
-    fn ask(
+    /// Asks the user to open this elicitation's page (see the trait's documentation),
+    /// through any input channel: a request's context or a running task's input.
+    fn ask<C: InputChannel>(
+        self,
+        channel: &mut C,
+    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_
+    where
+        Self: Serialize + DeserializeOwned,
+    {
+        ask::ask(channel, self)
+    }
+
+    /// [`ElicitUrl::ask`] only if the client can open URLs; `Ok(None)` otherwise.
+    fn ask_if_supported<C: InputChannel>(
+        self,
+        channel: &mut C,
+    ) -> impl Future<Output = Result<Option<UrlAnswer<Self>>, Interrupt>> + Send + '_
+    where
+        Self: Serialize + DeserializeOwned,
+    {
+        async move {
+            if !channel.supports(ElicitMode::Url) {
+                return Ok(None);
+            }
+            ask::ask(channel, self).await.map(Some)
+        }
+    }
+
+    /// [`ElicitUrl::ask`] where the client declared URL mode; otherwise the tool call ends with
+    /// the link as its ordinary text result ([`UrlLink`]: a sentence the model relays, "open …
+    /// then ask me to continue"), and the same call by the same user with the same arguments,
+    /// made once the page finished, goes on with what it recorded: `Completed` or `Failed`,
+    /// or the link again while the page has not been used. This is how an account gets
+    /// connected from clients that show forms only (Claude Code, Codex by default).
+    ///
+    /// The flow is bound exactly as a URL-mode flow (principal, tool, arguments, audience,
+    /// expiry) and its completion is single use. With Redis as the completion store it works
+    /// across replicas. `tools/call` only.
+    fn ask_or_link(
         self,
         cx: &mut ElicitContext,
     ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_
     where
         Self: Serialize + DeserializeOwned,
     {
-        cx.ask_url(self)
-    }
-
-    /// [`ElicitUrl::ask`] only if the client can open URLs; `Ok(None)` otherwise.
-    fn ask_if_supported(
-        self,
-        cx: &mut ElicitContext,
-    ) -> impl Future<Output = Result<Option<UrlAnswer<Self>>, Interrupt>> + Send + '_
-    where
-        Self: Serialize + DeserializeOwned,
-    {
-        cx.ask_url_if_supported(self)
+        cx.ask_url_or_link(self)
     }
 
     /// On 2025-11-25: fails the request with `URLElicitationRequiredError` (-32042) carrying

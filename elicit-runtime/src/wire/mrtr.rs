@@ -71,6 +71,17 @@ impl InputRequest {
     }
 }
 
+impl InputRequest {
+    /// The request as 2026-07-28 (and a task) shapes it: a URL elicitation without the
+    /// 2025-11-25 `elicitationId`.
+    pub(crate) fn for_2026(mut self) -> Self {
+        if let Self::Elicit(ElicitParams::Url(url)) = &mut self {
+            url.elicitation_id = None;
+        }
+        self
+    }
+}
+
 impl From<ElicitParams> for InputRequest {
     fn from(p: ElicitParams) -> Self {
         Self::Elicit(p)

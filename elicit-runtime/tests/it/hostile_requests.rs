@@ -144,6 +144,7 @@ fn check(outcome: Result<Reply<String>, JsonRpcError>) -> Result<Option<String>,
                 None => Ok(None),
             }
         }
+        Ok(other) => Err(format!("no handler here ends with a link: {other:?}")),
         Err(e) if ALLOWED.contains(&e.code) => {
             serde_json::to_value(&e).map_err(|err| format!("unserializable error: {err}"))?;
             Ok(None)
@@ -252,6 +253,7 @@ fn hostile_requests_reach_every_kind_of_outcome() {
                             tokens.extend(ask.request_state().map(str::to_owned));
                             "input_required".to_owned()
                         }
+                        Ok(other) => panic!("no handler here ends with a link: {other:?}"),
                         Err(e) => {
                             assert!(ALLOWED.contains(&e.code), "{e:?}");
                             format!("error {}", e.code)

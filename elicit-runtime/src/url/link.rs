@@ -1,0 +1,201 @@
+//! URL mode without a round to carry the flow: the link goes back as the answer to the call
+//! itself (a 2025-11-25 `URLElicitationRequiredError`, or a tool result for a client that cannot
+//! open URL elicitations), and the identical call made later finds what the page recorded.
+//! The flow's id is derived from who asked what, so that later call needs no state of its own.
+
+use std::fmt;
+use std::time::{Duration, SystemTime};
+
+use super::ask::{self, bind, mode_of, outcome_for, read_completion};
+use super::mode::internal;
+use super::{Askable, UrlAnswer};
+use crate::form::short_digest;
+use crate::interrupt::Interrupt;
+use crate::request::ElicitContext;
+use crate::state::{Completion, canonical_json};
+use crate::wire::{ElicitMode, JsonRpcError, METHOD_TOOLS_CALL, ProtocolEra, UrlParams};
+
+/// How many redeemed flows of one identical call are skipped before giving up.
+const MAX_GENERATIONS: u32 = 64;
+
+/// The link a tool call ended with, for a client that cannot open URL elicitations: the
+/// adapter sends it as the call's ordinary text result (its [`Display`](fmt::Display) is a
+/// sentence the model can relay), and the same call made again after the user finished on the
+/// page goes on with what the page recorded.
+///
+/// The model sees the link. That is safe by construction: the link carries a sealed handle
+/// that opens only for the signed-in user it was made for, completes one flow of this very
+/// call (tool, arguments, user), works once and expires; it never carries a secret.
+///
+/// ```
+/// use elicit_runtime::url::UrlLink;
+/// use std::time::Duration;
+///
+/// let link = UrlLink::new("Connect your calendar", "https://example.com/c/abc", Duration::from_secs(600));
+/// assert_eq!(
+///     link.to_string(),
+///     "Connect your calendar: open https://example.com/c/abc in a browser, then ask me to continue. \
+///      The link is for this user only, works once, and expires in 10 minutes."
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UrlLink {
+    /// The elicitation's message (`#[elicit_url(message = …)]`).
+    pub message: String,
+    /// The page's link, with the sealed handle in it.
+    pub url: String,
+    /// How long the link stays valid.
+    pub valid_for: Duration,
+}
+
+impl UrlLink {
+    /// A link to relay.
+    pub fn new(message: impl Into<String>, url: impl Into<String>, valid_for: Duration) -> Self {
+        UrlLink {
+            message: message.into(),
+            url: url.into(),
+            valid_for,
+        }
+    }
+}
+
+impl fmt::Display for UrlLink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let minutes = self.valid_for.as_secs().div_ceil(60).max(1);
+        let unit = if minutes == 1 { "minute" } else { "minutes" };
+        write!(
+            f,
+            "{}: open {} in a browser, then ask me to continue. The link is for this user only, \
+             works once, and expires in {minutes} {unit}.",
+            self.message.trim_end_matches(['.', ' ']),
+            self.url
+        )
+    }
+}
+
+/// What the store says of a derived flow: finished, or the link to (re)send.
+enum Derived {
+    Done(Completion),
+    Link {
+        id: String,
+        url: String,
+        valid_for: Duration,
+    },
+}
+
+impl ElicitContext {
+    /// [`ElicitUrl::require`](super::ElicitUrl::require).
+    pub(crate) async fn require_url<T: Askable>(
+        &mut self,
+        state: T,
+    ) -> Result<UrlAnswer<T>, Interrupt> {
+        if self.era == ProtocolEra::Mrtr2026 {
+            return ask::ask(self, state).await;
+        }
+        let result = self.require_url_legacy(state).await;
+        self.note_error(result)
+    }
+
+    async fn require_url_legacy<T: Askable>(
+        &mut self,
+        state: T,
+    ) -> Result<UrlAnswer<T>, Interrupt> {
+        if !self.capabilities().supports(ElicitMode::Url) {
+            return Err(Interrupt::error(
+                JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
+            ));
+        }
+        let single_use = self.server.single_use_completions();
+        let bound = bind(&state)?;
+        match self.derived_flow::<T>(bound, single_use).await? {
+            Derived::Done(done) => outcome_for(done, state),
+            Derived::Link { id, url, .. } => {
+                Err(Interrupt::error(JsonRpcError::url_elicitation_required(
+                    vec![UrlParams::for_2025(T::MESSAGE, url, id)],
+                )))
+            }
+        }
+    }
+
+    /// [`ElicitUrl::ask_or_link`](super::ElicitUrl::ask_or_link).
+    pub(crate) async fn ask_url_or_link<T: Askable>(
+        &mut self,
+        state: T,
+    ) -> Result<UrlAnswer<T>, Interrupt> {
+        if self.capabilities().supports(ElicitMode::Url) {
+            return ask::ask(self, state).await;
+        }
+        let result = self.link_for(state).await;
+        self.note_error(result)
+    }
+
+    async fn link_for<T: Askable>(&mut self, state: T) -> Result<UrlAnswer<T>, Interrupt> {
+        if self.binding().method != METHOD_TOOLS_CALL {
+            return Err(internal(
+                "`ask_or_link` ends a tools/call with the link; prompts and resources use `ask`",
+            ));
+        }
+        // Completions found through a link are always single use: the link is in the model's
+        // hands, and one finished page must not answer two calls.
+        let bound = bind(&state)?;
+        match self.derived_flow::<T>(bound, true).await? {
+            Derived::Done(done) => outcome_for(done, state),
+            Derived::Link { url, valid_for, .. } => {
+                let link = UrlLink::new(T::MESSAGE, url, valid_for);
+                self.link = Some(link.clone());
+                Err(Interrupt::link(link))
+            }
+        }
+    }
+
+    /// The flow of this very call (principal, audience, tool, arguments, elicitation, bound
+    /// state): what its page recorded, or a link to it. A redeemed completion ends a flow, so
+    /// the next identical call starts the next generation with a new link.
+    async fn derived_flow<T: Askable>(
+        &mut self,
+        bound: serde_json::Value,
+        single_use: bool,
+    ) -> Result<Derived, Interrupt> {
+        let mode = mode_of(self)?;
+        let store = mode.store()?;
+        let principal = mode.principal()?;
+        let sealer = mode.server.sealer();
+        let binding = mode.binding();
+        let canonical = canonical_json(&bound);
+        let flow_id = |generation: u32| {
+            short_digest(&[
+                principal.as_bytes(),
+                sealer.audience().as_bytes(),
+                binding.method.as_bytes(),
+                binding.target.as_bytes(),
+                &binding.args_digest,
+                T::KEY.as_bytes(),
+                canonical.as_bytes(),
+                &generation.to_be_bytes(),
+            ])
+        };
+        let (_, exp) = crate::state::lifetime(SystemTime::now(), sealer.ttl());
+        let expires_at = crate::state::from_unix_secs(exp).unwrap_or(SystemTime::UNIX_EPOCH);
+        let mut id = flow_id(0);
+        for generation in 1..=MAX_GENERATIONS {
+            match read_completion(single_use, &id, store.as_ref(), expires_at).await? {
+                Some(Completion::Redeemed) if generation < MAX_GENERATIONS => {
+                    id = flow_id(generation)
+                }
+                Some(done) => return Ok(Derived::Done(done)),
+                None => break,
+            }
+        }
+        let (claims, token) = mode.mint(T::KEY, bound, Some(id))?;
+        let valid_for = claims
+            .expires_at()
+            .duration_since(SystemTime::now())
+            .unwrap_or_default();
+        Ok(Derived::Link {
+            url: mode.server.link(T::URL_TEMPLATE, &token),
+            id: claims.id,
+            valid_for,
+        })
+    }
+}
