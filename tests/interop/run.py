@@ -606,27 +606,42 @@ register_modern_and_legacy()
 # --------------------------------------------------------------------------------------------
 
 
+def link_in(text: str) -> str:
+    """The link in a `connect_account` result for a client without URL mode."""
+    urls = [w for w in text.split() if w.startswith("http://127.0.0.1:")]
+    assert len(urls) == 1, f"expected one link in {text!r}"
+    assert text.startswith("Connect your account in the browser to continue: open "), text
+    assert "then ask me to continue" in text and "works once" in text, text
+    return urls[0]
+
+
 def register_no_capability() -> None:
     for mode in ("legacy", MODERN, "auto"):
         async def run(sc: Scenario, mode: str = mode) -> None:
             async def body(client: Client) -> dict[str, Any]:
-                out = {}
-                for tool, args in (("book_table", {"restaurant": "Chez Rust"}),
-                                   ("connect_account", {"service": "github"})):
-                    try:
-                        await client.call_tool(tool, args)
-                        out[tool] = None
-                    except MCPError as e:
-                        out[tool] = e.error
+                out: dict[str, Any] = {}
+                try:
+                    await client.call_tool("book_table", {"restaurant": "Chez Rust"})
+                    out["book_table"] = None
+                except MCPError as e:
+                    out["book_table"] = e.error
+                # connect_account uses ask_or_link: the link comes back as the tool's text; the
+                # user opens it, and the same call then connects the account.
+                first = await client.call_tool("connect_account", {"service": "github"})
+                url = link_in(text_of(first))
+                out["page"] = await anyio.to_thread.run_sync(http_get, url)
+                out["second"] = text_of(await client.call_tool("connect_account", {"service": "github"}))
+                out["third"] = text_of(await client.call_tool("connect_account", {"service": "github"}))
                 return out
 
-            errors, w = await sc.client("client", mode, None, body)
-            want = {"book_table": {"elicitation": {"form": {}}}, "connect_account": {"elicitation": {"url": {}}}}
-            for tool, caps in want.items():
-                err = errors[tool]
-                assert err is not None, f"{tool} succeeded without the capability"
-                assert err.code == -32021, f"{tool}: code {err.code} ({err.message})"
-                assert err.data == {"requiredCapabilities": caps}, f"{tool}: data {err.data}"
+            out, w = await sc.client("client", mode, None, body)
+            err = out["book_table"]
+            assert err is not None, "book_table succeeded without the capability"
+            assert err.code == -32021, f"book_table: code {err.code} ({err.message})"
+            assert err.data == {"requiredCapabilities": {"elicitation": {"form": {}}}}, f"book_table: data {err.data}"
+            assert out["page"] == 200, out
+            assert out["second"] == CONNECT_TEXT, out
+            link_in(out["third"])  # single use: the next call needs a new link
             if mode == "legacy":
                 w.check_legacy()
                 init = w.requests("C->S", "initialize")[0][1]
@@ -634,13 +649,17 @@ def register_no_capability() -> None:
             else:
                 w.check_modern()
             assert not w.requests("S->C", "elicitation/create"), "elicitation/create sent to an incapable client"
-            for tool, caps in want.items():
-                [c] = w.tool_calls(tool)
-                if mode != "legacy":
-                    assert c["req"]["params"]["_meta"][CAPS_KEY] == {}, c["req"]["params"]["_meta"]
-                err = c["resp"].get("error")
-                assert err and err["code"] == -32021 and err["data"]["requiredCapabilities"] == caps, c["resp"]
-        scenario(f"{modes_label(mode) if mode != 'auto' else 'auto'}: no elicitation capability -> -32021")(run)
+            [c] = w.tool_calls("book_table")
+            if mode != "legacy":
+                assert c["req"]["params"]["_meta"][CAPS_KEY] == {}, c["req"]["params"]["_meta"]
+            err = c["resp"].get("error")
+            assert err and err["code"] == -32021, c["resp"]
+            calls = w.tool_calls("connect_account")
+            assert len(calls) == 3, calls
+            for c in calls:
+                assert c["resp"]["result"].get("isError") in (None, False), c["resp"]
+                assert c["resp"]["result"].get("resultType", "complete") == "complete", c["resp"]
+        scenario(f"{modes_label(mode) if mode != 'auto' else 'auto'}: no elicitation capability: forms -32021, connect through the link")(run)
 
 
 register_no_capability()
@@ -770,12 +789,12 @@ async def raw_modern_ids(sc: Scenario) -> None:
         assert "result" in r
         r = await s.request({"jsonrpc": "2.0", "id": "", "method": "tools/list", "params": {"_meta": form}})
         assert "result" in r
-        # A form-only client (bare elicitation:{}) asking for the URL tool: -32021 url.
+        # A form-only client (bare elicitation:{}) asking for the URL tool: the link as text.
         r = await s.request({"jsonrpc": "2.0", "id": "url-1", "method": "tools/call",
                              "params": {"name": "connect_account", "arguments": {"service": "github"},
                                         "_meta": form}})
-        assert r.get("error", {}).get("code") == -32021, r
-        assert r["error"]["data"] == {"requiredCapabilities": {"elicitation": {"url": {}}}}, r
+        assert r["result"]["resultType"] == "complete" and "requestState" not in r["result"], r
+        link_in(text_of(r["result"]))
         # A tampered requestState, and a state replayed for other arguments, are JSON-RPC errors.
         answers = {"confirm": {"action": "accept", "content": {"confirm": True}}}
         r = await s.request({"jsonrpc": "2.0", "id": "tampered", "method": "tools/call",
@@ -813,11 +832,11 @@ async def raw_legacy_ids(sc: Scenario) -> None:
         assert text_of(r["result"]) == "accept: reservation R9 cancelled", r
         r = await s.request({"jsonrpc": "2.0", "id": "list-0", "method": "tools/list"})
         assert {t["name"] for t in r["result"]["tools"]} == TOOLS
-        # Bare elicitation:{} is form only: the URL tool needs url.
+        # Bare elicitation:{} is form only: the URL tool answers with the link as text.
         r = await s.request({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
                              "params": {"name": "connect_account", "arguments": {"service": "github"}}})
-        assert r.get("error", {}).get("code") == -32021, r
-        assert r["error"]["data"] == {"requiredCapabilities": {"elicitation": {"url": {}}}}, r
+        assert same_id(r.get("id"), 7) and "result" in r, r
+        link_in(text_of(r["result"]))
         code = await s.close()
     w = Wire(s.log)
     w.check_legacy()

@@ -159,6 +159,12 @@ impl User {
         }
     }
 
+    /// Declares form elicitation only (no URL mode), as Claude Code does.
+    pub fn form_only(&mut self) {
+        self.capabilities.elicitation =
+            Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
+    }
+
     /// Declares no elicitation capability at all.
     pub fn without_elicitation(&mut self) {
         self.capabilities.elicitation = None;

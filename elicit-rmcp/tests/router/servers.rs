@@ -182,6 +182,29 @@ macro_rules! shop_tools {
                 })
             }
 
+            #[tool(description = "Connect an account: URL mode, or the link as text")]
+            async fn connect_or_link(
+                &self,
+                mut cx: Elicit,
+                Parameters(args): Parameters<ConnectArgs>,
+            ) -> Result<String, McpError> {
+                let service = args.service;
+                let state = ConnectAccount {
+                    service: service.clone(),
+                };
+                Ok(match state.ask_or_link(&mut cx).await? {
+                    UrlAnswer::Completed { result, .. } => {
+                        let account = result
+                            .as_ref()
+                            .and_then(|r| r.get("account"))
+                            .and_then(Value::as_str)
+                            .unwrap_or("an unnamed account");
+                        format!("connected {service} as {account}")
+                    }
+                    other => format!("not connected: {other:?}"),
+                })
+            }
+
             #[tool(description = "rmcp's own `_meta` extractor before Elicit")]
             async fn inspect(
                 &self,

@@ -197,3 +197,55 @@ async fn an_accept_before_the_page_finished_waits_in_state_only_rounds() {
         }
     }
 }
+
+/// `ask_or_link` with rmcp's client declaring form mode only (as Claude Code does), on both
+/// eras: the call ends with the link as its text result and asks the client nothing; the
+/// same call after the page finished connects; the one after that needs a new link.
+#[tokio::test]
+async fn a_form_only_client_connects_through_the_link_in_the_tool_result() {
+    for era in ERAS {
+        let server = Wired::new(Principal::fixed("alice"));
+        let page = LandingPage::new(server.elicit.server());
+        let mut user = User::always(ElicitationAction::Decline, None);
+        user.form_only();
+        let session = connect(server, era, user).await;
+        let connect_call = || call("connect_or_link", json!({"service": "github"}));
+        let first = session.client.call_tool(connect_call()).await.unwrap();
+        let text = text_of(&first);
+        let text = text["text"][0].as_str().unwrap().to_owned();
+        assert_eq!(first.is_error, Some(false), "{era:?}");
+        let url = text
+            .split_whitespace()
+            .find(|w| w.starts_with("http://127.0.0.1/connect?"))
+            .unwrap_or_else(|| panic!("a link in {text}"));
+        assert_eq!(
+            text,
+            format!(
+                "Connect your account in the browser to continue: open {url} in a browser, \
+                 then ask me to continue. The link is for this user only, works once, and \
+                 expires in 10 minutes."
+            ),
+            "{era:?}"
+        );
+        let (opened, _) = page.open_raw(&handle_of(url), "alice").await.unwrap();
+        page.complete_raw(&opened, Some(json!({"account": "octocat"})))
+            .await
+            .unwrap();
+        let done = session.client.call_tool(connect_call()).await.unwrap();
+        assert_eq!(
+            text_of(&done),
+            json!({"isError": false, "text": ["connected github as octocat"]}),
+            "{era:?}"
+        );
+        let again = session.client.call_tool(connect_call()).await.unwrap();
+        let again = text_of(&again)["text"][0].as_str().unwrap().to_owned();
+        assert!(
+            again.starts_with("Connect your account"),
+            "{era:?}: {again}"
+        );
+        assert!(!again.contains(url), "a new link after single use: {again}");
+        // Nothing was ever asked of the client.
+        let (asked, _) = asked(&session, era, "tools/call");
+        assert!(asked.is_empty(), "{era:?}: {asked:?}");
+    }
+}

@@ -49,7 +49,7 @@ pub(super) fn mode_of<C: InputChannel + ?Sized>(
     channel: &mut C,
 ) -> Result<&mut UrlMode, Interrupt> {
     channel.url_mode().ok_or_else(|| {
-        internal("this input channel cannot ask URL-mode questions: it lends no `UrlMode`")
+        internal("this input channel cannot ask URL-mode questions (it has no `UrlMode`): give a task the call's binding with `TaskInput::for_call`")
     })
 }
 

@@ -55,4 +55,6 @@ mod capabilities;
 mod era_2025;
 mod era_2026;
 mod landing_refusals;
+mod or_link;
 mod single_use;
+mod task;

@@ -152,7 +152,9 @@ impl DemoServer {
         })
     }
 
-    #[tool(description = "Connect a third-party account through the browser (URL mode)")]
+    #[tool(
+        description = "Connect a third-party account through the browser (URL mode; for a client without URL mode, the result is a link to open, then call again)"
+    )]
     async fn connect_account(
         &self,
         mut cx: Elicit,
@@ -162,7 +164,9 @@ impl DemoServer {
         let state = ConnectAccount {
             service: service.clone(),
         };
-        Ok(match state.ask(&mut cx).await? {
+        // Clients that cannot open URL elicitations (Claude Code, Codex by default) get the
+        // link as this call's result; the same call, once the page finished, goes on here.
+        Ok(match state.ask_or_link(&mut cx).await? {
             UrlAnswer::Completed { result, .. } => {
                 let account = result
                     .as_ref()
