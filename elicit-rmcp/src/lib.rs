@@ -36,6 +36,7 @@ pub use elicit_runtime::*;
 #[doc(no_inline)]
 pub use elicit_macros::{
     RmcpElicitEnum as ElicitEnum, RmcpElicitForm as ElicitForm, RmcpElicitUrl as ElicitUrl,
+    rmcp_elicit_url as elicit_url,
 };
 
 mod convert;

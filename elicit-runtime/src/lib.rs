@@ -34,7 +34,7 @@ pub mod testing;
 
 pub use channel::InputChannel;
 pub use choice::ElicitEnum;
-pub use elicit_macros::{ElicitEnum, ElicitForm, ElicitUrl};
+pub use elicit_macros::{ElicitEnum, ElicitForm, ElicitUrl, elicit_url};
 pub use field::ElicitField;
 pub use form::{Answer, ElicitForm, Question};
 pub use interrupt::Interrupt;
