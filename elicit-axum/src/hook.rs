@@ -94,8 +94,7 @@ impl<H: ConnectHook> ConnectHook for std::sync::Arc<H> {
 ///
 /// ```
 /// # use elicit_axum::OpenedLink;
-/// #[derive(serde::Serialize, serde::Deserialize, elicit_runtime::ElicitUrl)]
-/// #[elicit(message = "Connect your account", url = "https://example.com/connect")]
+/// #[elicit_runtime::elicit_url(message = "Connect your account", url = "https://example.com/connect")]
 /// struct ConnectAccount {
 ///     service: String,
 /// }
@@ -168,8 +167,7 @@ impl OpenedLink {
     ///
     /// ```
     /// # use elicit_axum::{ConnectStep, OpenedLink};
-    /// #[derive(serde::Serialize, serde::Deserialize, elicit_runtime::ElicitUrl)]
-    /// #[elicit(message = "Connect your account", url = "https://example.com/connect")]
+    /// #[elicit_runtime::elicit_url(message = "Connect your account", url = "https://example.com/connect")]
     /// struct ConnectAccount {
     ///     service: String,
     /// }

@@ -4,7 +4,7 @@
 //!
 //! # The contract
 //!
-//! * **The link.** `#[derive(ElicitUrl)]` with `url = "https://app.example.com/connect"` sends
+//! * **The link.** `#[elicit_url]` with `url = "https://app.example.com/connect"` sends
 //!   clients `https://app.example.com/connect?elicitation=<handle>` (the parameter is appended
 //!   to a query the URL already has; [`ElicitServer::with_url_origin`] swaps the origin, e.g. for
 //!   a loopback port in development). Mount the route at that path ([`LandingRoute::at`]; the
@@ -48,14 +48,13 @@
 //! use elicit_runtime::testing::TestClient;
 //! use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
 //! use elicit_runtime::url::{LandingPage, MemoryCompletionStore};
-//! use elicit_runtime::{ElicitServer, ElicitUrl, Reply, UrlAnswer};
+//! use elicit_runtime::{ElicitServer, ElicitUrl, Reply, UrlAnswer, elicit_url};
 //! use pollster::block_on;
 //! use serde_json::json;
 //! use std::sync::Arc;
 //! use tower::ServiceExt;
 //!
-//! #[derive(serde::Serialize, serde::Deserialize, ElicitUrl)]
-//! #[elicit(message = "Connect your account", url = "https://app.example.com/connect")]
+//! #[elicit_url(message = "Connect your account", url = "https://app.example.com/connect")]
 //! struct ConnectAccount {
 //!     service: String,
 //! }

@@ -10,7 +10,7 @@ use super::hook::{ConnectHook, ConnectStep, OpenedLink, StepKind};
 use super::html::{PageTexts, status_of};
 use elicit_runtime::url::{LandingPage, PageError};
 
-/// The query parameter that carries the handle (what `#[derive(ElicitUrl)]` appends).
+/// The query parameter that carries the handle (what `#[elicit_url]` appends).
 pub(super) const HANDLE_PARAM: &str = "elicitation";
 
 /// What serves the route.

@@ -34,9 +34,26 @@ pub fn derive_elicit_enum(input: TokenStream) -> TokenStream {
     paths::expand(&input, quote::quote!(::elicit_runtime), choice::derive).into()
 }
 
-/// Derives `ElicitUrl` for a struct whose fields are the server-side state bound to a
-/// URL-mode elicitation: `#[elicit(message = "…", url = "https://…")]`, optionally
-/// `key = "…"`. It derives no serde traits: write `#[derive(Serialize, Deserialize, ElicitUrl)]`.
+/// Declares a URL-mode elicitation: `#[elicit_url(message = "…", url = "https://…")]`,
+/// optionally `key = "…"`, on a struct whose fields are the server-side state bound to it.
+/// Implements `ElicitUrl` and derives the `Serialize`/`Deserialize` the struct lacks.
+///
+/// See the `elicit-runtime` crate for the rules the URL must follow and examples.
+#[proc_macro_attribute]
+pub fn elicit_url(args: TokenStream, item: TokenStream) -> TokenStream {
+    url::attribute(args.into(), item.into(), quote::quote!(::elicit_runtime)).into()
+}
+
+/// `elicit_url` as `elicit-rmcp` re-exports it: generated code names `::elicit_rmcp`.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn rmcp_elicit_url(args: TokenStream, item: TokenStream) -> TokenStream {
+    url::attribute(args.into(), item.into(), quote::quote!(::elicit_rmcp)).into()
+}
+
+/// Derives `ElicitUrl`: the second spelling of `#[elicit_url]`, with the same options in a
+/// container `#[elicit(message = "…", url = "https://…")]`. It derives no serde traits:
+/// write `#[derive(Serialize, Deserialize, ElicitUrl)]`.
 ///
 /// See the `elicit-runtime` crate for the rules the URL must follow and examples.
 #[proc_macro_derive(ElicitUrl, attributes(elicit))]

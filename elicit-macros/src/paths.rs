@@ -45,26 +45,41 @@ pub fn expand(
 /// Removes `crate = "path"` from the container's `#[elicit(…)]` attributes and returns the path.
 fn take_crate(attrs: &mut [Attribute]) -> syn::Result<Option<syn::Path>> {
     let mut found = None;
-    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("elicit")) {
-        let Meta::List(list) = &attr.meta else {
-            continue;
-        };
-        let Ok(items) = list.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
-        else {
-            continue; // the derive's own parser reports it
-        };
-        let (krate, rest): (Vec<_>, Vec<_>) =
-            items.into_iter().partition(|m| m.path().is_ident("crate"));
-        let Some(meta) = krate.into_iter().next() else {
+    for attr in attrs.iter_mut() {
+        let Some((meta, rest)) = split_crate(attr) else {
             continue;
         };
         // Taken out whatever it holds, so the derive's own parser never sees it.
         found = Some(crate_path(&meta));
-        let rest: Punctuated<Meta, Token![,]> = rest.into_iter().collect();
-        let path = list.path.clone();
+        let path = attr.path().clone();
         *attr = syn::parse_quote!(#[#path(#rest)]);
     }
     found.transpose()
+}
+
+/// The path a valid `#[elicit(crate = "…")]` among `attrs` names, leaving them as they are (a
+/// bad one is reported by the derive that reads them).
+pub fn crate_in(attrs: &[Attribute]) -> Option<syn::Path> {
+    // The last one, as in `take_crate`.
+    let (meta, _) = attrs.iter().rev().find_map(split_crate)?;
+    crate_path(&meta).ok()
+}
+
+/// `crate = …` of an `#[elicit(…)]` attribute, and the attribute's other items.
+fn split_crate(attr: &Attribute) -> Option<(Meta, Punctuated<Meta, Token![,]>)> {
+    if !attr.path().is_ident("elicit") {
+        return None;
+    }
+    let Meta::List(list) = &attr.meta else {
+        return None;
+    };
+    // Unparsable: the derive's own parser reports it.
+    let items = list
+        .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+        .ok()?;
+    let (krate, rest): (Vec<_>, Vec<_>) =
+        items.into_iter().partition(|m| m.path().is_ident("crate"));
+    Some((krate.into_iter().next()?, rest.into_iter().collect()))
 }
 
 fn crate_path(meta: &Meta) -> syn::Result<syn::Path> {

@@ -95,7 +95,7 @@ fn shape(ty: &Type) -> Result<Shape, String> {
     let name = last.ident.to_string();
     if secret_in(&name).is_some() {
         return Err(format!(
-            "`{name}` holds a secret, and MCP form mode must not collect secrets: ask for it with a URL-mode elicitation (`#[derive(ElicitUrl)]`), where it never passes through the client"
+            "`{name}` holds a secret, and MCP form mode must not collect secrets: ask for it with a URL-mode elicitation (`#[elicit_url]`), where it never passes through the client"
         ));
     }
     if matches!(last.arguments, PathArguments::None)

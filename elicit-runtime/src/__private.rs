@@ -172,7 +172,8 @@ pub const fn float_fits(kind: FieldKind, value: f64) -> bool {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` derives `ElicitUrl` but not `Serialize` and `Deserialize`",
     label = "add `#[derive(serde::Serialize, serde::Deserialize)]` to `{Self}`",
-    note = "the fields of a URL elicitation are the state bound to the request: it is serialized into the sealed handle and read back on completion"
+    note = "the fields of a URL elicitation are the state bound to the request: it is serialized into the sealed handle and read back on completion",
+    note = "or write `#[elicit_url(message = \"…\", url = \"…\")]` in place of `#[derive(ElicitUrl)]` and `#[elicit(…)]`: it derives the serde traits the struct lacks"
 )]
 pub trait UrlState {}
 #[diagnostic::do_not_recommend]

@@ -85,7 +85,7 @@ impl ElicitServer {
         self.with(|inner| inner.server_info = Some(info))
     }
 
-    /// Where URL-mode pages record completions (needed for `#[derive(ElicitUrl)]`). Use a shared
+    /// Where URL-mode pages record completions (needed for URL mode, `#[elicit_url]`). Use a shared
     /// store (e.g. Redis) when the page and the retry may reach different replicas.
     pub fn with_completion_store(self, store: Arc<dyn CompletionStore>) -> Self {
         self.with(|inner| inner.completions = Some(store))
@@ -98,7 +98,7 @@ impl ElicitServer {
     }
 
     /// Serves URL-mode pages from `origin` (`scheme://host[:port]`) instead of the origin
-    /// written in `#[derive(ElicitUrl)]`, e.g. a landing page on an ephemeral loopback port in
+    /// written in `#[elicit_url]`, e.g. a landing page on an ephemeral loopback port in
     /// development. The path and query of each URL stay as declared. The origin must be
     /// `https`, or `http` on `localhost`, `127.0.0.1` or `[::1]`.
     pub fn with_url_origin(self, origin: &str) -> Result<Self, OriginError> {

@@ -28,19 +28,18 @@ use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
-use elicit_runtime::{ElicitServer, ElicitUrl, UrlAnswer};
+use elicit_runtime::{ElicitServer, ElicitUrl, UrlAnswer, elicit_url};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::ProtocolVersion;
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
 /// The URL-mode elicitation: its fields are sealed into the link and come back to the
 /// landing route and to the tool. The origin is the production one; in this example
 /// `ElicitServer::with_url_origin` swaps in the loopback port.
-#[derive(Serialize, Deserialize, ElicitUrl)]
-#[elicit(
+#[elicit_url(
     message = "Connect your GitHub account to continue",
     url = "https://mcp.example.com/connect"
 )]

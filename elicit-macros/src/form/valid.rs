@@ -299,7 +299,7 @@ fn check_secret(
         ),
         (None, Some(what)) => sink.fail(
             format!(
-                "field `{rust_name}` looks like it asks for {what}; MCP form mode must not collect secrets (passwords, API keys, tokens, payment data): ask for it with a URL-mode elicitation (`#[derive(ElicitUrl)]`) instead, or add `#[elicit(not_secret = \"…\")]` with the reason if it is not a secret"
+                "field `{rust_name}` looks like it asks for {what}; MCP form mode must not collect secrets (passwords, API keys, tokens, payment data): ask for it with a URL-mode elicitation (`#[elicit_url]`) instead, or add `#[elicit(not_secret = \"…\")]` with the reason if it is not a secret"
             ),
             ident.span(),
         ),

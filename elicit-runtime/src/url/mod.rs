@@ -1,10 +1,10 @@
 //! URL mode: credentials, third-party OAuth and payments happen on a page of yours that the
 //! user opens out of band; nothing sensitive passes through the MCP client.
 //!
-//! * `#[derive(Serialize, Deserialize, ElicitUrl)]` with `#[elicit(message = "…",
-//!   url = "https://…")]` declares the elicitation; its fields are the server-side state bound
-//!   to the request. The URL is checked at compile time (no
-//!   credentials or personal data, HTTPS outside localhost) and gets a sealed handle.
+//! * [`#[elicit_url(message = "…", url = "https://…")]`](crate::elicit_url) declares the
+//!   elicitation; its fields are the server-side state bound to the request. The URL is
+//!   checked at compile time (no credentials or personal data, HTTPS outside localhost) and
+//!   gets a sealed handle.
 //! * The handle is unguessable and sealed with the same keys as `requestState`; it binds the
 //!   principal (hashed), the tool call and a short expiry, and carries the bound state
 //!   encrypted.
@@ -45,8 +45,9 @@ pub use crate::server::{DEFAULT_MAX_URL_WAITS, OriginError};
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 use crate::{ElicitContext, InputChannel, Interrupt};
 
-/// A URL-mode elicitation: the struct is the server-side state bound to the request, and the
-/// derive supplies the key, message and URL template.
+/// A URL-mode elicitation: the struct is the server-side state bound to the request, and
+/// [`#[elicit_url]`](crate::elicit_url) (or `#[derive(ElicitUrl)]`) supplies the key, message
+/// and URL template.
 ///
 /// On 2026-07-28 the first round sends the link; on the retry an `accept` is checked against
 /// the completion store: completed, failed, expired — or, while the page has not finished, a
@@ -57,9 +58,9 @@ use crate::{ElicitContext, InputChannel, Interrupt};
 /// URL mode needs an authenticated principal on the context and a completion store on the
 /// server; without either, asking fails with an internal error saying which is missing.
 ///
-/// The struct must also derive `Serialize` and `Deserialize`: its fields travel sealed in the
-/// handle. The derive checks that (with a message saying so) rather than this trait, so a
-/// forgotten derive is one clear error.
+/// The struct must also implement `Serialize` and `Deserialize`: its fields travel sealed in
+/// the handle. `#[elicit_url]` derives them; `#[derive(ElicitUrl)]` checks that they are there
+/// (with a message saying so) rather than this trait, so a forgotten derive is one clear error.
 pub trait ElicitUrl: Send + 'static {
     /// The key it is asked under.
     const KEY: &'static str;

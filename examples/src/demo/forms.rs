@@ -1,6 +1,6 @@
 //! The questions the demo server asks: plain Rust types, checked by the compiler.
 
-use elicit_runtime::{ElicitEnum, ElicitForm, ElicitUrl};
+use elicit_runtime::{ElicitEnum, ElicitForm, elicit_url};
 
 /// Where to sit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ElicitEnum)]
@@ -76,12 +76,12 @@ pub struct Travelers {
 }
 
 /// Connect a third-party account: the user signs in on our page, never through the client.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, ElicitUrl)]
-#[elicit(
+#[elicit_url(
     message = "Connect your account in the browser to continue",
     url = "http://127.0.0.1/connect",
     key = "connect"
 )]
+#[derive(Debug, Clone)]
 pub struct ConnectAccount {
     /// The service to connect (e.g. `github`).
     pub service: String,

@@ -1,4 +1,4 @@
-use elicit_runtime::ElicitUrl;
+use elicit_runtime::{ElicitUrl, elicit_url};
 use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, Deserialize, ElicitUrl)]
@@ -7,8 +7,8 @@ struct Local {
     provider: String,
 }
 
-#[derive(Serialize, Deserialize, ElicitUrl)]
-#[elicit(message = "Pay", url = "https://pay.example.com/checkout/{handle}?currency=eur", key = "pay")]
+// The attribute spelling, with `key`, `{handle}` and a field's `not_secret`.
+#[elicit_url(message = "Pay", url = "https://pay.example.com/checkout/{handle}?currency=eur", key = "pay")]
 struct Checkout {
     order: u64,
     #[elicit(not_secret = "the order's public token id, not a credential")]

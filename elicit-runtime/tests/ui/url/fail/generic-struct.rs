@@ -1,0 +1,10 @@
+use elicit_runtime::ElicitUrl;
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, ElicitUrl)]
+#[elicit(message = "Connect your account", url = "https://mcp.example.com/connect")]
+struct Connect<T> {
+    provider: T,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use elicit_runtime::elicit_url;
+
+#[elicit_url(message = "Connect your account", url = "https://mcp.example.com/connect")]
+enum Provider {
+    GitHub,
+    GitLab,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use elicit_runtime::elicit_url;
+
+#[elicit_url(message = "Connect your account", url = "ftp://mcp.example.com/connect")]
+struct Connect {
+    provider: String,
+}
+
+fn main() {}
