@@ -90,6 +90,9 @@ pub mod cookbook {
     #[doc = include_str!("guide/cookbook/fallback_when_unsupported.md")]
     pub mod fallback_when_unsupported {}
 
+    #[doc = include_str!("guide/cookbook/connect_without_url_mode.md")]
+    pub mod connect_without_url_mode {}
+
     #[doc = include_str!("guide/cookbook/migrating_from_rmcp.md")]
     pub mod migrating_from_rmcp {}
 }
