@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-
 use crate::state::{CompletionStore, StateSealer};
+use crate::url::waits::{DEFAULT_MAX_URL_WAITS_PER_USER, UrlWait, UrlWaits};
 
 /// How many 2025-11-25 requests may wait on URL-mode pages at once unless
 /// [`ElicitServer::with_max_url_waits`] says otherwise (re-exported as
@@ -39,7 +38,7 @@ struct Inner {
     single_use: bool,
     strict_provenance: bool,
     /// Permits for 2025-11-25 handlers waiting on a URL-mode page.
-    url_waits: Arc<Semaphore>,
+    url_waits: UrlWaits,
     url_origin: Option<String>,
 }
 
@@ -65,7 +64,7 @@ impl ElicitServer {
                 completions: None,
                 single_use: false,
                 strict_provenance: false,
-                url_waits: Arc::new(Semaphore::new(DEFAULT_MAX_URL_WAITS)),
+                url_waits: UrlWaits::new(DEFAULT_MAX_URL_WAITS, DEFAULT_MAX_URL_WAITS_PER_USER),
                 url_origin: None,
             }),
         }
@@ -180,12 +179,35 @@ impl ElicitServer {
     /// `data.reason = "busy"` before any link is sent, so a flood of accepted-but-abandoned
     /// flows cannot pile up open requests.
     pub fn with_max_url_waits(self, max: usize) -> Self {
-        self.with(|inner| inner.url_waits = Arc::new(Semaphore::new(max)))
+        self.with(|inner| {
+            inner.url_waits = UrlWaits::new(max, inner.url_waits.per_user());
+        })
     }
 
-    /// A permit to wait on a URL-mode page, if one is free.
-    pub(crate) fn url_wait_permit(&self) -> Option<OwnedSemaphorePermit> {
-        Arc::clone(&self.inner.url_waits).try_acquire_owned().ok()
+    /// At most `max` of those waits may belong to one user (default
+    /// [`DEFAULT_MAX_URL_WAITS_PER_USER`](crate::url::DEFAULT_MAX_URL_WAITS_PER_USER)), so one
+    /// user, or one client that never answers, cannot take the whole pool: past it, that user's
+    /// next ask fails with `data.reason = "busy"` while everyone else's goes on.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "payments"))
+    ///     .with_max_url_waits(64)
+    ///     .with_max_url_waits_per_user(2);
+    /// # let _ = server;
+    /// ```
+    pub fn with_max_url_waits_per_user(self, max: usize) -> Self {
+        self.with(|inner| {
+            inner.url_waits = inner.url_waits.with_per_user(max);
+        })
+    }
+
+    /// A wait on a URL-mode page for `user` (the principal's hash), if the pool and the
+    /// user's share have room.
+    pub(crate) fn url_wait(&self, user: &[u8]) -> Option<UrlWait> {
+        self.inner.url_waits.try_acquire(user)
     }
 
     /// Whether URL-mode completions are single use.

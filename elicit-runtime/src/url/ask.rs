@@ -13,7 +13,7 @@ use crate::channel::InputChannel;
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
 use crate::request::UrlFlow;
-use crate::state::{Completion, CompletionStore, POLL_INTERVAL};
+use crate::state::{Completion, CompletionStore, POLL_INTERVAL, principal_hash};
 use crate::wire::{
     ElicitAction, ElicitMode, ElicitResult, ElicitationCompleteNotification, INTERNAL_ERROR,
     InputRequest, JsonRpcError, UrlParams,
@@ -91,16 +91,32 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     let rounds = matches!(mode.follow, Follow::Rounds { .. });
     // Remembered before asking: a round that ends here carries the link just sent.
     mode.remember(T::KEY, sent.clone());
-    // A server that cannot wait on one more page says so before any link goes out.
-    let _permit = match &mode.follow {
-        Follow::Waits { peer: Some(_) } => Some(mode.server.url_wait_permit().ok_or_else(busy)?),
+    // A pushed request holds a wait from the pool, within its user's share: a server that
+    // cannot wait on one more page says so before any link goes out.
+    let _wait = match &mode.follow {
+        Follow::Waits { peer: Some(_) } => {
+            let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
+            Some(mode.server.url_wait(&user).ok_or_else(busy)?)
+        }
         _ => None,
     };
     if rounds {
         // Only an accept of a link this request provably sent counts.
         channel.require_provenance(T::KEY);
     }
-    let answer = channel.input(T::KEY, &digest, request).await?;
+    let answer = if rounds {
+        channel.input(T::KEY, &digest, request).await?
+    } else {
+        // Waiting for the client's answer ends with the link: a client that never answers
+        // holds its wait no longer than the link could be used.
+        let left = expires_at(&sent)
+            .duration_since(SystemTime::now())
+            .unwrap_or_default();
+        match tokio::time::timeout(left, channel.input(T::KEY, &digest, request)).await {
+            Ok(answer) => answer?,
+            Err(_) => return Ok(UrlAnswer::Expired),
+        }
+    };
     let result: ElicitResult = serde_json::from_value(answer).map_err(|e| {
         Interrupt::error(JsonRpcError::invalid_params(
             format!(
@@ -149,8 +165,7 @@ async fn follow_round<T>(
         }
         return outcome_for(done, state);
     }
-    // An expiry past what the clock can hold reads as already expired (fails closed).
-    let expires_at = crate::state::from_unix_secs(flow.exp).unwrap_or(SystemTime::UNIX_EPOCH);
+    let expires_at = expires_at(&flow);
     match completed(single_use, &flow.id, store.as_ref(), expires_at).await? {
         Some(done) => {
             mode.remember(
@@ -176,7 +191,7 @@ async fn wait_for_page<T>(
 ) -> Result<UrlAnswer<T>, Interrupt> {
     let store = mode.store()?;
     let single_use = mode.server.single_use_completions();
-    let expires_at = crate::state::from_unix_secs(flow.exp).unwrap_or(SystemTime::UNIX_EPOCH);
+    let expires_at = expires_at(&flow);
     let mut pause = POLL_INTERVAL;
     loop {
         if let Some(done) = completed(single_use, &flow.id, store.as_ref(), expires_at).await? {
@@ -256,6 +271,12 @@ async fn consume_carried_completion(
     } else {
         Err(already_redeemed())
     }
+}
+
+/// When `flow`'s link expires. An expiry past what the clock can hold reads as already expired
+/// (fails closed).
+fn expires_at(flow: &UrlFlow) -> SystemTime {
+    crate::state::from_unix_secs(flow.exp).unwrap_or(SystemTime::UNIX_EPOCH)
 }
 
 /// The longest pause between two looks at the store while a handler waits for the page.

@@ -24,6 +24,7 @@ pub(crate) mod mode;
 mod page;
 #[cfg(feature = "redis")]
 mod redis;
+pub(crate) mod waits;
 
 use std::future::Future;
 
@@ -44,6 +45,7 @@ pub use redis::{
 pub use crate::server::{DEFAULT_MAX_URL_WAITS, OriginError};
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 use crate::{ElicitContext, InputChannel, Interrupt};
+pub use waits::DEFAULT_MAX_URL_WAITS_PER_USER;
 
 /// A URL-mode elicitation: the struct is the server-side state bound to the request, and
 /// [`#[elicit_url]`](crate::elicit_url) (or `#[derive(ElicitUrl)]`) supplies the key, message

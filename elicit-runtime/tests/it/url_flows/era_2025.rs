@@ -556,3 +556,89 @@ fn an_empty_principal_is_refused() {
     );
     assert!(refused.reason.contains("pass `None`"), "{}", refused.reason);
 }
+
+/// A 2025-11-25 client that never answers the pushed request.
+struct SilentPeer {
+    asked: std::sync::atomic::AtomicUsize,
+}
+
+impl LegacyPeer for SilentPeer {
+    fn request<'a>(&'a self, _: &'a InputRequest) -> BoxFuture<'a, Result<Value, JsonRpcError>> {
+        self.asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Box::pin(std::future::pending())
+    }
+}
+
+fn silent() -> Arc<SilentPeer> {
+    Arc::new(SilentPeer {
+        asked: Default::default(),
+    })
+}
+
+async fn run_silent<R>(
+    server: &ElicitServer,
+    principal: &str,
+    peer: Arc<SilentPeer>,
+    handler: impl AsyncFnOnce(&mut ElicitContext) -> Result<R, Interrupt>,
+) -> Result<Reply<R>, JsonRpcError> {
+    let capabilities: ClientCapabilities = serde_json::from_value(url_caps()).unwrap();
+    let mut cx = server
+        .context("tools/call", &legacy_params())
+        .principal(principal)
+        .legacy(capabilities, Some(peer as Arc<dyn LegacyPeer>))
+        .build()
+        .map_err(|e| e.error)?;
+    let result = tokio::time::timeout(Duration::from_secs(20), handler(&mut cx))
+        .await
+        .expect("a silent client held the handler past the link's expiry");
+    cx.finish(result)
+}
+
+/// Issue 21 item 3: the pushed request of a client that never answers ends with the link's
+/// expiry, and its wait goes back to the pool then.
+#[tokio::test]
+async fn a_silent_legacy_client_holds_its_wait_only_until_the_link_expires() {
+    let server = server_with(sealer().with_ttl(Duration::from_secs(1))).with_max_url_waits(1);
+    let peer = silent();
+    let outcome = run_silent(&server, ALICE, peer.clone(), connect).await;
+    assert_eq!(complete(outcome), UrlAnswer::Expired);
+    assert_eq!(peer.asked.load(std::sync::atomic::Ordering::SeqCst), 1);
+    // The one wait of the pool is free again.
+    let later = UrlPeer::new(json!({"action": "decline"}), None);
+    assert_eq!(
+        complete(run_legacy(&server, url_caps(), Some(ALICE), Some(later), connect).await),
+        UrlAnswer::Declined
+    );
+}
+
+/// Issue 21 item 3: one user cannot take more than their share of the pool; other users'
+/// asks go on.
+#[tokio::test]
+async fn one_user_cannot_take_more_than_their_share_of_the_waits() {
+    let server = server_with(sealer().with_ttl(Duration::from_secs(2)))
+        .with_max_url_waits(8)
+        .with_max_url_waits_per_user(1);
+    let held = silent();
+    let first = tokio::spawn({
+        let (server, peer) = (server.clone(), held.clone());
+        async move { run_silent(&server, ALICE, peer, connect).await.map(|_| ()) }
+    });
+    while held.asked.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let again = silent();
+    let refused = error(run_silent(&server, ALICE, again.clone(), connect).await);
+    assert_eq!(refused.data, Some(json!({"reason": "busy"})));
+    assert_eq!(
+        again.asked.load(std::sync::atomic::Ordering::SeqCst),
+        0,
+        "no link was sent"
+    );
+    // Mallory is another user: her share is untouched.
+    let other = UrlPeer::new(json!({"action": "decline"}), None);
+    assert_eq!(
+        complete(run_legacy(&server, url_caps(), Some(MALLORY), Some(other), connect).await),
+        UrlAnswer::Declined
+    );
+    first.await.unwrap().unwrap();
+}
