@@ -174,7 +174,7 @@ fn expand(ident: &Ident, choices: &[Choice]) -> TokenStream {
                 fn property(__elicit_spec: &#p::FieldSpec) -> #p::PropertySchema {
                     #p::single_select::<Self>(__elicit_spec)
                 }
-                fn decode(__elicit_value: &#p::serde_json::Value) -> #p::Result<Self, ::std::string::String> {
+                fn decode(__elicit_value: &#p::serde_json::Value) -> #p::Result<Self, #p::InvalidValue> {
                     #p::decode_choice::<Self>(__elicit_value)
                 }
                 fn encode(&self) -> #p::Option<#p::serde_json::Value> {
@@ -212,7 +212,7 @@ fn fallback(input: &DeriveInput) -> TokenStream {
                 fn property(_: &#p::FieldSpec) -> #p::PropertySchema {
                     ::core::unreachable!()
                 }
-                fn decode(_: &#p::serde_json::Value) -> #p::Result<Self, ::std::string::String> {
+                fn decode(_: &#p::serde_json::Value) -> #p::Result<Self, #p::InvalidValue> {
                     ::core::unreachable!()
                 }
                 fn encode(&self) -> #p::Option<#p::serde_json::Value> {

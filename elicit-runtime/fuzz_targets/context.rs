@@ -42,6 +42,8 @@ fn round(server: &ElicitServer, params: &Value) -> Option<Result<Option<String>,
             let _ = serde_json::to_string(&ask).expect("InputRequiredResult serializes");
             Ok(ask.request_state().map(str::to_owned))
         }
+        // The fuzzed handlers ask forms only; a link would be a new way to end.
+        Ok(Reply::Link(link)) => panic!("a form-only handler ended with a link: {link:?}"),
         Err(error) => {
             let _ = serde_json::to_string(&error).expect("errors serialize");
             Err(error.code)

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 pub use crate::choice::ElicitEnum;
-pub use crate::field::{ElicitField, FieldKind, FieldSpec};
+pub use crate::field::{ElicitField, FieldKind, FieldSpec, InvalidValue};
 pub use crate::field::{decode_choice, single_select};
 pub use crate::form::{Answer, ElicitForm, Question, question_digest};
 pub use crate::interrupt::Interrupt;
@@ -54,15 +54,16 @@ pub fn decode_slot<T: ElicitField>(
             Some(default) => property.check(&default).and_then(|()| T::decode(&default)),
             None => match T::absent() {
                 Some(absent) => return Some(absent),
-                None => Err("is required".to_owned()),
+                None => Err(InvalidValue::new("is required")),
             },
         },
         Some(value) => property
             .check_expecting(crate::field::expect::<T>(), value)
+            .map_err(InvalidValue::from)
             .and_then(|()| T::decode(value)),
     };
     decoded
-        .map_err(|reason| errors.push(name.as_str(), reason))
+        .map_err(|reason| errors.push(name.as_str(), reason.reason()))
         .ok()
 }
 

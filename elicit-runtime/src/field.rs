@@ -13,6 +13,55 @@ use crate::schema::{
     SingleSelectSchema, StringFormat, StringSchema,
 };
 
+/// Why a field's value was refused: a reason a user can read, without the field's name ("must
+/// be at most 10"); the form's error names the field. What [`ElicitField::decode`] and
+/// [`PropertySchema::check`] fail with.
+///
+/// ```
+/// use elicit_runtime::field::InvalidValue;
+///
+/// let error = InvalidValue::new("must start with `@`");
+/// assert_eq!(error.reason(), "must start with `@`");
+/// assert_eq!(error.to_string(), "must start with `@`");
+/// // A `&str` or `String` converts, so `Err("…".into())` reads as before.
+/// let from_str: InvalidValue = "is required".into();
+/// assert_eq!(from_str, InvalidValue::new("is required"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidValue(String);
+
+impl InvalidValue {
+    /// A refusal with `reason`.
+    pub fn new(reason: impl Into<String>) -> Self {
+        InvalidValue(reason.into())
+    }
+
+    /// The reason, for the user.
+    pub fn reason(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for InvalidValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidValue {}
+
+impl From<String> for InvalidValue {
+    fn from(reason: String) -> Self {
+        InvalidValue(reason)
+    }
+}
+
+impl From<&str> for InvalidValue {
+    fn from(reason: &str) -> Self {
+        InvalidValue(reason.to_owned())
+    }
+}
+
 /// What kind of property a field type becomes, known at compile time.
 ///
 /// The derive uses it to check attributes on types it cannot see through (type aliases,
@@ -85,7 +134,7 @@ impl FieldSpec {
 ///
 /// ```
 /// use elicit_runtime::ElicitField;
-/// use elicit_runtime::field::{FieldKind, FieldSpec};
+/// use elicit_runtime::field::{FieldKind, FieldSpec, InvalidValue};
 /// use elicit_runtime::schema::PropertySchema;
 ///
 /// struct Handle(String);
@@ -95,7 +144,7 @@ impl FieldSpec {
 ///     fn property(spec: &FieldSpec) -> PropertySchema {
 ///         String::property(spec)
 ///     }
-///     fn decode(value: &serde_json::Value) -> Result<Self, String> {
+///     fn decode(value: &serde_json::Value) -> Result<Self, InvalidValue> {
 ///         let s = String::decode(value)?;
 ///         if s.starts_with('@') { Ok(Handle(s)) } else { Err("must start with `@`".into()) }
 ///     }
@@ -120,7 +169,7 @@ pub trait ElicitField: Sized {
     /// Converts a value that already satisfies [`ElicitField::property`] into `Self`.
     ///
     /// Returns a reason a user can read when the value does not fit the Rust type.
-    fn decode(value: &Value) -> Result<Self, String>;
+    fn decode(value: &Value) -> Result<Self, InvalidValue>;
     /// The JSON this value is sent as; `None` when the field is absent.
     fn encode(&self) -> Option<Value>;
     /// The value of an absent field, when absence is allowed.
@@ -166,11 +215,11 @@ impl ElicitField for String {
         })
     }
     #[inline]
-    fn decode(value: &Value) -> Result<Self, String> {
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
         value
             .as_str()
             .map(owned)
-            .ok_or_else(|| "must be text".to_owned())
+            .ok_or_else(|| InvalidValue::new("must be text"))
     }
     fn encode(&self) -> Option<Value> {
         Some(Value::String(self.clone()))
@@ -186,10 +235,10 @@ impl ElicitField for bool {
         })
     }
     #[inline]
-    fn decode(value: &Value) -> Result<Self, String> {
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
         value
             .as_bool()
-            .ok_or_else(|| "must be true or false".to_owned())
+            .ok_or_else(|| InvalidValue::new("must be true or false"))
     }
     fn encode(&self) -> Option<Value> {
         Some(Value::Bool(*self))
@@ -237,12 +286,12 @@ macro_rules! integer_field {
                 })
             }
             #[inline]
-    fn decode(value: &Value) -> Result<Self, String> {
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
                 let Some(n) = whole_number(value) else {
-                    return Err("must be a whole number".to_owned());
+                    return Err(InvalidValue::new("must be a whole number"));
                 };
                 <$ty>::try_from(n).map_err(|_| {
-                    format!("must be between {} and {}", <$ty>::MIN, <$ty>::MAX)
+                    InvalidValue(format!("must be between {} and {}", <$ty>::MIN, <$ty>::MAX))
                 })
             }
             fn encode(&self) -> Option<Value> {
@@ -275,13 +324,13 @@ macro_rules! float_field {
                 })
             }
             #[inline]
-    fn decode(value: &Value) -> Result<Self, String> {
-                let f = value.as_f64().ok_or_else(|| "must be a number".to_owned())?;
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
+                let f = value.as_f64().ok_or_else(|| InvalidValue::new("must be a number"))?;
                 let v = f as $ty;
                 if v.is_finite() {
                     Ok(v)
                 } else {
-                    Err(format!("must be between {:e} and {:e}", <$ty>::MIN, <$ty>::MAX))
+                    Err(InvalidValue(format!("must be between {:e} and {:e}", <$ty>::MIN, <$ty>::MAX)))
                 }
             }
             fn encode(&self) -> Option<Value> {
@@ -305,7 +354,7 @@ impl<T: ElicitField> ElicitField for Option<T> {
         T::property(spec)
     }
     #[inline]
-    fn decode(value: &Value) -> Result<Self, String> {
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
         T::decode(value).map(Some)
     }
     fn encode(&self) -> Option<Value> {
@@ -329,11 +378,13 @@ pub fn single_select<E: ElicitEnum>(spec: &FieldSpec) -> PropertySchema {
 }
 
 /// Decodes one wire value of a single-select.
-pub fn decode_choice<E: ElicitEnum>(value: &Value) -> Result<E, String> {
-    value
-        .as_str()
-        .and_then(E::from_value)
-        .ok_or_else(|| format!("must be one of {}", crate::choice::list_values(E::VALUES)))
+pub fn decode_choice<E: ElicitEnum>(value: &Value) -> Result<E, InvalidValue> {
+    value.as_str().and_then(E::from_value).ok_or_else(|| {
+        InvalidValue(format!(
+            "must be one of {}",
+            crate::choice::list_values(E::VALUES)
+        ))
+    })
 }
 
 fn multi_select<E: ElicitEnum>(spec: &FieldSpec) -> PropertySchema {
@@ -351,10 +402,10 @@ fn multi_select<E: ElicitEnum>(spec: &FieldSpec) -> PropertySchema {
     })
 }
 
-fn decode_many<E: ElicitEnum, C: FromIterator<E>>(value: &Value) -> Result<C, String> {
+fn decode_many<E: ElicitEnum, C: FromIterator<E>>(value: &Value) -> Result<C, InvalidValue> {
     let items = value
         .as_array()
-        .ok_or_else(|| "must be a list of choices".to_owned())?;
+        .ok_or_else(|| InvalidValue::new("must be a list of choices"))?;
     items.iter().map(decode_choice::<E>).collect()
 }
 
@@ -372,7 +423,7 @@ impl<E: ElicitEnum> ElicitField for Vec<E> {
         multi_select::<E>(spec)
     }
     #[inline]
-    fn decode(value: &Value) -> Result<Self, String> {
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
         decode_many::<E, _>(value)
     }
     fn encode(&self) -> Option<Value> {
@@ -387,7 +438,7 @@ impl<E: ElicitEnum + Ord> ElicitField for BTreeSet<E> {
         multi_select::<E>(spec)
     }
     #[inline]
-    fn decode(value: &Value) -> Result<Self, String> {
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
         decode_many::<E, _>(value)
     }
     fn encode(&self) -> Option<Value> {
@@ -401,7 +452,7 @@ impl<E: ElicitEnum + Eq + Hash, S: std::hash::BuildHasher + Default> ElicitField
         multi_select::<E>(spec)
     }
     #[inline]
-    fn decode(value: &Value) -> Result<Self, String> {
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
         decode_many::<E, _>(value)
     }
     fn encode(&self) -> Option<Value> {

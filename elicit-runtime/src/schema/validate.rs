@@ -13,6 +13,7 @@ use super::model::{
     EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, RequestedSchema,
     SingleSelectSchema, StringFormat, StringSchema,
 };
+use crate::field::InvalidValue;
 use elicit_formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
 
 /// How many options a "must be one of" message lists before eliding the rest.
@@ -62,7 +63,7 @@ impl RequestedSchema {
                     }
                 }
                 Some(value) => {
-                    if let Err(reason) = schema.check(value) {
+                    if let Err(reason) = schema.check_reason(value) {
                         errors.push(name, reason);
                     }
                 }
@@ -89,11 +90,16 @@ impl PropertySchema {
     ///     ..NumberSchema::default()
     /// });
     /// assert_eq!(count.check(&json!(3.0)), Ok(()));
-    /// assert_eq!(count.check(&json!(3.5)), Err("must be a whole number".to_owned()));
-    /// assert_eq!(count.check(&json!(11)), Err("must be at most 10".to_owned()));
+    /// assert_eq!(count.check(&json!(3.5)), Err("must be a whole number".into()));
+    /// assert_eq!(count.check(&json!(11)).unwrap_err().reason(), "must be at most 10");
     /// ```
     #[inline]
-    pub fn check(&self, value: &Value) -> Result<(), String> {
+    pub fn check(&self, value: &Value) -> Result<(), InvalidValue> {
+        self.check_reason(value).map_err(InvalidValue::from)
+    }
+
+    /// [`PropertySchema::check`], with the reason as text.
+    fn check_reason(&self, value: &Value) -> Result<(), String> {
         match self {
             PropertySchema::String(s) => check_string(s, value),
             PropertySchema::Number(s) => check_number(s, value),
@@ -124,7 +130,7 @@ impl PropertySchema {
     /// expect, and would otherwise also inline every check of every other variant.
     #[inline(never)]
     fn check_any(&self, value: &Value) -> Result<(), String> {
-        self.check(value)
+        self.check_reason(value)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The forms the conformance fixtures ask for, declared as types: each derive emits exactly
 //! the `requestedSchema` the suite expects.
 
-use elicit_runtime::field::{FieldKind, FieldSpec};
+use elicit_runtime::field::{FieldKind, FieldSpec, InvalidValue};
 use elicit_runtime::schema::{Annotations, EnumOptions, PropertySchema, SingleSelectSchema};
 use elicit_runtime::{ElicitEnum, ElicitField, ElicitForm};
 use serde_json::Value;
@@ -123,12 +123,12 @@ impl<E: ElicitEnum> ElicitField for LegacyTitled<E> {
         })
     }
 
-    fn decode(value: &Value) -> Result<Self, String> {
+    fn decode(value: &Value) -> Result<Self, InvalidValue> {
         value
             .as_str()
             .and_then(E::from_value)
             .map(LegacyTitled)
-            .ok_or_else(|| format!("must be one of {}", E::VALUES.join(", ")))
+            .ok_or_else(|| format!("must be one of {}", E::VALUES.join(", ")).into())
     }
 
     fn encode(&self) -> Option<Value> {

@@ -1,5 +1,5 @@
 use elicit_runtime::schema::PropertySchema;
-use elicit_runtime::field::{FieldKind, FieldSpec};
+use elicit_runtime::field::{FieldKind, FieldSpec, InvalidValue};
 use elicit_runtime::{ElicitField, ElicitForm};
 
 struct Handle(String);
@@ -9,7 +9,7 @@ impl ElicitField for Handle {
     fn property(spec: &FieldSpec) -> PropertySchema {
         String::property(spec)
     }
-    fn decode(value: &serde_json::Value) -> Result<Self, String> {
+    fn decode(value: &serde_json::Value) -> Result<Self, InvalidValue> {
         String::decode(value).map(Handle)
     }
     fn encode(&self) -> Option<serde_json::Value> {
