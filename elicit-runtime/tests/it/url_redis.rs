@@ -21,7 +21,7 @@ use elicit_runtime::url::{
     RedisCompletionStore, RedisReplayGuard,
 };
 use elicit_runtime::wire::JsonRpcError;
-use elicit_runtime::{ElicitServer, Interrupt};
+use elicit_runtime::{ElicitServer, ElicitUrl, Interrupt};
 use serde_json::json;
 
 /// A Redis for one test: the one in `ELICIT_REDIS_URL`, or a `redis-server` of its own.
@@ -181,6 +181,44 @@ async fn the_page_on_one_replica_completes_the_retry_on_the_other() {
         complete(on_b.call(&params, connect).await),
         completed(Some(account))
     );
+}
+
+/// `ask_or_link` across replicas: replica A gives a form-only client the link, the page on
+/// replica B records the completion, and the identical call on replica C (or A) finds it once.
+#[tokio::test]
+async fn the_link_for_a_form_only_client_completes_across_replicas_once() {
+    let redis = Redis::start();
+    let ns = namespace("or-link");
+    let [a, b, c] = [
+        replica(&redis, &ns, Options::default()).await,
+        replica(&redis, &ns, Options::default()).await,
+        replica(&redis, &ns, Options::default()).await,
+    ];
+    let forms_only = |server: &ElicitServer| {
+        Caller::with_capabilities(server, Some(ALICE), Some(json!({"elicitation": {}})))
+    };
+    let or_link = async |cx: &mut elicit_runtime::ElicitContext| bound().ask_or_link(cx).await;
+    let link = match forms_only(&a).call(&forms_only(&a).first(), or_link).await {
+        Ok(elicit_runtime::Reply::Link(link)) => link,
+        other => panic!("expected the link, got {other:?}"),
+    };
+    let page_b = LandingPage::new(&b);
+    let opened = page_b
+        .open::<ConnectGithub>(&handle_of(&link.url), ALICE)
+        .await
+        .unwrap();
+    page_b.complete(&opened, None).await.unwrap();
+    let on_c = forms_only(&c);
+    assert_eq!(
+        complete(on_c.call(&on_c.first(), or_link).await),
+        completed(None)
+    );
+    // Single use across replicas: replica A now hands out a new link.
+    let on_a = forms_only(&a);
+    match on_a.call(&on_a.first(), or_link).await {
+        Ok(elicit_runtime::Reply::Link(again)) => assert_ne!(again.url, link.url),
+        other => panic!("expected a new link, got {other:?}"),
+    }
 }
 
 #[tokio::test]
