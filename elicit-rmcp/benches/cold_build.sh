@@ -21,7 +21,7 @@ case "$kind" in
 elicit)
     echo "elicit-rmcp = { path = \"$crate\" }" >>Cargo.toml
     cat >src/main.rs <<'RS'
-use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, ElicitService};
+use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, WireFix};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, schemars};
 use rmcp::{tool, tool_handler, tool_router};
@@ -60,7 +60,7 @@ impl ServerHandler for Server {}
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = Server { tool_router: Server::tool_router(), elicit: ElicitHandler::local("demo") };
-    ElicitService::new(server).serve(rmcp::transport::stdio_pipes()).await?.waiting().await?;
+    WireFix::new(server).serve(rmcp::transport::stdio_pipes()).await?.waiting().await?;
     Ok(())
 }
 RS

@@ -1,4 +1,4 @@
-//! [`ElicitService`] over streamable HTTP: the same wire fix as on stdio, applied to rmcp's
+//! [`WireFix`] over streamable HTTP: the same wire fix as on stdio, applied to rmcp's
 //! `StreamableHttpService` responses, JSON bodies and server-sent events alike.
 //!
 //! rmcp's HTTP service takes a `ServerHandler`, not a `Service`, so the fix cannot sit
@@ -15,7 +15,7 @@ use http::{Request, Response, header};
 use http_body_util::BodyExt;
 use http_body_util::combinators::BoxBody;
 
-use super::service::{Bridged, ElicitService, strip_empty_elicitation_ids_json};
+use super::service::{Bridged, WireFix, strip_empty_elicitation_ids_json};
 
 /// What rmcp's `StreamableHttpService` answers with.
 type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
@@ -25,18 +25,18 @@ type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 const EMPTY_ID: &[u8] = br#""elicitationId":"""#;
 
 /// Over streamable HTTP, wrap rmcp's `StreamableHttpService` (a tower service) the way the
-/// stdio server wraps the handler: `ElicitService::new(StreamableHttpService::new(…))`, then
+/// stdio server wraps the handler: `WireFix::new(StreamableHttpService::new(…))`, then
 /// mount it (`axum::Router::nest_service("/mcp", …)`).
 ///
 /// ```no_run
 /// # #[derive(Clone)] struct Server;
 /// # impl rmcp::ServerHandler for Server {}
 /// use std::sync::Arc;
-/// use elicit_rmcp::ElicitService;
+/// use elicit_rmcp::WireFix;
 /// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 /// use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 ///
-/// let mcp = ElicitService::new(StreamableHttpService::new(
+/// let mcp = WireFix::new(StreamableHttpService::new(
 ///     || Ok(Server),
 ///     Arc::new(LocalSessionManager::default()),
 ///     StreamableHttpServerConfig::default(),
@@ -44,7 +44,7 @@ const EMPTY_ID: &[u8] = br#""elicitationId":"""#;
 /// // axum: Router::new().nest_service("/mcp", mcp)
 /// # let _ = mcp;
 /// ```
-impl<S, B> tower_service::Service<Request<B>> for ElicitService<S>
+impl<S, B> tower_service::Service<Request<B>> for WireFix<S>
 where
     S: tower_service::Service<Request<B>, Response = HttpResponse, Error = Infallible>,
     S::Future: Send + 'static,

@@ -7,13 +7,13 @@
 //!
 //! `elicit-rmcp` is `elicit-runtime` (re-exported whole: forms, URL mode, sealed state,
 //! rounds) plus what a server on the official Rust SDK, `rmcp`, needs: the [`Elicit`]
-//! extractor, [`ElicitHandler`] beside a `#[tool_router]`, [`ElicitService`] around what you
+//! extractor, [`ElicitHandler`] beside a `#[tool_router]`, [`WireFix`] around what you
 //! serve, and hand-dispatch helpers ([`call_tool`], [`get_prompt`], [`read_resource`]).
 //! rmcp's types appear only here, so a new rmcp major is a new major of this crate alone.
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | `http` | [`ElicitService`] around rmcp's `StreamableHttpService` (streamable HTTP) |
+//! | `http` | [`WireFix`] around rmcp's `StreamableHttpService` (streamable HTTP) |
 //! | `redis` | the core's `url::RedisCompletionStore` and `url::RedisReplayGuard`, shared by replicas |
 //! | `testing` | `testing`: the core's helpers plus `ScriptedClient`, rmcp's own client driving a whole server in process (for `[dev-dependencies]`) |
 //!
@@ -73,7 +73,7 @@ pub use dispatch::{call_tool, context, get_prompt, read_resource};
 pub use extract::Elicit;
 pub use handler::{ElicitHandler, Principal, Tools};
 pub use peer::RmcpPeer;
-pub use service::ElicitService;
+pub use service::WireFix;
 
 /// The guide: chapters with tested examples, from a first form to production settings,
 /// testing and performance.

@@ -29,7 +29,7 @@ pub(super) fn build(
 
 /// Ends the round: redeems the state if the round continues, then answers with the result
 /// (`complete`), the round's `InputRequiredResult` (`input`; refused when the request did not
-/// come through `ElicitService` and the round asks for a URL) or the error.
+/// come through `WireFix` and the round asks for a URL) or the error.
 pub(super) async fn respond<R, Response>(
     cx: ElicitContext,
     result: Result<R, Interrupt>,

@@ -18,8 +18,8 @@ use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputRequiredResult,
 /// removes the empty member from the `inputRequests` of input-required results before they
 /// go out. Everything else passes through untouched.
 ///
-/// - stdio (or any rmcp transport): `ElicitService::new(handler).serve(transport)`;
-/// - streamable HTTP (feature `http`): `ElicitService::new(StreamableHttpService::new(…))`,
+/// - stdio (or any rmcp transport): `WireFix::new(handler).serve(transport)`;
+/// - streamable HTTP (feature `http`): `WireFix::new(StreamableHttpService::new(…))`,
 ///   mounted as the tower service it is (JSON responses and server-sent events both).
 ///
 /// Without it, a round that would send a 2026-07-28 URL request fails with an internal error
@@ -30,20 +30,20 @@ use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputRequiredResult,
 /// # #[derive(Clone)] struct Server;
 /// # impl rmcp::ServerHandler for Server {}
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// use elicit_rmcp::ElicitService;
+/// use elicit_rmcp::WireFix;
 /// use rmcp::ServiceExt;
 ///
-/// ElicitService::new(Server).serve(rmcp::transport::stdio_pipes()).await?.waiting().await?;
+/// WireFix::new(Server).serve(rmcp::transport::stdio_pipes()).await?.waiting().await?;
 /// # Ok(())
 /// # }
 /// ```
 #[derive(Debug, Clone)]
-pub struct ElicitService<H>(pub H);
+pub struct WireFix<H>(pub H);
 
-impl<H> ElicitService<H> {
+impl<H> WireFix<H> {
     /// Wraps `handler` (stdio) or rmcp's `StreamableHttpService` (HTTP).
     pub fn new(handler: H) -> Self {
-        ElicitService(handler)
+        WireFix(handler)
     }
 }
 
@@ -125,7 +125,7 @@ fn has_empty_elicitation_id(ask: &rmcp::model::InputRequiredResult) -> bool {
     })
 }
 
-impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
+impl<H: ServerHandler> Service<RoleServer> for WireFix<H> {
     async fn handle_request(
         &self,
         request: ClientRequest,
@@ -156,12 +156,12 @@ impl<H: ServerHandler> Service<RoleServer> for ElicitService<H> {
     }
 }
 
-/// Left in a request's extensions by [`ElicitService`] (stdio: the request context; HTTP: the
+/// Left in a request's extensions by [`WireFix`] (stdio: the request context; HTTP: the
 /// HTTP request, whose parts rmcp hands on), so the wiring knows the wire fix is in place.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Bridged;
 
-/// Whether the request came through [`ElicitService`].
+/// Whether the request came through [`WireFix`].
 pub(super) fn is_bridged(context: &RequestContext<RoleServer>) -> bool {
     if context.extensions.get::<Bridged>().is_some() {
         return true;
@@ -175,7 +175,7 @@ pub(super) fn is_bridged(context: &RequestContext<RoleServer>) -> bool {
 
 /// Refuses to send a 2026-07-28 URL request that rmcp would write with an empty
 /// `elicitationId` (which clients reject) when the request did not come through
-/// [`ElicitService`]: a loud error instead of a silent failure on the client.
+/// [`WireFix`]: a loud error instead of a silent failure on the client.
 pub(super) fn require_bridge(ask: &InputRequiredResult, bridged: bool) -> Result<(), JsonRpcError> {
     let asks_url = ask.input_requests().is_some_and(|requests| {
         requests
@@ -185,8 +185,8 @@ pub(super) fn require_bridge(ask: &InputRequiredResult, bridged: bool) -> Result
     if asks_url && !bridged {
         return Err(JsonRpcError::new(
             INTERNAL_ERROR,
-            "a URL-mode question needs `elicit_rmcp::ElicitService` around the \
-             server: serve `ElicitService::new(server)` (stdio), or wrap rmcp's \
+            "a URL-mode question needs `elicit_rmcp::WireFix` around the \
+             server: serve `WireFix::new(server)` (stdio), or wrap rmcp's \
              `StreamableHttpService` in it (HTTP)",
             None,
         ));

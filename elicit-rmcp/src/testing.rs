@@ -12,7 +12,8 @@
 //! ```
 //! use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 //! use elicit_rmcp::state::{KeyRing, StateSealer};
-//! use elicit_rmcp::testing::{Era, Reply, ScriptedClient, Side};
+//! use elicit_rmcp::testing::{ScriptedClient, Side, UserReply};
+//! use elicit_rmcp::wire::ProtocolEra;
 //! use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
 //! use rmcp::handler::server::router::tool::ToolRouter;
 //! use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
@@ -54,24 +55,25 @@
 //! }
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! for era in Era::ALL {
+//! for era in ProtocolEra::ALL {
 //!     let run = ScriptedClient::new(era)
-//!         .reply::<Guests>(Reply::Accept(json!({"count": 4})))
+//!         .reply::<Guests>(UserReply::Accept(json!({"count": 4})))
 //!         .call_tool(server(), "book", json!({}))
 //!         .await;
 //!     assert_eq!(run.text(), "table for 4");
 //!     match era {
 //!         // One `input_required` round, then the retry with the answer.
-//!         Era::Mrtr2026 => assert_eq!(run.transcript.rounds("tools/call").len(), 1),
+//!         ProtocolEra::Mrtr2026 => assert_eq!(run.transcript.rounds("tools/call").len(), 1),
 //!         // The question pushed to the client as `elicitation/create`.
-//!         Era::Legacy2025 => {
+//!         ProtocolEra::Legacy2025 => {
 //!             let pushed = run.transcript.requests(Side::Server, "elicitation/create");
 //!             assert_eq!(pushed[0]["message"], "How many guests?");
 //!         }
+//!         _ => unreachable!("a newer era"),
 //!     }
 //!
 //!     let declined = ScriptedClient::new(era)
-//!         .reply::<Guests>(Reply::Decline)
+//!         .reply::<Guests>(UserReply::Decline)
 //!         .call_tool(server(), "book", json!({}))
 //!         .await;
 //!     assert_eq!(declined.text(), "not booked");
@@ -100,9 +102,10 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use crate::ElicitService;
+use crate::WireFix;
 use crate::form::ElicitForm;
 use crate::url::{ElicitUrl, LandingPage};
+use crate::wire::ProtocolEra;
 use script::{Browser, Entry, form_properties, url_key};
 use transcript::Tap;
 use user::{Handler, User};
@@ -111,23 +114,8 @@ use user::{Handler, User};
 /// module for a server on rmcp.
 #[doc(no_inline)]
 pub use elicit_runtime::testing::*;
-pub use script::Reply;
+pub use script::UserReply;
 pub use transcript::{Message, Side, Transcript};
-
-/// Which protocol revision the client speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
-    /// 2026-07-28: `server/discover`, per-request `_meta`, `input_required` results and
-    /// retries with `inputResponses` and the echoed `requestState`.
-    Mrtr2026,
-    /// 2025-11-25: `initialize`, and `elicitation/create` pushed to the client.
-    Legacy2025,
-}
-
-impl Era {
-    /// Both eras, newest first: loop over it to test a tool on each.
-    pub const ALL: [Era; 2] = [Era::Mrtr2026, Era::Legacy2025];
-}
 
 /// The elicitation capability the client declares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,7 +175,7 @@ impl Run<CallToolResult> {
 /// the script.
 #[derive(Clone)]
 pub struct ScriptedClient {
-    era: Era,
+    era: ProtocolEra,
     capabilities: Capabilities,
     entries: Vec<Entry>,
     browser: Option<Browser>,
@@ -200,7 +188,7 @@ impl ScriptedClient {
     pub const MAX_ROUNDS: usize = 16;
 
     /// A client speaking `era`, declaring form and URL elicitation, with no replies yet.
-    pub fn new(era: Era) -> Self {
+    pub fn new(era: ProtocolEra) -> Self {
         ScriptedClient {
             era,
             capabilities: Capabilities::FormAndUrl,
@@ -218,18 +206,18 @@ impl ScriptedClient {
     }
 
     /// Answers form `T`, asked under its own key, with `reply`.
-    pub fn reply<T: ElicitForm>(self, reply: Reply) -> Self {
+    pub fn reply<T: ElicitForm>(self, reply: UserReply) -> Self {
         self.reply_as::<T>(T::key(), reply)
     }
 
     /// Answers form `T` asked under `key` (a question whose key was changed at the call site).
-    pub fn reply_as<T: ElicitForm>(self, key: &str, reply: Reply) -> Self {
+    pub fn reply_as<T: ElicitForm>(self, key: &str, reply: UserReply) -> Self {
         self.reply_to_form(key, form_properties::<T>(), reply)
     }
 
     /// Accepts form `T` with `form`'s content.
     pub fn accept<T: ElicitForm>(self, form: &T) -> Self {
-        self.reply::<T>(Reply::accept_form(form))
+        self.reply::<T>(UserReply::accept_form(form))
     }
 
     /// Answers the form asked under `key`, whose `requestedSchema` has these `properties`
@@ -238,7 +226,7 @@ impl ScriptedClient {
         mut self,
         key: &str,
         properties: impl IntoIterator<Item = S>,
-        reply: Reply,
+        reply: UserReply,
     ) -> Self {
         let properties = properties.into_iter().map(Into::into).collect();
         self.entries.retain(|e| e.key != key);
@@ -250,13 +238,13 @@ impl ScriptedClient {
         self
     }
 
-    /// Answers URL elicitation `T` with `reply` (usually [`Reply::CompleteUrl`]).
-    pub fn reply_url<T: ElicitUrl>(self, reply: Reply) -> Self {
+    /// Answers URL elicitation `T` with `reply` (usually [`UserReply::CompleteUrl`]).
+    pub fn reply_url<T: ElicitUrl>(self, reply: UserReply) -> Self {
         self.reply_url_as(&url_key::<T>(), reply)
     }
 
     /// Answers the URL-mode question asked under `key` with `reply`.
-    pub fn reply_url_as(mut self, key: &str, reply: Reply) -> Self {
+    pub fn reply_url_as(mut self, key: &str, reply: UserReply) -> Self {
         self.entries.retain(|e| e.key != key);
         self.entries.push(Entry {
             key: key.to_owned(),
@@ -267,7 +255,7 @@ impl ScriptedClient {
     }
 
     /// The landing page URL-mode links lead to, and the user signed in to the browser that
-    /// opens them (for [`Reply::CompleteUrl`]).
+    /// opens them (for [`UserReply::CompleteUrl`]).
     pub fn browser(mut self, page: LandingPage, user: impl Into<String>) -> Self {
         self.browser = Some(Browser {
             page,
@@ -371,7 +359,7 @@ impl ScriptedClient {
                 Err(ServiceError::McpError(e)) => return Err(e),
                 Err(other) => panic!("the request failed below JSON-RPC: {other}"),
             };
-            if self.era == Era::Legacy2025 {
+            if self.era == ProtocolEra::Legacy2025 {
                 user.problem(format!(
                     "the server answered input_required on a 2025-11-25 session: {round:?}"
                 ));
@@ -423,18 +411,18 @@ impl ScriptedClient {
         tokio::spawn(tap.clone().pump(client_read, server_write, Side::Client));
         tokio::spawn(tap.clone().pump(server_read, client_write, Side::Server));
         tokio::spawn(async move {
-            if let Ok(running) = ElicitService::new(server).serve(server_io).await {
+            if let Ok(running) = WireFix::new(server).serve(server_io).await {
                 let _ = running.waiting().await;
             }
         });
         let client = match self.era {
-            Era::Mrtr2026 => {
+            ProtocolEra::Legacy2025 => user.serve(client_io).await,
+            _ => {
                 let lifecycle = ClientLifecycleMode::Discover {
                     preferred_versions: vec![ProtocolVersion::V_2026_07_28],
                 };
                 user.serve_with_lifecycle(client_io, lifecycle).await
             }
-            Era::Legacy2025 => user.serve(client_io).await,
         };
         let client = client.unwrap_or_else(|e| {
             panic!(

@@ -4,7 +4,7 @@
 use std::io;
 use std::sync::{Arc, Mutex};
 
-use elicit_rmcp::ElicitService;
+use elicit_rmcp::WireFix;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
     ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,
@@ -95,7 +95,7 @@ pub async fn call_tool<S: ServerHandler>(
 ) -> Result<(String, Vec<String>), Box<dyn std::error::Error>> {
     let (client_io, server_io) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
-        if let Ok(running) = ElicitService::new(server).serve(server_io).await {
+        if let Ok(running) = WireFix::new(server).serve(server_io).await {
             let _ = running.waiting().await;
         }
     });

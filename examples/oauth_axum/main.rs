@@ -227,7 +227,7 @@ fn json_of(response: http::Response) -> Result<Value, String> {
 
 /// The app: elicit's landing route at `/connect` and the OAuth callback beside it. An app
 /// serving MCP over streamable HTTP mounts it on the same router:
-/// `.nest_service("/mcp", ElicitService::new(StreamableHttpService::new(…)))`.
+/// `.nest_service("/mcp", WireFix::new(StreamableHttpService::new(…)))`.
 fn app(page: &LandingPage, oauth: &Arc<GithubOAuth>, tokens: &Tokens) -> Router {
     let callback = Callback {
         page: page.clone(),

@@ -7,7 +7,7 @@
 //! bench's client (the Python SDK, mcp 2.3.0, protocol 2026-07-28) sends: `tools/call
 //! book_table`, the retry declining, `tools/list`; then `server/discover`, and `initialize` on
 //! a second connection. (elicit's in-process `ScriptedClient` lists no tools, and serves any
-//! server inside `ElicitService`, so it could not run the floor bare.)
+//! server inside `WireFix`, so it could not run the floor bare.)
 //!
 //! After changing what the demo sends, capture the fixture again:
 //!

@@ -3,7 +3,8 @@
 
 use elicit_examples::demo::forms::{Booking, Confirm, ConnectAccount, Extra, Seating};
 use elicit_examples::demo::server::{DEMO_USER, DemoServer};
-use elicit_rmcp::testing::{Capabilities, Era, Reply, ScriptedClient, Side};
+use elicit_rmcp::testing::{Capabilities, ScriptedClient, Side, UserReply};
+use elicit_rmcp::wire::ProtocolEra;
 use elicit_runtime::url::LandingPage;
 use serde_json::json;
 
@@ -27,7 +28,7 @@ fn full_booking() -> Booking {
 
 #[tokio::test]
 async fn book_table_accept_decline_cancel() {
-    for era in Era::ALL {
+    for era in ProtocolEra::ALL {
         let run = ScriptedClient::new(era)
             .accept(&full_booking())
             .call_tool(demo(), "book_table", json!({"restaurant": "Chez Rust"}))
@@ -39,7 +40,7 @@ async fn book_table_accept_decline_cancel() {
             "{era:?}"
         );
         let minimal = ScriptedClient::new(era)
-            .reply::<Booking>(Reply::Accept(json!({"date": "2027-01-02"})))
+            .reply::<Booking>(UserReply::Accept(json!({"date": "2027-01-02"})))
             .call_tool(demo(), "book_table", json!({"restaurant": "Chez Rust"}))
             .await;
         assert_eq!(
@@ -48,8 +49,8 @@ async fn book_table_accept_decline_cancel() {
             "{era:?}"
         );
         for (reply, text) in [
-            (Reply::Decline, "decline: no table booked at Chez Rust"),
-            (Reply::Cancel, "cancel: booking at Chez Rust left open"),
+            (UserReply::Decline, "decline: no table booked at Chez Rust"),
+            (UserReply::Cancel, "cancel: booking at Chez Rust left open"),
         ] {
             let run = ScriptedClient::new(era)
                 .reply::<Booking>(reply)
@@ -62,14 +63,14 @@ async fn book_table_accept_decline_cancel() {
 
 #[tokio::test]
 async fn book_table_asks_once_per_era() {
-    for era in Era::ALL {
+    for era in ProtocolEra::ALL {
         let run = ScriptedClient::new(era)
             .accept(&full_booking())
             .call_tool(demo(), "book_table", json!({"restaurant": "Chez Rust"}))
             .await;
         let t = &run.transcript;
         match era {
-            Era::Mrtr2026 => {
+            ProtocolEra::Mrtr2026 => {
                 assert!(t.requests(Side::Client, "initialize").is_empty());
                 assert_eq!(t.requests(Side::Client, "server/discover").len(), 1);
                 let rounds = t.rounds("tools/call");
@@ -90,31 +91,32 @@ async fn book_table_asks_once_per_era() {
                 assert_eq!(calls[1]["requestState"], rounds[0]["requestState"]);
                 assert_eq!(calls[1]["inputResponses"]["booking"]["action"], "accept");
             }
-            Era::Legacy2025 => {
+            ProtocolEra::Legacy2025 => {
                 assert_eq!(t.requests(Side::Client, "initialize").len(), 1);
                 assert!(t.rounds("tools/call").is_empty());
                 let pushed = t.requests(Side::Server, "elicitation/create");
                 assert_eq!(pushed.len(), 1);
                 assert_eq!(pushed[0]["message"], "Book a table at Chez Rust");
             }
+            _ => unreachable!("a newer era"),
         }
     }
 }
 
 #[tokio::test]
 async fn cancel_reservation_confirmed_kept_declined() {
-    for era in Era::ALL {
+    for era in ProtocolEra::ALL {
         for (reply, text) in [
             (
-                Reply::accept_form(&Confirm { confirm: true }),
+                UserReply::accept_form(&Confirm { confirm: true }),
                 "accept: reservation R1 cancelled",
             ),
             (
-                Reply::accept_form(&Confirm { confirm: false }),
+                UserReply::accept_form(&Confirm { confirm: false }),
                 "accept: reservation R1 kept (not confirmed)",
             ),
-            (Reply::Decline, "decline: reservation R1 kept"),
-            (Reply::Cancel, "cancel: reservation R1 kept"),
+            (UserReply::Decline, "decline: reservation R1 kept"),
+            (UserReply::Cancel, "cancel: reservation R1 kept"),
         ] {
             let run = ScriptedClient::new(era)
                 .reply::<Confirm>(reply)
@@ -131,13 +133,13 @@ async fn cancel_reservation_confirmed_kept_declined() {
 
 #[tokio::test]
 async fn connect_account_completes_on_the_landing_page() {
-    for era in Era::ALL {
+    for era in ProtocolEra::ALL {
         let server = demo();
         let page = LandingPage::new(server.elicitation());
         let account = json!({"account": format!("{DEMO_USER}@github")});
         let run = ScriptedClient::new(era)
             .browser(page, DEMO_USER)
-            .reply_url::<ConnectAccount>(Reply::CompleteUrl(Some(account)))
+            .reply_url::<ConnectAccount>(UserReply::CompleteUrl(Some(account)))
             .call_tool(server, "connect_account", json!({"service": "github"}))
             .await;
         assert_eq!(
@@ -147,14 +149,15 @@ async fn connect_account_completes_on_the_landing_page() {
         );
         let t = &run.transcript;
         let link = match era {
-            Era::Mrtr2026 => {
+            ProtocolEra::Mrtr2026 => {
                 t.rounds("tools/call")[0]["inputRequests"]["connect"]["params"]["url"].clone()
             }
-            Era::Legacy2025 => {
+            ProtocolEra::Legacy2025 => {
                 let done = t.notifications(Side::Server, "notifications/elicitation/complete");
                 assert_eq!(done.len(), 1, "{era:?}");
                 t.requests(Side::Server, "elicitation/create")[0]["url"].clone()
             }
+            _ => unreachable!("a newer era"),
         };
         let link = link.as_str().unwrap();
         assert!(
@@ -166,9 +169,9 @@ async fn connect_account_completes_on_the_landing_page() {
 
 #[tokio::test]
 async fn connect_account_declined_or_refused_without_url_mode() {
-    for era in Era::ALL {
+    for era in ProtocolEra::ALL {
         let run = ScriptedClient::new(era)
-            .reply_url::<ConnectAccount>(Reply::Decline)
+            .reply_url::<ConnectAccount>(UserReply::Decline)
             .call_tool(demo(), "connect_account", json!({"service": "github"}))
             .await;
         assert_eq!(run.text(), "decline: github not connected", "{era:?}");
@@ -190,17 +193,17 @@ async fn connect_account_declined_or_refused_without_url_mode() {
 
 #[tokio::test]
 async fn plan_trip_asks_two_questions() {
-    for era in Era::ALL {
+    for era in ProtocolEra::ALL {
         let client = ScriptedClient::new(era)
             .reply_to_form(
                 "dates",
                 ["start", "nights"],
-                Reply::Accept(json!({"start": "2026-12-24", "nights": 2})),
+                UserReply::Accept(json!({"start": "2026-12-24", "nights": 2})),
             )
             .reply_to_form(
                 "travelers",
                 ["adults", "children"],
-                Reply::Accept(json!({"adults": 2, "children": 1})),
+                UserReply::Accept(json!({"adults": 2, "children": 1})),
             );
         let run = client
             .call_tool(demo(), "plan_trip", json!({"destination": "Rome"}))
@@ -211,7 +214,7 @@ async fn plan_trip_asks_two_questions() {
             "{era:?}"
         );
         match era {
-            Era::Mrtr2026 => {
+            ProtocolEra::Mrtr2026 => {
                 let rounds = run.transcript.rounds("tools/call");
                 assert_eq!(rounds.len(), 1, "both questions in one round");
                 let keys: Vec<&String> = rounds[0]["inputRequests"]
@@ -221,15 +224,16 @@ async fn plan_trip_asks_two_questions() {
                     .collect();
                 assert_eq!(keys, ["dates", "travelers"]);
             }
-            Era::Legacy2025 => {
+            ProtocolEra::Legacy2025 => {
                 let pushed = run.transcript.requests(Side::Server, "elicitation/create");
                 assert_eq!(pushed.len(), 2);
                 assert_eq!(pushed[0]["message"], "When do you travel to Rome?");
             }
+            _ => unreachable!("a newer era"),
         }
         let declined = ScriptedClient::new(era)
-            .reply_to_form("dates", ["start", "nights"], Reply::Decline)
-            .reply_to_form("travelers", ["adults", "children"], Reply::Decline)
+            .reply_to_form("dates", ["start", "nights"], UserReply::Decline)
+            .reply_to_form("travelers", ["adults", "children"], UserReply::Decline)
             .call_tool(demo(), "plan_trip", json!({"destination": "Rome"}))
             .await;
         assert_eq!(

@@ -8,7 +8,7 @@ use crate::url::{ElicitUrl, LandingPage};
 
 /// How the scripted user answers one question.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
+pub enum UserReply {
     /// `accept` with this `content` (valid or not: the server's decoder judges it).
     Accept(Value),
     /// `decline`.
@@ -25,10 +25,10 @@ pub enum Reply {
     Unanswered,
 }
 
-impl Reply {
+impl UserReply {
     /// `accept` with `form`'s content, as the form serializes it.
     pub fn accept_form<T: ElicitForm>(form: &T) -> Self {
-        Reply::Accept(Value::Object(form.to_content()))
+        UserReply::Accept(Value::Object(form.to_content()))
     }
 }
 
@@ -36,7 +36,7 @@ impl Reply {
 #[derive(Debug, Clone)]
 pub(super) struct Entry {
     pub(super) key: String,
-    pub(super) reply: Reply,
+    pub(super) reply: UserReply,
     /// A form's property names, to recognise it on 2025-11-25; `None` for URL mode.
     pub(super) properties: Option<Vec<String>>,
 }

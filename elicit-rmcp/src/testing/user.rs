@@ -13,8 +13,9 @@ use rmcp::service::RequestContext;
 use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::Value;
 
-use super::script::{Reply, action, handle_in, property_names};
-use super::{Capabilities, Era, ScriptedClient};
+use super::script::{UserReply, action, handle_in, property_names};
+use super::{Capabilities, ScriptedClient};
+use crate::wire::ProtocolEra;
 
 /// The scripted user behind rmcp's client: answers rounds (2026-07-28) and pushed
 /// `elicitation/create` requests (2025-11-25), and notes every problem for the test.
@@ -96,14 +97,14 @@ impl User {
             _ => None,
         };
         match (&entry.reply, url) {
-            (Reply::Accept(content), None) => {
+            (UserReply::Accept(content), None) => {
                 Some(serde_json::json!({"action": "accept", "content": content}))
             }
-            (Reply::Decline, _) => Some(action("decline")),
-            (Reply::Cancel, _) => Some(action("cancel")),
-            (Reply::Unanswered, _) => None,
-            (Reply::AcceptUrlUnopened, Some(_)) => Some(action("accept")),
-            (Reply::CompleteUrl(result), Some(url)) => {
+            (UserReply::Decline, _) => Some(action("decline")),
+            (UserReply::Cancel, _) => Some(action("cancel")),
+            (UserReply::Unanswered, _) => None,
+            (UserReply::AcceptUrlUnopened, Some(_)) => Some(action("accept")),
+            (UserReply::CompleteUrl(result), Some(url)) => {
                 self.complete(key, url, result.clone()).await
             }
             (reply, _) => {
@@ -201,8 +202,8 @@ impl ClientHandler for Handler {
             ),
         };
         let version = match self.0.script.era {
-            Era::Mrtr2026 => ProtocolVersion::V_2026_07_28,
-            Era::Legacy2025 => ProtocolVersion::V_2025_11_25,
+            ProtocolEra::Legacy2025 => ProtocolVersion::V_2025_11_25,
+            _ => ProtocolVersion::V_2026_07_28,
         };
         InitializeRequestParams::new(
             capabilities,

@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
-use elicit_rmcp::ElicitService;
+use elicit_rmcp::WireFix;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
     ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,
@@ -213,7 +213,7 @@ pub struct Session {
     pub wire: Wire,
 }
 
-/// Serves `server` (wrapped in [`ElicitService`]) and connects rmcp's client to it in `era`.
+/// Serves `server` (wrapped in [`WireFix`]) and connects rmcp's client to it in `era`.
 pub async fn connect<S: ServerHandler>(server: S, era: Era, mut user: User) -> Session {
     user.era = era;
     let wire = Wire::default();
@@ -234,7 +234,7 @@ pub async fn connect<S: ServerHandler>(server: S, era: Era, mut user: User) -> S
         wire.clone(),
     ));
     tokio::spawn(async move {
-        if let Ok(running) = ElicitService::new(server).serve(server_io).await {
+        if let Ok(running) = WireFix::new(server).serve(server_io).await {
             let _ = running.waiting().await;
         }
     });

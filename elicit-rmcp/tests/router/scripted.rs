@@ -3,7 +3,8 @@
 //! capabilities).
 
 use elicit_rmcp::state::{KeyRing, StateSealer};
-use elicit_rmcp::testing::{Capabilities, Era, Reply, ScriptedClient, Side};
+use elicit_rmcp::testing::{Capabilities, ScriptedClient, Side, UserReply};
+use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_rmcp::{ElicitForm, ElicitServer};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -14,7 +15,7 @@ use super::servers::{Confirm, HandWired, Tone, Wired};
 
 #[tokio::test]
 async fn a_prompt_and_a_hand_dispatched_tool() {
-    for era in Era::ALL {
+    for era in ProtocolEra::ALL {
         let run = ScriptedClient::new(era)
             .accept(&Tone { formal: true })
             .get_prompt(
@@ -44,8 +45,8 @@ async fn a_prompt_and_a_hand_dispatched_tool() {
 #[tokio::test]
 #[should_panic(expected = "no final result after 3 rounds: the server keeps asking")]
 async fn on_2026_an_unanswered_question_is_asked_again_until_the_round_limit() {
-    ScriptedClient::new(Era::Mrtr2026)
-        .reply::<Confirm>(Reply::Unanswered)
+    ScriptedClient::new(ProtocolEra::Mrtr2026)
+        .reply::<Confirm>(UserReply::Unanswered)
         .max_rounds(3)
         .call_tool(
             Wired::new(Principal::anonymous()),
@@ -57,8 +58,8 @@ async fn on_2026_an_unanswered_question_is_asked_again_until_the_round_limit() {
 
 #[tokio::test]
 async fn on_2025_an_unanswered_question_ends_with_what_the_server_does() {
-    let run = ScriptedClient::new(Era::Legacy2025)
-        .reply::<Confirm>(Reply::Unanswered)
+    let run = ScriptedClient::new(ProtocolEra::Legacy2025)
+        .reply::<Confirm>(UserReply::Unanswered)
         .call_tool(
             Wired::new(Principal::anonymous()),
             "cancel_args_first",
@@ -82,7 +83,7 @@ async fn on_2025_an_unanswered_question_ends_with_what_the_server_does() {
 #[tokio::test]
 #[should_panic(expected = "unanswered question confirm: the script has no reply for it")]
 async fn on_2026_an_unscripted_question_fails_the_test() {
-    ScriptedClient::new(Era::Mrtr2026)
+    ScriptedClient::new(ProtocolEra::Mrtr2026)
         .call_tool(
             Wired::new(Principal::anonymous()),
             "cancel_args_first",
@@ -94,7 +95,7 @@ async fn on_2026_an_unscripted_question_fails_the_test() {
 #[tokio::test]
 #[should_panic(expected = "unanswered question with properties [\"confirm\"]")]
 async fn on_2025_an_unscripted_question_fails_the_test() {
-    ScriptedClient::new(Era::Legacy2025)
+    ScriptedClient::new(ProtocolEra::Legacy2025)
         .call_tool(
             Wired::new(Principal::anonymous()),
             "cancel_args_first",
@@ -105,7 +106,7 @@ async fn on_2025_an_unscripted_question_fails_the_test() {
 
 #[tokio::test]
 async fn a_form_only_client_is_never_sent_url_mode() {
-    for era in Era::ALL {
+    for era in ProtocolEra::ALL {
         let run = ScriptedClient::new(era)
             .capabilities(Capabilities::Form)
             .call_tool(
@@ -155,7 +156,7 @@ impl Nagging {
 #[tool_handler(router = self.elicit.tools(&self.tool_router))]
 impl ServerHandler for Nagging {}
 
-async fn nag(era: Era) {
+async fn nag(era: ProtocolEra) {
     let sealer = StateSealer::new(KeyRing::generate(), "nagging");
     let server = Nagging {
         tool_router: Nagging::tool_router(),
@@ -165,7 +166,7 @@ async fn nag(era: Era) {
     for n in 0..40 {
         client = client.reply_as::<Confirm>(
             &format!("q{n}"),
-            Reply::accept_form(&Confirm { confirm: true }),
+            UserReply::accept_form(&Confirm { confirm: true }),
         );
     }
     client.call_tool(server, "nag", json!({})).await;
@@ -176,11 +177,11 @@ async fn nag(era: Era) {
     expected = "no final result after 16 rounds: the server keeps asking (the last round asked [\"q15\"])"
 )]
 async fn on_2026_a_server_that_keeps_asking_fails_at_the_round_limit() {
-    nag(Era::Mrtr2026).await;
+    nag(ProtocolEra::Mrtr2026).await;
 }
 
 #[tokio::test]
 #[should_panic(expected = "no final result after 16 pushed questions: the server keeps asking")]
 async fn on_2025_a_server_that_keeps_asking_fails_at_the_round_limit() {
-    nag(Era::Legacy2025).await;
+    nag(ProtocolEra::Legacy2025).await;
 }

@@ -72,7 +72,7 @@ async fn a_url_flow_completes_on_the_landing_page() {
                     )
                 );
                 // On the raw wire: no `elicitationId` at all (rmcp writes `""`;
-                // `ElicitService` removes it).
+                // `WireFix` removes it).
                 let round = session
                     .wire
                     .lines(From::Server)

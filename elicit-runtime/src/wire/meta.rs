@@ -50,6 +50,9 @@ pub enum ProtocolEra {
 }
 
 impl ProtocolEra {
+    /// Every era this library speaks, newest first: loop over it to test a tool on each.
+    pub const ALL: [ProtocolEra; 2] = [ProtocolEra::Mrtr2026, ProtocolEra::Legacy2025];
+
     /// The era of a protocol version string.
     ///
     /// A known handshake-era version ([`LEGACY_PROTOCOL_VERSIONS`]) is

@@ -10,7 +10,7 @@
 
 use std::net::{Ipv4Addr, SocketAddr};
 
-use elicit_rmcp::ElicitService;
+use elicit_rmcp::WireFix;
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{KeyRing, StateSealer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -49,11 +49,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(true)
         .with_json_response(true);
-    // `ElicitService` around the HTTP service, as around a stdio handler: the suite's requests
+    // `WireFix` around the HTTP service, as around a stdio handler: the suite's requests
     // and answers (JSON bodies and SSE streams) go through the same wire fix users get.
     let service: StreamableHttpService<Fixtures, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(fixtures.clone()), Default::default(), config);
-    let service = ElicitService::new(service);
+    let service = WireFix::new(service);
     let router = axum::Router::new().nest_service("/mcp", service);
 
     let listener =

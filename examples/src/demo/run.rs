@@ -7,7 +7,7 @@ use axum::Router;
 use axum::http::request::Parts;
 use axum::response::Response;
 use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
-use elicit_rmcp::ElicitService;
+use elicit_rmcp::WireFix;
 use elicit_runtime::url::LandingPage;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -63,7 +63,7 @@ pub async fn serve_stdio(
     let app = connect_routes(&server);
     tokio::spawn(async move { axum::serve(listener, app).await });
     eprintln!("elicit demo: landing page at {origin}/connect; MCP on stdio");
-    serve_until_closed(ElicitService::new(server)).await
+    serve_until_closed(WireFix::new(server)).await
 }
 
 /// Serves `service` on stdin/stdout through rmcp's `stdio_pipes()` until the client leaves.
@@ -95,7 +95,7 @@ pub async fn serve_http(
     let origin = format!("http://{}", listener.local_addr()?);
     let server = DemoServer::with_elicitation(config.elicit_server(&origin).await?);
     let factory = server.clone();
-    let mcp = ElicitService::new(StreamableHttpService::new(
+    let mcp = WireFix::new(StreamableHttpService::new(
         move || Ok(factory.clone()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default().with_json_response(true),
