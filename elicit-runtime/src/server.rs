@@ -40,6 +40,8 @@ struct Inner {
     strict_provenance: bool,
     /// Permits for 2025-11-25 handlers waiting on a URL-mode page.
     url_waits: Arc<Semaphore>,
+    /// How many permits `url_waits` was made with.
+    max_url_waits: usize,
     url_origin: Option<String>,
 }
 
@@ -66,6 +68,7 @@ impl ElicitServer {
                 single_use: false,
                 strict_provenance: false,
                 url_waits: Arc::new(Semaphore::new(DEFAULT_MAX_URL_WAITS)),
+                max_url_waits: DEFAULT_MAX_URL_WAITS,
                 url_origin: None,
             }),
         }
@@ -179,8 +182,29 @@ impl ElicitServer {
     /// the handle expires; past the limit, asking fails at once with `-32603` and
     /// `data.reason = "busy"` before any link is sent, so a flood of accepted-but-abandoned
     /// flows cannot pile up open requests.
+    ///
+    /// More than tokio's semaphore can count ([`Semaphore::MAX_PERMITS`], `usize::MAX >> 3`)
+    /// is that many: any `max` is safe.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "srv"));
+    /// assert_eq!(server.clone().with_max_url_waits(16).max_url_waits(), 16);
+    /// assert_eq!(server.with_max_url_waits(usize::MAX).max_url_waits(), usize::MAX >> 3);
+    /// ```
     pub fn with_max_url_waits(self, max: usize) -> Self {
-        self.with(|inner| inner.url_waits = Arc::new(Semaphore::new(max)))
+        let max = max.min(Semaphore::MAX_PERMITS);
+        self.with(|inner| {
+            inner.url_waits = Arc::new(Semaphore::new(max));
+            inner.max_url_waits = max;
+        })
+    }
+
+    /// How many 2025-11-25 requests may wait on URL-mode pages at once.
+    pub fn max_url_waits(&self) -> usize {
+        self.inner.max_url_waits
     }
 
     /// A permit to wait on a URL-mode page, if one is free.
