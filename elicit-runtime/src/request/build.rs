@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::params::Params;
 use super::round;
+use super::trace::Escaped;
 use super::{ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
@@ -155,10 +156,10 @@ impl<'a> ContextBuilder<'a> {
                         // adapter (rmcp's included) turns the error into its own.
                         tracing::warn!(
                             target: "elicit",
-                            method = %cx.call.method,
-                            target = %cx.call.target,
+                            method = %Escaped(&cx.call.method),
+                            target = %Escaped(&cx.call.target),
                             reason = e.reason(),
-                            detail = %e,
+                            detail = %Escaped(&e.to_string()),
                             "elicit requestState refused"
                         );
                         ContextError::from(&e)
