@@ -233,3 +233,37 @@ fn a_request_state_that_is_not_a_string_is_invalid_params() {
     assert_eq!(error.error.code, -32602);
     assert_eq!(error.error.data, Some(json!({"field": "requestState"})));
 }
+
+/// Issue 21 item 5: what the sealed state binds, as the `Elicit` docs now say — the tool name,
+/// the arguments and the principal, and not `_meta`, which is new in every request (progress
+/// token, trace context) and read afresh each round.
+#[test]
+fn the_state_binds_tool_arguments_and_principal_but_not_meta() {
+    let server = server();
+    let token = first_round(
+        &server,
+        "tools/call",
+        &params(TOOL, arguments()),
+        Some("alice"),
+    );
+    let mut other_meta = with_state(params(TOOL, arguments()), &token, accept(3));
+    other_meta["_meta"]["progressToken"] = json!("p-2");
+    other_meta["_meta"]["traceparent"] =
+        json!("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+    assert_eq!(
+        retry(&server, "tools/call", &other_meta, Some("alice")).unwrap(),
+        Answer::Accepted(Guests { count: 3 })
+    );
+    let mut other_args = arguments();
+    other_args["guests"] = json!(20);
+    let changed = with_state(params(TOOL, other_args), &token, accept(3));
+    refused(
+        retry(&server, "tools/call", &changed, Some("alice")),
+        &StateError::ArgumentsChanged,
+    );
+    let same = with_state(params(TOOL, arguments()), &token, accept(3));
+    refused(
+        retry(&server, "tools/call", &same, Some("bob")),
+        &StateError::PrincipalMismatch,
+    );
+}
