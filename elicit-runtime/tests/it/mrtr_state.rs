@@ -160,8 +160,9 @@ fn absent_null_and_empty_arguments_are_the_same_request() {
     let server = server();
     let mut no_args = params(TOOL, json!({}));
     no_args.as_object_mut().unwrap().remove("arguments");
-    let token = first_round(&server, "tools/call", &no_args, None);
     for arguments in [json!({}), Value::Null] {
+        // A state is single use: one first round per retry.
+        let token = first_round(&server, "tools/call", &no_args, None);
         let done = retry(
             &server,
             "tools/call",

@@ -85,15 +85,24 @@ fn decline_and_cancel_need_no_page() {
         ("decline", UrlAnswer::Declined),
         ("cancel", UrlAnswer::Cancelled),
     ] {
-        let server = server();
-        let caller = Caller::new(&server, Some(ALICE));
+        // Without the replay guard, which would refuse the second call before the flow is
+        // looked at: this is about the flow.
+        let replayable = server_with(sealer().without_replay_guard());
+        let caller = Caller::new(&replayable, Some(ALICE));
         let (handle, state) = start(&caller);
         let params = caller.retry(&state, Some(answer(action)));
         assert_eq!(complete(block_on(caller.call(&params, connect))), expected);
         // Declining records nothing: the page itself still opens (the link is still alive),
         // and finishing it afterwards does not turn the decline into an authorization.
-        finish_page(&server, &handle, None);
+        finish_page(&replayable, &handle, None);
         assert_eq!(complete(block_on(caller.call(&params, connect))), expected);
+        // With the default guard, the same retry a second time is refused outright.
+        let guarded = server();
+        let caller = Caller::new(&guarded, Some(ALICE));
+        let (_, state) = start(&caller);
+        let params = caller.retry(&state, Some(answer(action)));
+        assert_eq!(complete(block_on(caller.call(&params, connect))), expected);
+        assert_invalid_state(&error(block_on(caller.call(&params, connect))));
     }
 }
 
