@@ -38,6 +38,7 @@ struct Inner {
     completions: Option<Arc<dyn CompletionStore>>,
     single_use: bool,
     strict_provenance: bool,
+    principal_required: bool,
     /// Permits for 2025-11-25 handlers waiting on a URL-mode page.
     url_waits: Arc<Semaphore>,
     /// How many permits `url_waits` was made with.
@@ -53,6 +54,7 @@ impl fmt::Debug for ElicitServer {
             .field("completion_store", &self.inner.completions.is_some())
             .field("single_use", &self.inner.single_use)
             .field("strict_provenance", &self.inner.strict_provenance)
+            .field("principal_required", &self.inner.principal_required)
             .finish()
     }
 }
@@ -67,6 +69,7 @@ impl ElicitServer {
                 completions: None,
                 single_use: false,
                 strict_provenance: false,
+                principal_required: false,
                 url_waits: Arc::new(Semaphore::new(DEFAULT_MAX_URL_WAITS)),
                 max_url_waits: DEFAULT_MAX_URL_WAITS,
                 url_origin: None,
@@ -175,6 +178,44 @@ impl ElicitServer {
     /// Whether every question of this server requires strict provenance.
     pub fn strict_provenance(&self) -> bool {
         self.inner.strict_provenance
+    }
+
+    /// Refuses every request without an authenticated principal: building its context fails
+    /// with `-32600` and `data.reason = "unauthenticated"` (the message names what is
+    /// missing), before any state is opened or sealed and before the handler asks anything.
+    ///
+    /// Turn it on for every server reachable over a network. Without it, a request whose
+    /// principal is `None` (an authentication layer that let it through, or a principal read
+    /// from the wrong place, as a server over streamable HTTP that looks in rmcp's request
+    /// extensions instead of the HTTP request's) seals its state to "no user", so its
+    /// confirmations are bound to nobody; only URL mode refuses to run.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use serde_json::json;
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files"))
+    ///     .with_required_principal();
+    /// let params = json!({
+    ///     "name": "delete_file", "arguments": {"path": "notes.txt"},
+    ///     "_meta": {
+    ///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+    ///     }
+    /// });
+    /// let refused = server.context("tools/call", &params).build().unwrap_err();
+    /// assert_eq!(refused.error.code, -32600);
+    /// assert_eq!(refused.error.data, Some(json!({"reason": "unauthenticated"})));
+    /// assert!(server.context("tools/call", &params).principal("alice").build().is_ok());
+    /// ```
+    pub fn with_required_principal(self) -> Self {
+        self.with(|inner| inner.principal_required = true)
+    }
+
+    /// Whether a request without a principal is refused.
+    pub fn principal_required(&self) -> bool {
+        self.inner.principal_required
     }
 
     /// At most `max` 2025-11-25 requests may wait on a URL-mode page at once (default

@@ -12,7 +12,9 @@ use super::trace::Escaped;
 use super::{ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
-use crate::wire::{ClientCapabilities, INTERNAL_ERROR, JsonRpcError, ProtocolEra, RequestMeta};
+use crate::wire::{
+    ClientCapabilities, INTERNAL_ERROR, INVALID_REQUEST, JsonRpcError, ProtocolEra, RequestMeta,
+};
 
 /// Builds an [`ElicitContext`]; see [`ElicitServer::context`].
 ///
@@ -121,6 +123,19 @@ impl<'a> ContextBuilder<'a> {
             return Err(ContextError::new(
                 error,
                 "an empty principal was given: pass `None` for an unauthenticated request",
+            ));
+        }
+        if self.principal.is_none() && self.server.principal_required() {
+            let error = JsonRpcError::new(
+                INVALID_REQUEST,
+                "this server requires an authenticated user, and the request carries none",
+                Some(json!({"reason": "unauthenticated"})),
+            );
+            return Err(ContextError::new(
+                error,
+                "no principal for this request, and the server requires one \
+                 (`ElicitServer::with_required_principal`): is the authentication layer in \
+                 front, and does the principal read where it put the user?",
             ));
         }
         let mut params = self.params;
