@@ -86,6 +86,16 @@ fn first_tool_round(server: &ElicitServer) -> String {
     first_round(server, "tools/call", &params(TOOL, arguments()), None)
 }
 
+/// [`first_tool_round`] as alice.
+fn alices_first_tool_round(server: &ElicitServer) -> String {
+    first_round(
+        server,
+        "tools/call",
+        &params(TOOL, arguments()),
+        Some("alice"),
+    )
+}
+
 /// Builds a retry; on success also runs the handler to the end.
 fn retry(
     server: &ElicitServer,

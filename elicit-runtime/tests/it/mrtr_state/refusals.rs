@@ -132,12 +132,7 @@ fn a_sealed_payload_that_is_not_the_contexts_is_refused() {
 #[test]
 fn all_refusals_look_the_same_to_the_client_but_not_in_the_log() {
     let server = server();
-    let token = first_round(
-        &server,
-        "tools/call",
-        &params(TOOL, arguments()),
-        Some("alice"),
-    );
+    let token = alices_first_tool_round(&server);
     let again =
         |name: &str, args: Value, token: &str| with_state(params(name, args), token, accept(3));
     let other_key = ElicitServer::new(StateSealer::new(KeyRing::new(7, K2), AUDIENCE));
@@ -240,12 +235,7 @@ fn a_request_state_that_is_not_a_string_is_invalid_params() {
 #[test]
 fn the_state_binds_tool_arguments_and_principal_but_not_meta() {
     let server = server();
-    let token = first_round(
-        &server,
-        "tools/call",
-        &params(TOOL, arguments()),
-        Some("alice"),
-    );
+    let token = alices_first_tool_round(&server);
     let mut other_meta = with_state(params(TOOL, arguments()), &token, accept(3));
     other_meta["_meta"]["progressToken"] = json!("p-2");
     other_meta["_meta"]["traceparent"] =
