@@ -38,9 +38,14 @@ use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
 /// an [`Interrupt`] converts into.
 ///
 /// It may stand anywhere among the method's parameters, before or after `Parameters<T>`: the
-/// sealed state always binds the full arguments, `_meta` and the tool name. It needs the
-/// call to run through [`ElicitHandler`](super::ElicitHandler); without that wiring, the call
-/// fails with an error that names what to add.
+/// sealed state always binds the tool name, the full arguments (not just what `Parameters<T>`
+/// reads of them), the principal and the server's audience. It does **not** bind `_meta`:
+/// that carries what is new in every request (a progress token, trace context) and what the
+/// client declares afresh each round (protocol version, capabilities), so a retry's `_meta`
+/// legitimately differs from the first call's. The context reads it from each request and
+/// never from the sealed state; do not make security decisions on `_meta` you read yourself.
+/// It needs the call to run through [`ElicitHandler`](super::ElicitHandler); without that
+/// wiring, the call fails with an error that names what to add.
 ///
 /// ```no_run
 /// use elicit_rmcp::{Elicit, ElicitHandler, Principal};

@@ -25,20 +25,31 @@ use crate::Interrupt;
 /// each request.
 ///
 /// There is no default: choose [`Principal::anonymous`] for a local stdio server with one
-/// user, [`Principal::fixed`] for a single known user, or [`Principal::from_request`] to read
-/// it from the request (an HTTP server's authentication, say). URL mode and single-use
-/// completions refuse to run for a request without a principal.
+/// user, [`Principal::fixed`] for a single known user, `Principal::from_http_extension`
+/// (feature `http`) for the user an HTTP authentication layer left in the HTTP request, or
+/// [`Principal::from_request`] to read it from the request yourself. URL mode and
+/// single-use completions refuse to run for a request without a principal; with
+/// [`ElicitServer::with_required_principal`](crate::ElicitServer::with_required_principal)
+/// every request without one is refused.
+///
+/// Over streamable HTTP, rmcp puts the HTTP request's
+/// [`Parts`](https://docs.rs/http/latest/http/request/struct.Parts.html) into the request
+/// context's extensions: what an authentication middleware inserted into the HTTP request is
+/// **one level down**, in `Parts::extensions`. Reading
+/// `request.extensions.get::<User>()` directly finds nothing over HTTP, and every request
+/// would silently have no principal.
 ///
 /// ```
 /// use elicit_rmcp::Principal;
 ///
-/// // Over streamable HTTP, rmcp puts the HTTP request's parts in the extensions; an
-/// // authentication layer in front of it can leave the user there too.
+/// /// What the authentication middleware inserts into the HTTP request's extensions.
 /// #[derive(Clone)]
 /// struct User(String);
 ///
+/// // What `Principal::from_http_extension(|user: &User| Some(user.0.clone()))` does.
 /// let principal = Principal::from_request(|request| {
-///     request.extensions.get::<User>().map(|user| user.0.clone())
+///     let http = request.extensions.get::<http::request::Parts>()?;
+///     http.extensions.get::<User>().map(|user| user.0.clone())
 /// });
 /// # let _ = principal;
 /// ```

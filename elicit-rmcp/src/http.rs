@@ -16,6 +16,7 @@ use http_body_util::BodyExt;
 use http_body_util::combinators::BoxBody;
 
 use super::service::{Bridged, WireFix, strip_empty_elicitation_ids_json};
+use crate::Principal;
 
 /// What rmcp's `StreamableHttpService` answers with.
 type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
@@ -61,6 +62,46 @@ where
         request.extensions_mut().insert(Bridged);
         let response = self.0.call(request);
         Box::pin(async move { Ok(bridge_response(response.await?)) })
+    }
+}
+
+impl Principal {
+    /// The user an authentication layer (axum middleware, a tower layer) put into the HTTP
+    /// request's extensions as a `U`, read over streamable HTTP: `subject` turns it into the
+    /// principal (its stable id, the `sub` of its token), `None` for a request without one.
+    ///
+    /// rmcp's `StreamableHttpService` hands a tool the HTTP request's
+    /// [`http::request::Parts`] in the request context's extensions, so a value the
+    /// middleware inserted is one level down: `request.extensions.get::<U>()` finds nothing
+    /// over HTTP, and a server reading it there gets no principal on any request. This reads
+    /// it where it is. Pair it with
+    /// [`ElicitServer::with_required_principal`](crate::ElicitServer::with_required_principal)
+    /// so that a request the middleware let through without a user is refused instead of
+    /// sealing its state to no one.
+    ///
+    /// ```
+    /// use elicit_rmcp::state::{KeyRing, StateSealer};
+    /// use elicit_rmcp::{ElicitHandler, ElicitServer, Principal};
+    ///
+    /// /// What the authentication middleware inserts into the HTTP request's extensions.
+    /// #[derive(Clone)]
+    /// struct User {
+    ///     subject: String,
+    /// }
+    ///
+    /// let principal = Principal::from_http_extension(|user: &User| Some(user.subject.clone()));
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files"))
+    ///     .with_required_principal();
+    /// let elicit = ElicitHandler::new(server, principal);
+    /// # let _ = elicit;
+    /// ```
+    pub fn from_http_extension<U: Send + Sync + 'static>(
+        subject: impl Fn(&U) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        Principal::from_request(move |request| {
+            let http = request.extensions.get::<http::request::Parts>()?;
+            http.extensions.get::<U>().and_then(&subject)
+        })
     }
 }
 

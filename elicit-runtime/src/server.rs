@@ -37,6 +37,7 @@ struct Inner {
     completions: Option<Arc<dyn CompletionStore>>,
     single_use: bool,
     strict_provenance: bool,
+    principal_required: bool,
     /// Permits for 2025-11-25 handlers waiting on a URL-mode page.
     url_waits: UrlWaits,
     url_origin: Option<String>,
@@ -50,6 +51,7 @@ impl fmt::Debug for ElicitServer {
             .field("completion_store", &self.inner.completions.is_some())
             .field("single_use", &self.inner.single_use)
             .field("strict_provenance", &self.inner.strict_provenance)
+            .field("principal_required", &self.inner.principal_required)
             .finish()
     }
 }
@@ -64,6 +66,7 @@ impl ElicitServer {
                 completions: None,
                 single_use: false,
                 strict_provenance: false,
+                principal_required: false,
                 url_waits: UrlWaits::new(DEFAULT_MAX_URL_WAITS, DEFAULT_MAX_URL_WAITS_PER_USER),
                 url_origin: None,
             }),
@@ -173,15 +176,70 @@ impl ElicitServer {
         self.inner.strict_provenance
     }
 
+    /// Refuses every request without an authenticated principal: building its context fails
+    /// with `-32600` and `data.reason = "unauthenticated"` (the message names what is
+    /// missing), before any state is opened or sealed and before the handler asks anything.
+    ///
+    /// Turn it on for every server reachable over a network. Without it, a request whose
+    /// principal is `None` (an authentication layer that let it through, or a principal read
+    /// from the wrong place, as a server over streamable HTTP that looks in rmcp's request
+    /// extensions instead of the HTTP request's) seals its state to "no user", so its
+    /// confirmations are bound to nobody; only URL mode refuses to run.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use serde_json::json;
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files"))
+    ///     .with_required_principal();
+    /// let params = json!({
+    ///     "name": "delete_file", "arguments": {"path": "notes.txt"},
+    ///     "_meta": {
+    ///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+    ///     }
+    /// });
+    /// let refused = server.context("tools/call", &params).build().unwrap_err();
+    /// assert_eq!(refused.error.code, -32600);
+    /// assert_eq!(refused.error.data, Some(json!({"reason": "unauthenticated"})));
+    /// assert!(server.context("tools/call", &params).principal("alice").build().is_ok());
+    /// ```
+    pub fn with_required_principal(self) -> Self {
+        self.with(|inner| inner.principal_required = true)
+    }
+
+    /// Whether a request without a principal is refused.
+    pub fn principal_required(&self) -> bool {
+        self.inner.principal_required
+    }
+
     /// At most `max` 2025-11-25 requests may wait on a URL-mode page at once (default
     /// [`DEFAULT_MAX_URL_WAITS`]). Each wait holds its request open until the page finishes or
     /// the handle expires; past the limit, asking fails at once with `-32603` and
     /// `data.reason = "busy"` before any link is sent, so a flood of accepted-but-abandoned
     /// flows cannot pile up open requests.
+    ///
+    /// More than tokio's semaphore can count (`Semaphore::MAX_PERMITS`, `usize::MAX >> 3`)
+    /// is that many: any `max` is safe.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "srv"));
+    /// assert_eq!(server.clone().with_max_url_waits(16).max_url_waits(), 16);
+    /// assert_eq!(server.with_max_url_waits(usize::MAX).max_url_waits(), usize::MAX >> 3);
+    /// ```
     pub fn with_max_url_waits(self, max: usize) -> Self {
         self.with(|inner| {
             inner.url_waits = UrlWaits::new(max, inner.url_waits.per_user());
         })
+    }
+
+    /// How many 2025-11-25 requests may wait on URL-mode pages at once.
+    pub fn max_url_waits(&self) -> usize {
+        self.inner.url_waits.all()
     }
 
     /// At most `max` of those waits may belong to one user (default

@@ -14,6 +14,7 @@ mod servers;
 
 mod extractors;
 mod forms;
+mod http_principal;
 mod prompts;
 mod scripted;
 mod url_mode;

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::round::Carried;
 use crate::form::{Normalized, normalized};
 use crate::interrupt::Interrupt;
-use crate::wire::{INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
+use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
 
 /// Every answer a request can see, and the questions asked in this round.
 #[derive(Debug, Default)]
@@ -102,6 +102,31 @@ impl Answers {
         self.resolved.insert(key.to_owned(), resolved);
         self.fresh = true;
         Ok(Some(raw))
+    }
+
+    /// Of an answer `lookup` just returned for a question asked with `request`, only what that
+    /// kind of question defines: a URL elicitation's `action` (a URL accept carries no
+    /// content), a sampling result's `role`, `content`, `model` and `stopReason`, a roots
+    /// result's `roots`. That is what the handler gets and what later rounds carry, so a
+    /// client cannot make every later state carry what no question asked for. A form's answer
+    /// is kept by its decoder instead ([`keep`](Self::keep)); other methods are kept whole.
+    pub fn defined_only(&mut self, key: &str, request: &InputRequest, answer: Value) -> Value {
+        let defined: &[&str] = match request {
+            InputRequest::Elicit(params) if params.mode() == ElicitMode::Url => &["action"],
+            InputRequest::Sampling(_) => &["role", "content", "model", "stopReason"],
+            InputRequest::ListRoots(_) => &["roots"],
+            InputRequest::Elicit(_) | InputRequest::Other { .. } => return answer,
+        };
+        let Value::Object(mut fields) = answer else {
+            return answer;
+        };
+        if fields.keys().all(|k| defined.contains(&k.as_str())) {
+            return Value::Object(fields);
+        }
+        fields.retain(|k, _| defined.contains(&k.as_str()));
+        let kept = Value::Object(fields);
+        self.keep(key, kept.clone());
+        kept
     }
 
     /// Replaces what is carried for `key` (used in this round) by `kept`.

@@ -8,10 +8,13 @@ use serde_json::{Value, json};
 
 use super::params::Params;
 use super::round;
+use super::trace::Escaped;
 use super::{ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
-use crate::wire::{ClientCapabilities, INTERNAL_ERROR, JsonRpcError, ProtocolEra, RequestMeta};
+use crate::wire::{
+    ClientCapabilities, INTERNAL_ERROR, INVALID_REQUEST, JsonRpcError, ProtocolEra, RequestMeta,
+};
 
 /// Builds an [`ElicitContext`]; see [`ElicitServer::context`].
 ///
@@ -122,6 +125,19 @@ impl<'a> ContextBuilder<'a> {
                 "an empty principal was given: pass `None` for an unauthenticated request",
             ));
         }
+        if self.principal.is_none() && self.server.principal_required() {
+            let error = JsonRpcError::new(
+                INVALID_REQUEST,
+                "this server requires an authenticated user, and the request carries none",
+                Some(json!({"reason": "unauthenticated"})),
+            );
+            return Err(ContextError::new(
+                error,
+                "no principal for this request, and the server requires one \
+                 (`ElicitServer::with_required_principal`): is the authentication layer in \
+                 front, and does the principal read where it put the user?",
+            ));
+        }
         let mut params = self.params;
         let meta = params
             .meta()
@@ -155,10 +171,10 @@ impl<'a> ContextBuilder<'a> {
                         // adapter (rmcp's included) turns the error into its own.
                         tracing::warn!(
                             target: "elicit",
-                            method = %cx.call.method,
-                            target = %cx.call.target,
+                            method = %Escaped(&cx.call.method),
+                            target = %Escaped(&cx.call.target),
                             reason = e.reason(),
-                            detail = %e,
+                            detail = %Escaped(&e.to_string()),
                             "elicit requestState refused"
                         );
                         ContextError::from(&e)

@@ -304,7 +304,7 @@ impl ElicitContext {
                     )));
                 }
                 match self.lookup(key, digest).await? {
-                    Some(response) => Ok(response),
+                    Some(response) => Ok(self.answers.defined_only(key, &request, response)),
                     None => {
                         self.ask_in_round(key, digest, request.for_2026());
                         Err(Interrupt::input_required())

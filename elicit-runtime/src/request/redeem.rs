@@ -6,6 +6,7 @@
 use std::time::SystemTime;
 
 use super::ElicitContext;
+use super::trace::Escaped;
 use crate::channel::InputChannel as _;
 use crate::wire::JsonRpcError;
 
@@ -96,11 +97,11 @@ impl ElicitContext {
             Err(refused) => {
                 tracing::warn!(
                     target: "elicit",
-                    method = %self.call.method,
-                    target = %self.call.target,
+                    method = %Escaped(&self.call.method),
+                    target = %Escaped(&self.call.target),
                     round = self.trace.round,
                     reason = refused.reason(),
-                    detail = %refused,
+                    detail = %Escaped(&refused.to_string()),
                     "elicit requestState refused"
                 );
                 // Uniform for every refusal; a store that did not answer says "retry".

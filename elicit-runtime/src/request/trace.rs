@@ -14,13 +14,44 @@
 //!   `reason` ([`StateError::reason`](crate::state::StateError::reason)) and `detail` (its
 //!   text) when the replay guard refuses the state: replayed, or the guard could not decide.
 //!   The client only sees the uniform `-32602`.
+//!
+//! `target` (the tool name, prompt name or resource URI) and `detail` come from the client:
+//! they are written through `Escaped`, so a newline in a tool name cannot forge a log line
+//! nor an escape sequence drive an operator's terminal.
 
+use std::fmt;
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
 use super::ElicitContext;
 use crate::wire::ProtocolEra;
+
+/// Client-controlled text as a log field, escaped: control characters (`\n`, `\r`, ESC, …),
+/// the backslash, Unicode's line and paragraph separators and its bidirectional controls are
+/// written as Rust escapes them (`\n`, `\u{1b}`, `\\`); every other character as itself. One
+/// field is then always one line, whatever the client sent, and reads back unambiguously.
+pub(crate) struct Escaped<'a>(pub &'a str);
+
+/// Whether `c` is written escaped.
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || c == '\\'
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.0;
+        while let Some(at) = rest.find(needs_escape) {
+            f.write_str(&rest[..at])?;
+            let c = rest[at..].chars().next().unwrap_or_default();
+            write!(f, "{}", c.escape_default())?;
+            rest = &rest[at + c.len_utf8()..];
+        }
+        f.write_str(rest)
+    }
+}
 
 /// What a request remembers for its trace: its round number and when the round that asked
 /// was sealed.
@@ -67,10 +98,10 @@ impl ElicitContext {
         });
         tracing::info!(
             target: "elicit",
-            method = %self.call.method,
-            target = %self.call.target,
+            method = %Escaped(&self.call.method),
+            target = %Escaped(&self.call.target),
             round = self.trace.round,
-            key,
+            key = %Escaped(key),
             action = action_of(response),
             waited_ms = waited.map(|w| u64::try_from(w.as_millis()).unwrap_or(u64::MAX)),
             "elicit answer"
@@ -85,12 +116,12 @@ impl ElicitContext {
         }
         tracing::info!(
             target: "elicit",
-            method = %self.call.method,
-            target = %self.call.target,
+            method = %Escaped(&self.call.method),
+            target = %Escaped(&self.call.target),
             era = era_name(self.era),
             round = self.trace.round,
             outcome,
-            asked = %asked.join(","),
+            asked = %Escaped(&asked.join(",")),
             code,
             "elicit round"
         );

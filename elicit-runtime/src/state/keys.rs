@@ -8,7 +8,7 @@ use aes_gcm::{Aes256Gcm, Key, KeyInit};
 mod config;
 mod error;
 
-pub use error::KeyRingError;
+pub use error::{KeyRingError, KeyWeakness};
 
 /// One AES-256-GCM key with its id. Only the expanded cipher is kept, never the raw key bytes;
 /// with the `zeroize` feature of `aes-gcm` the key schedule is wiped when it is dropped.
@@ -52,7 +52,7 @@ impl Entry {
 ///
 /// Replicas of one server must share their keys. [`KeyRing::from_env`] (or
 /// [`str::parse`], through [`FromStr`](std::str::FromStr)) reads them from text such as
-/// `ELICIT_KEYS="2:q83vq83v…q80=,1:3q2+796t…tvu8="`:
+/// `ELICIT_KEYS="2:cKr0mmAH…zmU3vy4=,1:Y0R1NisZ…QQtknQY="`:
 ///
 /// - one entry `kid:key` per key, entries separated by commas and/or whitespace (newlines too,
 ///   so a mounted secret file with a trailing newline works);
@@ -61,7 +61,9 @@ impl Entry {
 ///   padding optional: `openssl rand -base64 32` prints one, and so does
 ///   [`KeyRing::generate_config_entry`];
 /// - the **first** entry is the primary key (it seals); the others are old keys that still open;
-/// - key ids must be unique.
+/// - key ids must be unique, and so must keys;
+/// - a key that cannot be random bytes is refused ([`KeyWeakness`]): one byte repeated,
+///   printable ASCII only (a password), or a short pattern repeated.
 ///
 /// Rotation is then: put a new entry first, keep the previous primary after it for at least one
 /// TTL, then delete it. Errors ([`KeyRingError`]) name an entry by position and key id, never
@@ -71,8 +73,8 @@ impl Entry {
 /// use elicit_runtime::state::KeyRing;
 ///
 /// let ring: KeyRing = "
-///     2:q83vq83vq83vq83vq83vq83vq83vq83vq83vq83vq80
-///     1:3q2+796tvu/erb7v3q2+796tvu/erb7v3q2+796tvu8=
+///     2:cKr0mmAHjLbZk7v2QDp8QlZVf2NB0Dm5lgrEzmU3vy4
+///     1:Y0R1NisZ+zHw0Y1P60soM2PYkqgufNFfFoAhQQtknQY=
 /// "
 /// .parse()?;
 /// assert_eq!(ring.primary_kid(), 2);
@@ -89,7 +91,8 @@ impl KeyRing {
     /// A ring whose primary (sealing) key is `key`, with id `kid`.
     ///
     /// Use 32 bytes from a cryptographically secure source (a secret manager, or
-    /// `openssl rand 32`), never a password.
+    /// `openssl rand 32`), never a password. Unlike reading a ring from configuration, this
+    /// checks nothing (tests use fixed keys); [`KeyWeakness::of`] applies the same checks.
     ///
     /// ```
     /// use elicit_runtime::state::KeyRing;

@@ -75,6 +75,6 @@ pub(crate) use envelope::{from_unix_secs, lifetime, ttl_secs};
 pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
 };
-pub use keys::{KeyRing, KeyRingError};
+pub use keys::{KeyRing, KeyRingError, KeyWeakness};
 pub use replay::{MemoryReplayGuard, ReplayGuard};
 pub use sealer::{DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX};

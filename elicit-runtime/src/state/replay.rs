@@ -1,4 +1,4 @@
-//! Opt-in single use: remember redeemed state ids until their tokens expire.
+//! Single use: remember redeemed state ids until their tokens expire (in process by default).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -12,9 +12,10 @@ use crate::future::BoxFuture;
 ///
 /// Sealing binds a token to a principal, a request and a short lifetime, but a client can still
 /// send the same token twice within that lifetime. The MCP spec says servers needing one-time
-/// redemption must enforce it server-side; give a guard to
-/// [`StateSealer::with_replay_guard`](super::StateSealer::with_replay_guard) and each state the
-/// request context opens is redeemed once, when the handler first asks (the moment an answer
+/// redemption must enforce it server-side. Every [`StateSealer`](super::StateSealer) starts
+/// with an in-process [`MemoryReplayGuard`]; give a shared one (Redis) to
+/// [`StateSealer::with_replay_guard`](super::StateSealer::with_replay_guard) when replicas
+/// serve the same clients. Each state the request context opens is redeemed once, when the handler first asks (the moment an answer
 /// carried in it could be used), or before `finish` seals a round that asked nothing. A
 /// handler that never asks never calls the guard. Code opening tokens itself calls
 /// [`StateSealer::redeem`](super::StateSealer::redeem) after
@@ -69,13 +70,17 @@ const MIN_SWEEP_AT: usize = 1024;
 /// one TTL.
 ///
 /// Only protects one process: servers running several instances need a shared store.
+/// [`StateSealer::new`](super::StateSealer::new) starts with one of these; give one yourself
+/// to look at it (its size, say):
 ///
 /// ```
 /// use std::sync::Arc;
 /// use elicit_runtime::state::{KeyRing, MemoryReplayGuard, StateSealer};
 ///
+/// let guard = Arc::new(MemoryReplayGuard::new());
 /// let sealer = StateSealer::new(KeyRing::generate(), "example-server")
-///     .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
+///     .with_replay_guard(guard.clone());
+/// assert!(guard.is_empty());
 /// # let _ = sealer;
 /// ```
 pub struct MemoryReplayGuard {

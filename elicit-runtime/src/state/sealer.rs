@@ -12,7 +12,7 @@ use super::Binding;
 use super::digest::{ct_eq, principal_hash};
 use super::envelope::{Header, from_unix_secs, lifetime, parse_payload, ttl_secs, unix_secs};
 use super::frame::{self, Plaintext, Prefix};
-use super::{KeyRing, ReplayGuard, SealError, StateError};
+use super::{KeyRing, MemoryReplayGuard, ReplayGuard, SealError, StateError};
 use crate::future::BoxFuture;
 
 /// The text every `requestState` token of this crate starts with: format `es` ("elicit state"),
@@ -94,7 +94,14 @@ pub struct StateSealer {
 
 impl StateSealer {
     /// A sealer using `ring`, for the server identified by `audience` (e.g. its name). Tokens
-    /// live for [`DEFAULT_TTL`] and may be opened any number of times within it.
+    /// live for [`DEFAULT_TTL`] and are **single use within this process**: the sealer starts
+    /// with its own [`MemoryReplayGuard`], shared by its clones, so a state the request
+    /// context has used once is refused the second time it comes back.
+    ///
+    /// A server running several replicas needs a guard they share
+    /// ([`with_replay_guard`](Self::with_replay_guard) with a `RedisReplayGuard`, feature
+    /// `redis`): the in-process guard protects one process only. A server that wants replays
+    /// possible says so with [`without_replay_guard`](Self::without_replay_guard).
     ///
     /// ```
     /// use elicit_runtime::state::{KeyRing, StateSealer, DEFAULT_TTL};
@@ -102,6 +109,7 @@ impl StateSealer {
     /// let sealer = StateSealer::new(KeyRing::generate(), "example-server");
     /// assert_eq!(sealer.audience(), "example-server");
     /// assert_eq!(sealer.ttl(), DEFAULT_TTL);
+    /// assert!(sealer.has_replay_guard());
     /// ```
     #[must_use]
     pub fn new(ring: KeyRing, audience: impl Into<String>) -> Self {
@@ -109,8 +117,34 @@ impl StateSealer {
             ring,
             audience: audience.into(),
             ttl: DEFAULT_TTL,
-            replay: None,
+            replay: Some(Arc::new(MemoryReplayGuard::new())),
         }
+    }
+
+    /// Lets a token be used any number of times until it expires: no replay guard, not even
+    /// the in-process one [`new`](Self::new) starts with.
+    ///
+    /// Only for servers whose handlers are safe to run again with the same answers (nothing
+    /// they do deletes, pays, sends or connects) or that enforce single use themselves; a
+    /// client, a caching gateway or anyone holding a copy of a retry can then repeat it.
+    ///
+    /// ```
+    /// use std::time::SystemTime;
+    /// use elicit_runtime::state::{Binding, KeyRing, StateSealer};
+    /// use serde_json::Value;
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "srv").without_replay_guard();
+    /// assert!(!sealer.has_replay_guard());
+    /// let binding = Binding::tool_call("ping", &Value::Null);
+    /// let opened = sealer.open_now::<Value>(&sealer.seal_now(&binding, &Value::Null)?, &binding)?;
+    /// assert_eq!(pollster::block_on(sealer.redeem(&opened, SystemTime::now())), Ok(()));
+    /// assert_eq!(pollster::block_on(sealer.redeem(&opened, SystemTime::now())), Ok(()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn without_replay_guard(mut self) -> Self {
+        self.replay = None;
+        self
     }
 
     /// Sets the lifetime of new tokens (rounded up to whole seconds, at least one, at most
@@ -135,8 +169,10 @@ impl StateSealer {
         self
     }
 
-    /// Makes tokens single-use: a token that passed every check of [`open`](Self::open) is
-    /// redeemed with `guard` by [`redeem`](Self::redeem), and redeeming it again fails with
+    /// Redeems tokens with `guard` instead of the in-process [`MemoryReplayGuard`] that
+    /// [`new`](Self::new) starts with: a store the replicas of a server share (Redis), or a
+    /// guard of your own. A token that passed every check of [`open`](Self::open) is
+    /// redeemed with it by [`redeem`](Self::redeem), and redeeming it again fails with
     /// [`StateError::Replayed`].
     ///
     /// `open` itself never calls the guard, so it stays synchronous and opening a state costs
@@ -172,8 +208,9 @@ impl StateSealer {
     }
 
     /// Redeems the state `opened` with the replay guard, as of `now`: `Ok(())` the first time
-    /// (and always, without a guard), [`StateError::Replayed`] after that. Waits for the guard
-    /// only as long as the guard bounds its store's answers.
+    /// (and always, after [`without_replay_guard`](Self::without_replay_guard)),
+    /// [`StateError::Replayed`] after that. Waits for the guard only as long as the guard
+    /// bounds its store's answers.
     ///
     /// # Errors
     ///
@@ -182,15 +219,18 @@ impl StateSealer {
     ///
     /// ```
     /// use std::time::SystemTime;
-    /// use elicit_runtime::state::{Binding, KeyRing, StateSealer};
+    /// use elicit_runtime::state::{Binding, KeyRing, StateError, StateSealer};
     /// use serde_json::Value;
     ///
-    /// // Without a guard, redeeming always succeeds (tokens may be used until they expire).
+    /// // By default, a state is redeemed once per process.
     /// let sealer = StateSealer::new(KeyRing::generate(), "srv");
     /// let binding = Binding::tool_call("ping", &Value::Null);
     /// let opened = sealer.open_now::<Value>(&sealer.seal_now(&binding, &Value::Null)?, &binding)?;
     /// assert_eq!(pollster::block_on(sealer.redeem(&opened, SystemTime::now())), Ok(()));
-    /// assert_eq!(pollster::block_on(sealer.redeem(&opened, SystemTime::now())), Ok(()));
+    /// assert_eq!(
+    ///     pollster::block_on(sealer.redeem(&opened, SystemTime::now())),
+    ///     Err(StateError::Replayed)
+    /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn redeem<P>(
@@ -214,8 +254,18 @@ impl StateSealer {
         }
     }
 
-    /// Whether opened states must be redeemed (a replay guard is set).
-    pub(crate) fn has_replay_guard(&self) -> bool {
+    /// Whether opened states are single use: true unless
+    /// [`without_replay_guard`](Self::without_replay_guard) took the guard away.
+    ///
+    /// ```
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let sealer = StateSealer::new(KeyRing::generate(), "srv");
+    /// assert!(sealer.has_replay_guard());
+    /// assert!(!sealer.without_replay_guard().has_replay_guard());
+    /// ```
+    #[must_use]
+    pub fn has_replay_guard(&self) -> bool {
         self.replay.is_some()
     }
 

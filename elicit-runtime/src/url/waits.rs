@@ -14,6 +14,8 @@ pub const DEFAULT_MAX_URL_WAITS_PER_USER: usize = 8;
 #[derive(Debug, Clone)]
 pub(crate) struct UrlWaits {
     all: Arc<Semaphore>,
+    /// How many permits `all` was made with.
+    size: usize,
     per_user: usize,
     /// Waits held, by principal (hashed by the caller; never logged).
     held: Arc<Mutex<HashMap<Vec<u8>, usize>>>,
@@ -28,12 +30,18 @@ pub(crate) struct UrlWait {
 
 impl UrlWaits {
     pub fn new(all: usize, per_user: usize) -> Self {
+        // Tokio's semaphore holds at most `MAX_PERMITS`; more would panic.
+        let size = all.min(Semaphore::MAX_PERMITS);
         UrlWaits {
-            // Tokio's semaphore holds at most `MAX_PERMITS`; more would panic.
-            all: Arc::new(Semaphore::new(all.min(Semaphore::MAX_PERMITS))),
+            all: Arc::new(Semaphore::new(size)),
+            size,
             per_user,
             held: Arc::default(),
         }
+    }
+
+    pub fn all(&self) -> usize {
+        self.size
     }
 
     pub fn per_user(&self) -> usize {

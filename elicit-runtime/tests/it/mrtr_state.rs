@@ -86,6 +86,16 @@ fn first_tool_round(server: &ElicitServer) -> String {
     first_round(server, "tools/call", &params(TOOL, arguments()), None)
 }
 
+/// [`first_tool_round`] as alice.
+fn alices_first_tool_round(server: &ElicitServer) -> String {
+    first_round(
+        server,
+        "tools/call",
+        &params(TOOL, arguments()),
+        Some("alice"),
+    )
+}
+
 /// Builds a retry; on success also runs the handler to the end.
 fn retry(
     server: &ElicitServer,
@@ -160,8 +170,9 @@ fn absent_null_and_empty_arguments_are_the_same_request() {
     let server = server();
     let mut no_args = params(TOOL, json!({}));
     no_args.as_object_mut().unwrap().remove("arguments");
-    let token = first_round(&server, "tools/call", &no_args, None);
     for arguments in [json!({}), Value::Null] {
+        // A state is single use: one first round per retry.
+        let token = first_round(&server, "tools/call", &no_args, None);
         let done = retry(
             &server,
             "tools/call",

@@ -193,3 +193,55 @@ fn a_state_that_does_not_open_is_logged_with_its_reason() {
     ];
     assert_eq!(seen, expected);
 }
+
+/// One event as a line of text, the way a `key=value` formatter (tracing-subscriber's `fmt`,
+/// a JSON-less log shipper) writes it: each field's text as recorded, unquoted.
+fn log_line(event: &Recorded) -> String {
+    let mut line = event.get("message").cloned().unwrap_or_default();
+    for (name, value) in event.iter().filter(|(k, _)| *k != "message") {
+        line.push_str(&format!(" {name}={value}"));
+    }
+    line.push('\n');
+    line
+}
+
+/// Issue 21 item 8: the tool name is the client's; a newline in it forged a log line (and an
+/// ESC drove the operator's terminal). Every event it appears in is one line, the name escaped.
+#[test]
+fn a_newline_in_a_tool_name_cannot_forge_a_log_line() {
+    let server = ElicitServer::new(StateSealer::new(KeyRing::new(1, [7; 32]), "trace"));
+    let forged = "send_receipt\nWARN elicit: elicit round outcome=complete\u{1b}[2K\u{2028}x\\n";
+    let escaped = r"send_receipt\nWARN elicit: elicit round outcome=complete\u{1b}[2K\u{2028}x\\n";
+    let mut first = params();
+    first["name"] = json!(forged);
+    let events = recorded(|| {
+        let Ok(Reply::InputRequired(ask)) = round(&server, &first) else {
+            panic!("the first call asks")
+        };
+        // A retry whose state does not open, and one whose answer is used.
+        let mut tampered = first.clone();
+        tampered["requestState"] = json!("es1.AAAA");
+        assert!(round(&server, &tampered).is_err());
+        let mut retry = first.clone();
+        retry["inputResponses"] =
+            json!({"receipt": {"action": "accept", "content": {"email": "bob@example.com"}}});
+        retry["requestState"] = json!(ask.request_state().unwrap());
+        assert!(matches!(round(&server, &retry), Ok(Reply::Result(_))));
+    });
+    let messages: Vec<_> = events.iter().map(|e| e["message"].as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "elicit round",
+            "elicit requestState refused",
+            "elicit answer",
+            "elicit round"
+        ]
+    );
+    for event in &events {
+        assert_eq!(event["target"], escaped, "{event:?}");
+        let line = log_line(event);
+        assert_eq!(line.lines().count(), 1, "{line}");
+        assert!(!line.contains(['\r', '\u{1b}', '\u{2028}']), "{line:?}");
+    }
+}

@@ -126,6 +126,10 @@ async fn replica(redis: &Redis, ns: &str, options: Options) -> ElicitServer {
     if options.replay_guard {
         // On the store's connection.
         sealer = sealer.with_replay_guard(Arc::new(store.replay_guard()));
+    } else {
+        // Without the default in-process guard, so the layers behind it (single-use
+        // completions) are what refuses a replay.
+        sealer = sealer.without_replay_guard();
     }
     let mut server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
     if options.single_use {

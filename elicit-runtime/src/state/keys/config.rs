@@ -8,7 +8,7 @@ use base64::engine::general_purpose::{
     STANDARD, STANDARD_PAD_INDIFFERENT, URL_SAFE_PAD_INDIFFERENT,
 };
 
-use super::{KeyRing, KeyRingError};
+use super::{KeyRing, KeyRingError, KeyWeakness};
 
 impl FromStr for KeyRing {
     type Err = KeyRingError;
@@ -19,21 +19,37 @@ impl FromStr for KeyRing {
     ///
     /// Errors name the entry by its position (1 is the primary) and its key id, never its text.
     ///
-    /// ```
-    /// use elicit_runtime::state::KeyRing;
+    /// Keys that cannot be random bytes are refused ([`KeyRingError::WeakKey`]): one byte
+    /// repeated (an all-zero key), printable ASCII only (a password or passphrase pasted as a
+    /// key), or fewer than 16 different byte values (a short pattern repeated). A random key
+    /// trips one of these with a probability below 10^-13. The same key under two key ids is
+    /// refused too ([`KeyRingError::DuplicateKey`]): a rotation that reuses the old key rotates
+    /// nothing.
     ///
-    /// let text = "2:q83vq83vq83vq83vq83vq83vq83vq83vq83vq83vq80=,\n\
-    ///             1:3q2+796tvu/erb7v3q2+796tvu/erb7v3q2+796tvu8=";
+    /// ```
+    /// use elicit_runtime::state::{KeyRing, KeyRingError, KeyWeakness};
+    ///
+    /// let text = "2:cKr0mmAHjLbZk7v2QDp8QlZVf2NB0Dm5lgrEzmU3vy4=,\n\
+    ///             1:Y0R1NisZ+zHw0Y1P60soM2PYkqgufNFfFoAhQQtknQY=";
     /// let ring: KeyRing = text.parse()?;
     /// assert_eq!(ring.primary_kid(), 2);
     /// assert_eq!(ring.old_kids().collect::<Vec<_>>(), [1]);
     ///
     /// let err = "2:q83v".parse::<KeyRing>().unwrap_err();
     /// assert_eq!(err.to_string(), "key ring entry 1 (kid 2): the key is 3 bytes, expected 32");
+    ///
+    /// // 32 zero bytes: refused.
+    /// let err = "1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=".parse::<KeyRing>().unwrap_err();
+    /// assert_eq!(
+    ///     err,
+    ///     KeyRingError::WeakKey { position: 1, kid: 1, weakness: KeyWeakness::RepeatedByte }
+    /// );
     /// # Ok::<(), elicit_runtime::state::KeyRingError>(())
     /// ```
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let mut kids: Vec<u32> = Vec::new();
+        // Dropped at the end of parsing; the ring itself keeps only the expanded ciphers.
+        let mut keys: Vec<[u8; 32]> = Vec::new();
         let mut ring: Option<KeyRing> = None;
         let entries = text
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -49,7 +65,23 @@ impl FromStr for KeyRing {
                 });
             }
             let key = decode_key(key, position, kid)?;
+            if let Some(weakness) = KeyWeakness::of(&key) {
+                return Err(KeyRingError::WeakKey {
+                    position,
+                    kid,
+                    weakness,
+                });
+            }
+            if let Some(first) = keys.iter().position(|seen| *seen == key) {
+                return Err(KeyRingError::DuplicateKey {
+                    position,
+                    kid,
+                    first: first + 1,
+                    first_kid: kids[first],
+                });
+            }
             kids.push(kid);
+            keys.push(key);
             ring = Some(match ring {
                 None => KeyRing::new(kid, key),
                 Some(ring) => ring.with_old_key(kid, key),
@@ -158,4 +190,41 @@ fn decode_key(key: &str, position: usize, kid: u32) -> Result<[u8; 32], KeyRingE
         kid,
         len: bytes.len(),
     })
+}
+
+/// Fewer different byte values than this in a 32-byte key: a pattern, not random bytes (a
+/// random key has about 30; fewer than 16 happens with a probability of about 3 × 10^-17).
+const MIN_DISTINCT_BYTES: usize = 16;
+
+impl KeyWeakness {
+    /// Why `key` cannot be 32 random bytes, if it cannot: the checks parsing a
+    /// [`KeyRing`] applies to each configured key. Use it on keys from elsewhere (a key
+    /// management service, a file) before [`KeyRing::new`], which checks nothing.
+    ///
+    /// ```
+    /// use elicit_runtime::state::KeyWeakness;
+    ///
+    /// assert_eq!(KeyWeakness::of(&[0; 32]), Some(KeyWeakness::RepeatedByte));
+    /// assert_eq!(KeyWeakness::of(b"correct horse battery staple 123"), Some(KeyWeakness::PrintableAscii));
+    /// assert_eq!(KeyWeakness::of(&[0xde, 0xad, 0xbe, 0xef].repeat(8).try_into().unwrap()), Some(KeyWeakness::FewDistinctBytes));
+    /// let random: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0x5c);
+    /// assert_eq!(KeyWeakness::of(&random), None);
+    /// ```
+    #[must_use]
+    pub fn of(key: &[u8; 32]) -> Option<Self> {
+        if key.iter().all(|&b| b == key[0]) {
+            return Some(Self::RepeatedByte);
+        }
+        if key.iter().all(|&b| (0x20..=0x7e).contains(&b)) {
+            return Some(Self::PrintableAscii);
+        }
+        let mut seen = [false; 256];
+        for &b in key {
+            seen[usize::from(b)] = true;
+        }
+        if seen.iter().filter(|&&s| s).count() < MIN_DISTINCT_BYTES {
+            return Some(Self::FewDistinctBytes);
+        }
+        None
+    }
 }

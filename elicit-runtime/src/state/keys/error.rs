@@ -12,7 +12,7 @@ use std::fmt;
 /// ```
 /// use elicit_runtime::state::{KeyRing, KeyRingError};
 ///
-/// let err = "1:ERERERERERERERERERERERERERERERERERERERERERE=,x".parse::<KeyRing>().unwrap_err();
+/// let err = "1:cKr0mmAHjLbZk7v2QDp8QlZVf2NB0Dm5lgrEzmU3vy4=,x".parse::<KeyRing>().unwrap_err();
 /// assert_eq!(err, KeyRingError::BadEntry { position: 2 });
 /// assert_eq!(err.to_string(), "key ring entry 2 is not of the form `kid:base64key`");
 /// ```
@@ -55,6 +55,28 @@ pub enum KeyRingError {
         kid: u32,
         /// The position of the first entry with this key id.
         first: usize,
+    },
+    /// An entry's key cannot be random bytes (see [`KeyWeakness`]): generate one with
+    /// [`KeyRing::generate_config_entry`](super::KeyRing::generate_config_entry) or
+    /// `openssl rand -base64 32`.
+    WeakKey {
+        /// The entry's position, from 1.
+        position: usize,
+        /// The entry's key id.
+        kid: u32,
+        /// What gives the key away.
+        weakness: KeyWeakness,
+    },
+    /// An entry holds the same key as an earlier entry under another key id.
+    DuplicateKey {
+        /// The position of the second entry, from 1.
+        position: usize,
+        /// The second entry's key id.
+        kid: u32,
+        /// The position of the first entry with this key.
+        first: usize,
+        /// The first entry's key id.
+        first_kid: u32,
     },
     /// The environment variable is not set.
     EnvNotSet {
@@ -101,6 +123,24 @@ impl fmt::Display for KeyRingError {
                 f,
                 "key ring entry {position}: kid {kid} is already used by entry {first}"
             ),
+            Self::WeakKey {
+                position,
+                kid,
+                weakness,
+            } => write!(
+                f,
+                "key ring entry {position} (kid {kid}): the key is {weakness}, not 32 random bytes \
+                 (generate one with `openssl rand -base64 32`)"
+            ),
+            Self::DuplicateKey {
+                position,
+                kid,
+                first,
+                first_kid,
+            } => write!(
+                f,
+                "key ring entry {position} (kid {kid}): the same key as entry {first} (kid {first_kid})"
+            ),
             Self::EnvNotSet { var } => write!(f, "environment variable {var} is not set"),
             Self::EnvNotUnicode { var } => {
                 write!(f, "environment variable {var} is not valid Unicode")
@@ -110,3 +150,31 @@ impl fmt::Display for KeyRingError {
 }
 
 impl std::error::Error for KeyRingError {}
+
+/// Why a configured key cannot be 32 random bytes ([`KeyRingError::WeakKey`]).
+///
+/// ```
+/// use elicit_runtime::state::KeyWeakness;
+///
+/// assert_eq!(KeyWeakness::PrintableAscii.to_string(), "printable ASCII only (a password?)");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeyWeakness {
+    /// One byte value repeated 32 times (an all-zero key, say).
+    RepeatedByte,
+    /// Every byte is printable ASCII: a password or passphrase, not random bytes.
+    PrintableAscii,
+    /// Fewer than 16 different byte values: a short pattern repeated.
+    FewDistinctBytes,
+}
+
+impl fmt::Display for KeyWeakness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::RepeatedByte => "one byte repeated",
+            Self::PrintableAscii => "printable ASCII only (a password?)",
+            Self::FewDistinctBytes => "a short pattern repeated (fewer than 16 different bytes)",
+        })
+    }
+}

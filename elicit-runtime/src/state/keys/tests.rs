@@ -1,5 +1,7 @@
 use std::time::{Duration, UNIX_EPOCH};
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 
 use super::*;
@@ -36,9 +38,10 @@ fn generated_rings_differ() {
 
 // The configuration text (`config.rs`, `error.rs`).
 
-/// `[0x11; 32]` and `[0x22; 32]` in standard base64, padded.
-const B64_11: &str = "ERERERERERERERERERERERERERERERERERERERERERE=";
-const B64_22: &str = "IiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiIiI=";
+/// Three random keys in standard base64, padded.
+const KEY_A: &str = "cKr0mmAHjLbZk7v2QDp8QlZVf2NB0Dm5lgrEzmU3vy4=";
+const KEY_B: &str = "Y0R1NisZ+zHw0Y1P60soM2PYkqgufNFfFoAhQQtknQY=";
+const KEY_C: &str = "HJVz4KVG7lppnOcBuQbrb1RMQn5+d9le90H58V5Y9y0=";
 
 fn parse_err(text: &str) -> (KeyRingError, String) {
     let err = text.parse::<KeyRing>().unwrap_err();
@@ -56,13 +59,13 @@ fn sealer(ring: KeyRing) -> StateSealer {
 
 #[test]
 fn one_entry_is_a_primary_without_old_keys() {
-    let ring: KeyRing = format!("7:{B64_11}").parse().unwrap();
+    let ring: KeyRing = format!("7:{KEY_A}").parse().unwrap();
     assert_eq!(kids(&ring), (7, vec![]));
 }
 
 #[test]
 fn first_entry_is_primary_others_old_in_order() {
-    let text = format!("3:{B64_22},2:{B64_11},1:{B64_22}");
+    let text = format!("3:{KEY_B},2:{KEY_A},1:{KEY_C}");
     let ring: KeyRing = text.parse().unwrap();
     assert_eq!(kids(&ring), (3, vec![2, 1]));
 }
@@ -70,11 +73,11 @@ fn first_entry_is_primary_others_old_in_order() {
 #[test]
 fn separators_are_commas_and_whitespace_in_any_mix() {
     for text in [
-        format!("2:{B64_22},1:{B64_11}"),
-        format!("2:{B64_22} 1:{B64_11}"),
-        format!("2:{B64_22}\n1:{B64_11}\n"),
-        format!("\r\n\t 2:{B64_22} ,\n 1:{B64_11} ,"),
-        format!(",,2:{B64_22},,1:{B64_11},,"),
+        format!("2:{KEY_B},1:{KEY_A}"),
+        format!("2:{KEY_B} 1:{KEY_A}"),
+        format!("2:{KEY_B}\n1:{KEY_A}\n"),
+        format!("\r\n\t 2:{KEY_B} ,\n 1:{KEY_A} ,"),
+        format!(",,2:{KEY_B},,1:{KEY_A},,"),
     ] {
         let ring: KeyRing = text.parse().unwrap();
         assert_eq!(kids(&ring), (2, vec![1]), "{text:?}");
@@ -83,8 +86,9 @@ fn separators_are_commas_and_whitespace_in_any_mix() {
 
 #[test]
 fn padding_is_optional_and_both_alphabets_are_read() {
-    let unpadded = B64_11.trim_end_matches('=');
-    let url_safe = "-__7__v_-__7__v_-__7__v_-__7__v_-__7__v_-_8="; // [0xFB, 0xFF] * 16
+    let unpadded = KEY_A.trim_end_matches('=');
+    // A random key whose base64 has both `+` and `/`.
+    let url_safe = "O_MP4BG0r4kPrbPNZpHgNzvtdi-7njioB16WPKbgcUg=";
     let standard = url_safe.replace('-', "+").replace('_', "/");
     for text in [
         format!("1:{unpadded}"),
@@ -104,10 +108,10 @@ fn padding_is_optional_and_both_alphabets_are_read() {
 
 #[test]
 fn kid_range_is_u32() {
-    let ring: KeyRing = format!("0:{B64_11},4294967295:{B64_22}").parse().unwrap();
+    let ring: KeyRing = format!("0:{KEY_A},4294967295:{KEY_B}").parse().unwrap();
     assert_eq!(kids(&ring), (0, vec![u32::MAX]));
     // Leading zeros are the same number.
-    let (err, _) = parse_err(&format!("007:{B64_11},7:{B64_22}"));
+    let (err, _) = parse_err(&format!("007:{KEY_A},7:{KEY_B}"));
     assert_eq!(
         err,
         KeyRingError::DuplicateKid {
@@ -132,7 +136,7 @@ fn empty_text_is_refused() {
 
 #[test]
 fn entry_without_colon_is_refused_by_position() {
-    let (err, message) = parse_err(&format!("1:{B64_11} {B64_22}"));
+    let (err, message) = parse_err(&format!("1:{KEY_A} {KEY_B}"));
     assert_eq!(err, KeyRingError::BadEntry { position: 2 });
     assert_eq!(
         message,
@@ -153,7 +157,7 @@ fn bad_kids_are_refused() {
         "99999999999999999999",
         "١",
     ] {
-        let (err, message) = parse_err(&format!("{kid}:{B64_11}"));
+        let (err, message) = parse_err(&format!("{kid}:{KEY_A}"));
         assert_eq!(err, KeyRingError::BadKid { position: 1 }, "{kid:?}");
         assert_eq!(
             message,
@@ -166,7 +170,7 @@ fn bad_kids_are_refused() {
 fn key_not_base64_is_refused() {
     // Bad characters, padding in the middle, impossible lengths, mixed alphabets.
     for key in ["base64!", "ERER*ERE", "ERE=ERE=", "E", "ERERE", "+-__"] {
-        let (err, message) = parse_err(&format!("2:{B64_22},5:{key}"));
+        let (err, message) = parse_err(&format!("2:{KEY_B},5:{key}"));
         assert_eq!(
             err,
             KeyRingError::KeyNotBase64 {
@@ -204,7 +208,7 @@ fn key_of_wrong_length_is_refused_with_its_length() {
 
 #[test]
 fn duplicate_kid_is_refused_naming_both_entries() {
-    let (err, message) = parse_err(&format!("3:{B64_11},2:{B64_22},3:{B64_22}"));
+    let (err, message) = parse_err(&format!("3:{KEY_A},2:{KEY_B},3:{KEY_B}"));
     assert_eq!(
         err,
         KeyRingError::DuplicateKid {
@@ -221,7 +225,7 @@ fn duplicate_kid_is_refused_naming_both_entries() {
 
 #[test]
 fn the_first_error_is_reported() {
-    let (err, _) = parse_err(&format!("1:{B64_11},x,1:{B64_11}"));
+    let (err, _) = parse_err(&format!("1:{KEY_A},x,1:{KEY_A}"));
     assert_eq!(err, KeyRingError::BadEntry { position: 2 });
 }
 
@@ -271,7 +275,7 @@ fn env_errors_name_the_variable_only() {
     );
     assert!(!format!("{not_unicode:?}").contains("secret"));
 
-    let ring = config::from_var("ELICIT_KEYS", Ok(format!("4:{B64_11}\n"))).unwrap();
+    let ring = config::from_var("ELICIT_KEYS", Ok(format!("4:{KEY_A}\n"))).unwrap();
     assert_eq!(kids(&ring), (4, vec![]));
     let err = config::from_var("ELICIT_KEYS", Ok(String::new())).unwrap_err();
     assert_eq!(err, KeyRingError::Empty);
@@ -291,7 +295,7 @@ fn from_env_reads_the_process_environment() {
 
 #[test]
 fn replicas_parsing_the_same_text_open_each_others_states() {
-    let text = format!("2:{B64_22},1:{B64_11}");
+    let text = format!("2:{KEY_B},1:{KEY_A}");
     let replica_a = sealer(text.parse().unwrap());
     let replica_b = sealer(text.parse().unwrap());
     let args = json!({"location": "New York"});
@@ -305,7 +309,7 @@ fn replicas_parsing_the_same_text_open_each_others_states() {
     assert_eq!(opened.kid, 2);
 
     // The text is the key: the same key ids with other keys open nothing.
-    let other = sealer(format!("2:{B64_11},1:{B64_22}").parse().unwrap());
+    let other = sealer(format!("2:{KEY_A},1:{KEY_B}").parse().unwrap());
     assert_eq!(
         other.open_now::<serde_json::Value>(&token, &binding),
         Err(StateError::Decrypt)
@@ -319,11 +323,11 @@ fn rotation_new_primary_seals_old_key_still_opens() {
     let later = t0 + Duration::from_secs(5);
 
     // Before the rotation: key 1 alone.
-    let before = sealer(format!("1:{B64_11}").parse().unwrap());
+    let before = sealer(format!("1:{KEY_A}").parse().unwrap());
     let old_token = before.seal(&binding, &json!("old"), t0).unwrap();
 
     // After: a new key 2 in front, key 1 kept as an old key.
-    let after = sealer(format!("2:{B64_22},1:{B64_11}").parse().unwrap());
+    let after = sealer(format!("2:{KEY_B},1:{KEY_A}").parse().unwrap());
     let opened = after.open::<String>(&old_token, &binding, later).unwrap();
     assert_eq!((opened.payload.as_str(), opened.kid), ("old", 1));
     let new_token = after.seal(&binding, &json!("new"), t0).unwrap();
@@ -343,7 +347,7 @@ fn rotation_new_primary_seals_old_key_still_opens() {
     );
 
     // Once key 1 is dropped, its tokens no longer open.
-    let dropped = sealer(format!("2:{B64_22}").parse().unwrap());
+    let dropped = sealer(format!("2:{KEY_B}").parse().unwrap());
     assert_eq!(
         dropped.open::<String>(&old_token, &binding, later),
         Err(StateError::UnknownKey { kid: 1 })
@@ -363,4 +367,119 @@ fn generated_entries_parse_and_differ() {
         .parse()
         .unwrap();
     assert_eq!(kids(&ring), (2, vec![1]));
+}
+
+// Weak keys (issue 21, item 9): refused when read from configuration, naming the entry and
+// what gave the key away, never the key.
+
+#[test]
+fn an_all_zero_key_is_refused() {
+    let zero = STANDARD.encode([0u8; 32]);
+    let (err, message) = parse_err(&format!("1:{zero}"));
+    assert_eq!(
+        err,
+        KeyRingError::WeakKey {
+            position: 1,
+            kid: 1,
+            weakness: KeyWeakness::RepeatedByte
+        }
+    );
+    assert_eq!(
+        message,
+        "key ring entry 1 (kid 1): the key is one byte repeated, not 32 random bytes \
+         (generate one with `openssl rand -base64 32`)"
+    );
+    // Any one byte repeated, as an old key too.
+    let (err, _) = parse_err(&format!("2:{KEY_A},1:{}", STANDARD.encode([0x11u8; 32])));
+    assert_eq!(
+        err,
+        KeyRingError::WeakKey {
+            position: 2,
+            kid: 1,
+            weakness: KeyWeakness::RepeatedByte
+        }
+    );
+}
+
+#[test]
+fn a_printable_password_of_32_characters_is_refused() {
+    let password = "correct horse battery staple 42!";
+    assert_eq!(password.len(), 32);
+    let (err, message) = parse_err(&format!("7:{}", STANDARD.encode(password)));
+    assert_eq!(
+        err,
+        KeyRingError::WeakKey {
+            position: 1,
+            kid: 7,
+            weakness: KeyWeakness::PrintableAscii
+        }
+    );
+    assert!(!message.contains("horse"), "{message}");
+    // A hex or base64 text pasted where its bytes belong is printable too.
+    let hex = "00112233445566778899aabbccddeeff";
+    let (err, _) = parse_err(&format!("7:{}", STANDARD.encode(hex)));
+    assert!(matches!(
+        err,
+        KeyRingError::WeakKey {
+            weakness: KeyWeakness::PrintableAscii,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_short_repeated_pattern_is_refused() {
+    let pattern: Vec<u8> = [0xde, 0xad, 0xbe, 0xef].repeat(8);
+    let (err, _) = parse_err(&format!("3:{}", STANDARD.encode(&pattern)));
+    assert_eq!(
+        err,
+        KeyRingError::WeakKey {
+            position: 1,
+            kid: 3,
+            weakness: KeyWeakness::FewDistinctBytes
+        }
+    );
+    // 15 different bytes, one of them non-printable: still a pattern.
+    let fifteen: [u8; 32] =
+        std::array::from_fn(|i| [0x80, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14][i % 15]);
+    assert_eq!(
+        KeyWeakness::of(&fifteen),
+        Some(KeyWeakness::FewDistinctBytes)
+    );
+    let sixteen: [u8; 32] =
+        std::array::from_fn(|i| [0x80, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15][i % 16]);
+    assert_eq!(KeyWeakness::of(&sixteen), None);
+}
+
+#[test]
+fn the_same_key_under_two_ids_is_refused() {
+    let (err, message) = parse_err(&format!("3:{KEY_A},2:{KEY_B},1:{KEY_A}"));
+    assert_eq!(
+        err,
+        KeyRingError::DuplicateKey {
+            position: 3,
+            kid: 1,
+            first: 1,
+            first_kid: 3
+        }
+    );
+    assert_eq!(
+        message,
+        "key ring entry 3 (kid 1): the same key as entry 1 (kid 3)"
+    );
+    // In the other alphabet, unpadded: the same bytes.
+    let url_safe = KEY_B.replace('+', "-").replace('/', "_");
+    let (err, _) = parse_err(&format!("2:{KEY_B},1:{}", url_safe.trim_end_matches('=')));
+    assert!(matches!(
+        err,
+        KeyRingError::DuplicateKey { position: 2, .. }
+    ));
+}
+
+#[test]
+fn random_keys_pass_the_checks() {
+    for _ in 0..1000 {
+        let entry = KeyRing::generate_config_entry(1);
+        assert!(entry.parse::<KeyRing>().is_ok(), "a random key was refused");
+    }
 }

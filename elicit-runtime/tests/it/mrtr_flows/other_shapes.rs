@@ -73,3 +73,63 @@ fn an_unknown_protocol_version_is_invalid_params() {
         Some(json!({"supported": ["2025-11-25", "2026-07-28"]}))
     );
 }
+
+/// Issue 21 item 7: a sampling or roots answer keeps only the members its result defines;
+/// anything else the client adds is neither handed to the handler nor carried in later states.
+#[test]
+fn sampling_and_roots_answers_keep_only_their_defined_members() {
+    let handler = async |cx: &mut ElicitContext| {
+        let summary = cx.sample(SAMPLING, sampling_params()).await?;
+        let roots = cx.list_roots("where").await?;
+        let guests = Guests::ask(cx).await?;
+        Ok((summary, roots, guests))
+    };
+    let summary = json!({
+        "role": "assistant", "content": {"type": "text", "text": "Soup."},
+        "model": "m-1", "stopReason": "endTurn"
+    });
+    let roots = json!({"roots": [{"uri": "file:///menu", "name": "menu"}]});
+    let stuff = |defined: &Value| {
+        let mut stuffed = defined.clone();
+        stuffed["junk"] = json!("x".repeat(30_000));
+        stuffed["_meta"] = json!({"k": "y".repeat(1_000)});
+        stuffed
+    };
+    let server = server();
+    let caps = json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {}});
+    let mut sizes = Vec::new();
+    for (s, r) in [
+        (summary.clone(), roots.clone()),
+        (stuff(&summary), stuff(&roots)),
+    ] {
+        let first = first_params(caps.clone());
+        let r1 = asks(round(&server, &first, handler));
+        let r2 = asks(round(
+            &server,
+            &retry(&first, &r1, json!({SAMPLING: s})),
+            handler,
+        ));
+        assert_eq!(keys(&r2), ["where"]);
+        let r3 = asks(round(
+            &server,
+            &retry(&first, &r2, json!({"where": r})),
+            handler,
+        ));
+        assert_eq!(keys(&r3), ["guests"]);
+        sizes.push([&r2, &r3].map(|r| r.request_state().unwrap().len()));
+        let done = completes(round(
+            &server,
+            &retry(
+                &first,
+                &r3,
+                Responses::new().accept(&guests(2)).into_value(),
+            ),
+            handler,
+        ));
+        assert_eq!(
+            done,
+            (summary.clone(), roots.clone(), Answer::Accepted(guests(2)))
+        );
+    }
+    assert_eq!(sizes[0], sizes[1], "{sizes:?}");
+}

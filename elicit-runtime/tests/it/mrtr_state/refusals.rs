@@ -132,12 +132,7 @@ fn a_sealed_payload_that_is_not_the_contexts_is_refused() {
 #[test]
 fn all_refusals_look_the_same_to_the_client_but_not_in_the_log() {
     let server = server();
-    let token = first_round(
-        &server,
-        "tools/call",
-        &params(TOOL, arguments()),
-        Some("alice"),
-    );
+    let token = alices_first_tool_round(&server);
     let again =
         |name: &str, args: Value, token: &str| with_state(params(name, args), token, accept(3));
     let other_key = ElicitServer::new(StateSealer::new(KeyRing::new(7, K2), AUDIENCE));
@@ -232,4 +227,33 @@ fn a_request_state_that_is_not_a_string_is_invalid_params() {
     let error = server().context("tools/call", &bad).build().unwrap_err();
     assert_eq!(error.error.code, -32602);
     assert_eq!(error.error.data, Some(json!({"field": "requestState"})));
+}
+
+/// Issue 21 item 5: what the sealed state binds, as the `Elicit` docs now say — the tool name,
+/// the arguments and the principal, and not `_meta`, which is new in every request (progress
+/// token, trace context) and read afresh each round.
+#[test]
+fn the_state_binds_tool_arguments_and_principal_but_not_meta() {
+    let server = server();
+    let token = alices_first_tool_round(&server);
+    let mut other_meta = with_state(params(TOOL, arguments()), &token, accept(3));
+    other_meta["_meta"]["progressToken"] = json!("p-2");
+    other_meta["_meta"]["traceparent"] =
+        json!("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+    assert_eq!(
+        retry(&server, "tools/call", &other_meta, Some("alice")).unwrap(),
+        Answer::Accepted(Guests { count: 3 })
+    );
+    let mut other_args = arguments();
+    other_args["guests"] = json!(20);
+    let changed = with_state(params(TOOL, other_args), &token, accept(3));
+    refused(
+        retry(&server, "tools/call", &changed, Some("alice")),
+        &StateError::ArgumentsChanged,
+    );
+    let same = with_state(params(TOOL, arguments()), &token, accept(3));
+    refused(
+        retry(&server, "tools/call", &same, Some("bob")),
+        &StateError::PrincipalMismatch,
+    );
 }

@@ -19,6 +19,33 @@ fn refused_by_the_guard(server: &ElicitServer, params: &Value) -> JsonRpcError {
     error
 }
 
+/// Safe by default (issue 21): with no setting at all, a state works once per process; the
+/// server's clones share the in-process guard, and `without_replay_guard` is the explicit
+/// opt-out.
+#[test]
+fn by_default_a_state_works_once_per_process() {
+    let server = ElicitServer::new(sealer());
+    assert!(server.sealer().has_replay_guard());
+    let token = first_tool_round(&server);
+    let retried = with_state(params(TOOL, arguments()), &token, accept(3));
+    assert_eq!(
+        retry(&server, "tools/call", &retried, None).unwrap(),
+        Answer::Accepted(Guests { count: 3 })
+    );
+    refused_by_the_guard(&server, &retried);
+    refused_by_the_guard(&server.clone(), &retried);
+
+    let replayable = ElicitServer::new(sealer().without_replay_guard());
+    let token = first_tool_round(&replayable);
+    let retried = with_state(params(TOOL, arguments()), &token, accept(3));
+    for _ in 0..2 {
+        assert_eq!(
+            retry(&replayable, "tools/call", &retried, None).unwrap(),
+            Answer::Accepted(Guests { count: 3 })
+        );
+    }
+}
+
 #[test]
 fn with_a_replay_guard_a_state_works_once() {
     let guard = Arc::new(MemoryReplayGuard::new());

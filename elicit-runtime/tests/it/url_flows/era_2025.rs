@@ -287,6 +287,20 @@ async fn legacy_waits_are_bounded_and_refused_before_a_link_goes_out() {
     );
 }
 
+/// Issue 21 item 10: a limit beyond what tokio's semaphore can count panicked inside tokio;
+/// it is now that many, and waits still work.
+#[tokio::test]
+async fn any_url_wait_limit_is_safe() {
+    let server = server_with(sealer()).with_max_url_waits(usize::MAX);
+    assert_eq!(server.max_url_waits(), usize::MAX >> 3);
+    let declines = UrlPeer::new(json!({"action": "decline"}), None);
+    assert_eq!(
+        complete(run_legacy(&server, url_caps(), Some(ALICE), Some(declines), connect).await),
+        UrlAnswer::Declined
+    );
+    assert_eq!(server.with_max_url_waits(0).max_url_waits(), 0);
+}
+
 /// A store that counts how often a waiting handler looks.
 #[derive(Default)]
 struct CountingStore {

@@ -85,15 +85,24 @@ fn decline_and_cancel_need_no_page() {
         ("decline", UrlAnswer::Declined),
         ("cancel", UrlAnswer::Cancelled),
     ] {
-        let server = server();
-        let caller = Caller::new(&server, Some(ALICE));
+        // Without the replay guard, which would refuse the second call before the flow is
+        // looked at: this is about the flow.
+        let replayable = server_with(sealer().without_replay_guard());
+        let caller = Caller::new(&replayable, Some(ALICE));
         let (handle, state) = start(&caller);
         let params = caller.retry(&state, Some(answer(action)));
         assert_eq!(complete(block_on(caller.call(&params, connect))), expected);
         // Declining records nothing: the page itself still opens (the link is still alive),
         // and finishing it afterwards does not turn the decline into an authorization.
-        finish_page(&server, &handle, None);
+        finish_page(&replayable, &handle, None);
         assert_eq!(complete(block_on(caller.call(&params, connect))), expected);
+        // With the default guard, the same retry a second time is refused outright.
+        let guarded = server();
+        let caller = Caller::new(&guarded, Some(ALICE));
+        let (_, state) = start(&caller);
+        let params = caller.retry(&state, Some(answer(action)));
+        assert_eq!(complete(block_on(caller.call(&params, connect))), expected);
+        assert_invalid_state(&error(block_on(caller.call(&params, connect))));
     }
 }
 
@@ -246,4 +255,32 @@ fn with_url_origin_moves_the_link_to_the_dev_origin() {
             .as_deref(),
         Some("an origin is `scheme://host[:port]`, without path, query or user info")
     );
+}
+
+/// Issue 21 item 7: a URL accept means "the user agreed to open the link" and defines no
+/// content. Content sent with it anyway was carried in every later state (a 372-byte state
+/// grew to 80 kB); only the action is kept now, so the state is the size of a bare accept's,
+/// round after round.
+#[test]
+fn a_url_accept_carries_its_action_only() {
+    let server = server();
+    let caller = Caller::new(&server, Some(ALICE));
+    let junk = json!({"junk": "x".repeat(60_000), "more": {"nested": vec!["y"; 100]}});
+    let stuffed =
+        json!({ KEY: {"action": "accept", "content": junk, "_meta": {"k": "z".repeat(1000)}} });
+    let mut sizes = Vec::new();
+    for responses in [answer("accept"), stuffed] {
+        let (_, state) = start(&caller);
+        let ask = input_required(block_on(
+            caller.call(&caller.retry(&state, Some(responses)), connect),
+        ));
+        assert_state_only(&ask);
+        // A state-only round after it carries the same again.
+        let again = input_required(block_on(
+            caller.call(&caller.retry(&state_of(&ask), None), connect),
+        ));
+        sizes.push((state_of(&ask).len(), state_of(&again).len()));
+    }
+    assert_eq!(sizes[0], sizes[1], "bare accept vs accept with content");
+    assert!(sizes[1].0 < 1_024 && sizes[1].1 < 1_024, "{sizes:?}");
 }

@@ -189,18 +189,21 @@ fn an_accept_without_request_state_never_authorizes() {
 fn a_malformed_answer_is_a_clean_invalid_params_error() {
     let server = server();
     let caller = Caller::new(&server, Some(ALICE));
-    let (_, state) = start(&caller);
     for bad in [
         json!({ KEY: "yes" }),
         json!({ KEY: {"action": "maybe"} }),
         json!({ KEY: {} }),
     ] {
+        // Each state is single use: a fresh call for each answer.
+        let (_, state) = start(&caller);
         let e = error(block_on(
             caller.call(&caller.retry(&state, Some(bad.clone())), connect),
         ));
         assert_eq!(e.code, -32602, "{bad}: {e:?}");
+        assert_ne!(e, JsonRpcError::invalid_request_state(), "{bad}: {e:?}");
     }
     // Unknown keys are ignored: the link is sent again rather than failing.
+    let (_, state) = start(&caller);
     let params = caller.retry(&state, Some(json!({"other": {"action": "accept"}})));
     let ask = input_required(block_on(caller.call(&params, connect)));
     url_request(&ask);

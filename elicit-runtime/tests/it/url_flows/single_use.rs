@@ -4,7 +4,9 @@ use super::*;
 
 #[test]
 fn a_single_use_completion_is_redeemed_once_and_a_fresh_call_still_works() {
-    let server = server().with_single_use_completions();
+    // The completion's own single use, without the replay guard in front of it (which would
+    // refuse the repeated retries before the completion is looked at).
+    let server = server_with(sealer().without_replay_guard()).with_single_use_completions();
     assert!(server.single_use_completions());
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, state) = start(&caller);
@@ -98,7 +100,8 @@ fn a_question_after_a_single_use_url_elicitation_gets_its_own_round() {
 /// run the handler's side effect again.
 #[test]
 fn a_later_rounds_state_cannot_replay_a_single_use_completion() {
-    let server = server().with_single_use_completions();
+    // Without the replay guard in front (see above); with it, the replay is refused sooner.
+    let server = server_with(sealer().without_replay_guard()).with_single_use_completions();
     let caller = Caller::new(&server, Some(ALICE));
     let ask = input_required(block_on(caller.call(&caller.first(), connect_then_label)));
     finish_page(
