@@ -42,6 +42,9 @@ fn round(server: &ElicitServer, params: &Value) -> Option<Result<Option<String>,
             let _ = serde_json::to_string(&ask).expect("InputRequiredResult serializes");
             Ok(ask.request_state().map(str::to_owned))
         }
+        // `Reply` is non-exhaustive (`Reply::Link` ends a call with a link; this handler
+        // asks forms only): nothing to retry.
+        Ok(_) => Ok(None),
         Err(error) => {
             let _ = serde_json::to_string(&error).expect("errors serialize");
             Err(error.code)
