@@ -27,14 +27,10 @@ use support::*;
 
 #[test]
 fn alice_confirms_and_her_flow_completes_with_the_hooks_result() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+    let f = fixture(Then::Complete);
 
     // The confirmation page: which server, what for, for whom; nothing recorded.
-    let (status, html) = get(&app, &handle, Some(ALICE));
+    let (status, html) = get(&f.app, &f.handle, Some(ALICE));
     assert_eq!(status, StatusCode::OK);
     assert!(
         html.contains("<p class=\"from\">Request from issues-server</p>"),
@@ -56,11 +52,11 @@ fn alice_confirms_and_her_flow_completes_with_the_hooks_result() {
         "posts to its own URL"
     );
     assert!(!html.contains("<script"));
-    assert!(hook.opened.lock().unwrap().is_empty());
+    assert!(f.hook.opened.lock().unwrap().is_empty());
 
     let (status, html) = post(
-        &app,
-        &handle,
+        &f.app,
+        &f.handle,
         Some(ALICE),
         SAME_ORIGIN,
         &form(&token_in(&html), "confirm"),
@@ -71,16 +67,16 @@ fn alice_confirms_and_her_flow_completes_with_the_hooks_result() {
         "{html}"
     );
 
-    let [id] = hook.opened.lock().unwrap().clone().try_into().unwrap();
+    let [id] = f.hook.opened.lock().unwrap().clone().try_into().unwrap();
     let result = json!({"account": "octocat", "repo": "octo/hello"});
     assert_eq!(
-        lookup(&store, &id),
+        lookup(&f.store, &id),
         Some(Completion::Completed {
             result: Some(result.clone())
         })
     );
     assert_eq!(
-        retry(&caller, &state),
+        retry(&f.caller, &f.state),
         UrlAnswer::Completed {
             state: bound(),
             result: Some(result)
@@ -90,102 +86,75 @@ fn alice_confirms_and_her_flow_completes_with_the_hooks_result() {
 
 #[test]
 fn cancel_records_a_failure_the_tool_reads_at_once() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+    let f = fixture(Then::Complete);
 
-    let token = token_in(&get(&app, &handle, Some(ALICE)).1);
-    let (status, html) = post(
-        &app,
-        &handle,
-        Some(ALICE),
-        SAME_ORIGIN,
-        &form(&token, "cancel"),
-    );
+    let token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
+    let (status, html) = press(&f.app, &f.handle, ALICE, &token, "cancel");
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("<h1>Cancelled</h1>"), "{html}");
-    assert!(hook.opened.lock().unwrap().is_empty(), "connect never ran");
+    assert!(
+        f.hook.opened.lock().unwrap().is_empty(),
+        "connect never ran"
+    );
     let reason = "the user cancelled on the confirmation page".to_owned();
     assert_eq!(
-        retry(&caller, &state),
+        retry(&f.caller, &f.state),
         UrlAnswer::Failed {
             state: bound(),
             reason: reason.clone()
         }
     );
     // Spent: Confirm afterwards records nothing more.
-    let (status, _) = post(
-        &app,
-        &handle,
-        Some(ALICE),
-        SAME_ORIGIN,
-        &form(&token, "confirm"),
-    );
+    let (status, _) = press(&f.app, &f.handle, ALICE, &token, "confirm");
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let id = block_on(LandingPage::new(&server).open_raw(&handle, ALICE)).unwrap_err();
+    let id = block_on(LandingPage::new(&f.server).open_raw(&f.handle, ALICE)).unwrap_err();
     assert_eq!(id, PageError::AlreadyRecorded);
-    let recorded = store.snapshot();
+    let recorded = f.store.snapshot();
     assert_eq!(recorded, vec![Completion::Failed { reason }]);
 }
 
 #[test]
 fn another_user_is_refused_and_the_flow_stays_open_for_alice() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
-    let alices_token = token_in(&get(&app, &handle, Some(ALICE)).1);
+    let f = fixture(Then::Complete);
+    let alices_token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
 
     for nobody in [MALLORY, ""] {
-        let (status, html) = get(&app, &handle, Some(nobody));
+        let (status, html) = get(&f.app, &f.handle, Some(nobody));
         assert_eq!((status, html), refused(), "{nobody:?}");
         // Even with alice's token (stolen somehow), another session confirms nothing.
-        let (status, html) = post(
-            &app,
-            &handle,
-            Some(nobody),
-            SAME_ORIGIN,
-            &form(&alices_token, "confirm"),
-        );
+        let (status, html) = press(&f.app, &f.handle, nobody, &alices_token, "confirm");
         assert_eq!((status, html), refused(), "{nobody:?}");
     }
     assert!(
-        hook.opened.lock().unwrap().is_empty(),
+        f.hook.opened.lock().unwrap().is_empty(),
         "connect ran for mallory"
     );
-    assert!(store.snapshot().is_empty());
+    assert!(f.store.snapshot().is_empty());
 
-    assert_eq!(confirm(&app, &handle, ALICE).0, StatusCode::OK);
+    assert_eq!(confirm(&f.app, &f.handle, ALICE).0, StatusCode::OK);
     assert!(matches!(
-        retry(&caller, &state),
+        retry(&f.caller, &f.state),
         UrlAnswer::Completed { .. }
     ));
 }
 
 #[test]
 fn forged_and_missing_handles_get_the_uniform_refusal() {
-    let (_, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+    let f = fixture(Then::Complete);
 
     // Forged: one changed character, truncated, garbage, a requestState; another server's key.
     let (_, other) = store_and_server(StateSealer::new(KeyRing::new(1, [8; 32]), "issues-server"));
     let foreign = start(&Caller::new(&other, Some(ALICE))).0;
     for bad in [
-        tamper(&handle),
-        handle[..handle.len() - 4].to_owned(),
+        tamper(&f.handle),
+        f.handle[..f.handle.len() - 4].to_owned(),
         "eu1.AAAA".to_owned(),
-        state,
+        f.state,
         foreign,
     ] {
-        assert_eq!(get(&app, &bad, Some(ALICE)), refused(), "{bad}");
+        assert_eq!(get(&f.app, &bad, Some(ALICE)), refused(), "{bad}");
     }
-    let asked = hook.subjects_asked.load(Ordering::SeqCst);
+    let asked = f.hook.subjects_asked.load(Ordering::SeqCst);
     assert_eq!(asked, 5);
 
     // Missing, empty, twice: refused before asking who the user is.
@@ -194,49 +163,39 @@ fn forged_and_missing_handles_get_the_uniform_refusal() {
         "/connect?",
         "/connect?elicitation=",
         "/connect?other=1",
-        &format!("/connect?elicitation={handle}&elicitation={handle}"),
+        &format!("/connect?elicitation={0}&elicitation={0}", f.handle),
     ] {
-        let (status, response) = send(&app, Method::GET, uri, Some(ALICE), &[], "");
+        let (status, response) = send(&f.app, Method::GET, uri, Some(ALICE), &[], "");
         assert_guarded(&response);
         assert_eq!((status, body(response)), refused(), "{uri}");
     }
-    assert_eq!(hook.subjects_asked.load(Ordering::SeqCst), asked);
-    assert!(hook.opened.lock().unwrap().is_empty());
+    assert_eq!(f.hook.subjects_asked.load(Ordering::SeqCst), asked);
+    assert!(f.hook.opened.lock().unwrap().is_empty());
 
     // The genuine handle, percent-encoded and among other parameters, still opens.
-    let encoded = handle.replace('.', "%2E");
+    let encoded = f.handle.replace('.', "%2E");
     let uri = format!("/connect?provider=github&elicitation={encoded}");
     assert_eq!(
-        send(&app, Method::GET, &uri, Some(ALICE), &[], "").0,
+        send(&f.app, Method::GET, &uri, Some(ALICE), &[], "").0,
         StatusCode::OK
     );
 }
 
 #[test]
 fn a_finished_flow_is_refused_and_keeps_its_first_outcome() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+    let f = fixture(Then::Complete);
 
-    let token = token_in(&get(&app, &handle, Some(ALICE)).1);
-    assert_eq!(confirm(&app, &handle, ALICE).0, StatusCode::OK);
-    assert_eq!(get(&app, &handle, Some(ALICE)), refused());
+    let token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
+    assert_eq!(confirm(&f.app, &f.handle, ALICE).0, StatusCode::OK);
+    assert_eq!(get(&f.app, &f.handle, Some(ALICE)), refused());
 
     // A failure posted by another tab (its page loaded before) loses too.
-    let failing = app_failing(&server);
-    let (status, html) = post(
-        &failing,
-        &handle,
-        Some(ALICE),
-        SAME_ORIGIN,
-        &form(&token, "confirm"),
-    );
+    let failing = app_failing(&f.server);
+    let (status, html) = press(&failing, &f.handle, ALICE, &token, "confirm");
     assert_eq!((status, html), refused());
-    assert_eq!(store.snapshot().len(), 1);
+    assert_eq!(f.store.snapshot().len(), 1);
     assert!(matches!(
-        retry(&caller, &state),
+        retry(&f.caller, &f.state),
         UrlAnswer::Completed { .. }
     ));
 }
@@ -352,13 +311,7 @@ fn an_expired_link_is_refused_and_its_confirmation_too() {
             + Duration::from_millis(150),
     );
     assert_eq!(get(&app, &handle, Some(ALICE)), refused());
-    let (status, html) = post(
-        &app,
-        &handle,
-        Some(ALICE),
-        SAME_ORIGIN,
-        &form(&token, "confirm"),
-    );
+    let (status, html) = press(&app, &handle, ALICE, &token, "confirm");
     assert_eq!((status, html), refused());
     assert!(hook.opened.lock().unwrap().is_empty());
     assert!(store.snapshot().is_empty());
@@ -511,16 +464,19 @@ fn operators_see_the_precise_reason_never_the_handle_the_token_or_the_user() {
         })
         .collect();
     assert_eq!(seen.len(), 7, "{events:?}");
+    let (refused_request, refused_handle) = (
+        "landing page refused a request",
+        "landing page refused a handle",
+    );
     assert_eq!(
         seen[0],
         (
-            "landing page refused a request",
+            refused_request,
             "404",
             "no `elicitation` parameter in the query"
         )
     );
-    assert_eq!(seen[1].0, "landing page refused a handle");
-    assert_eq!(seen[1].1, "404");
+    assert_eq!((seen[1].0, seen[1].1), (refused_handle, "404"));
     assert!(
         seen[1].2.starts_with("invalid elicitation handle: "),
         "{}",
@@ -528,29 +484,20 @@ fn operators_see_the_precise_reason_never_the_handle_the_token_or_the_user() {
     );
     assert_eq!(
         seen[2],
-        (
-            "landing page refused a handle",
-            "404",
-            "the handle belongs to another user"
-        )
+        (refused_handle, "404", "the handle belongs to another user")
     );
     // The hostile header's quote and tab are escaped.
+    let cross_site = r#"Sec-Fetch-Site is \"cross-site\"\tforged=1\""#;
     assert_eq!(
         seen[3],
         (
             "landing page refused a cross-site request",
             "403",
-            r#"Sec-Fetch-Site is \"cross-site\"\tforged=1\""#
+            cross_site
         )
     );
-    assert_eq!(
-        seen[4],
-        (
-            "landing page refused a handle",
-            "404",
-            "the confirmation token is missing, forged, or for another handle or user"
-        )
-    );
+    let unconfirmed = "the confirmation token is missing, forged, or for another handle or user";
+    assert_eq!(seen[4], (refused_handle, "404", unconfirmed));
     assert_eq!(seen[5].0, "landing page asked for confirmation");
     assert_eq!(seen[6].0, "landing page completed a flow");
     assert_eq!(events[6]["key"], KEY);

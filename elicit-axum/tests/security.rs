@@ -38,41 +38,34 @@ const CROSS_SITE_GETS: &[&[(&str, &str)]] = &[
 
 #[test]
 fn a_get_never_records() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+    let f = fixture(Then::Complete);
 
-    let uri = format!("/connect?elicitation={handle}");
+    let uri = format!("/connect?elicitation={}", f.handle);
     for headers in CROSS_SITE_GETS {
-        let (status, _) = send(&app, Method::GET, &uri, Some(ALICE), headers, "");
+        let (status, _) = send(&f.app, Method::GET, &uri, Some(ALICE), headers, "");
         assert_eq!(status, StatusCode::OK, "{headers:?}: the confirmation page");
     }
     assert!(
-        hook.opened.lock().unwrap().is_empty(),
+        f.hook.opened.lock().unwrap().is_empty(),
         "connect ran on a GET"
     );
     assert!(
-        store.snapshot().is_empty(),
+        f.store.snapshot().is_empty(),
         "a GET recorded {:?}",
-        store.snapshot()
+        f.store.snapshot()
     );
     // The tool still waits: a state-only round, not a completion.
     let round = input_required(block_on(
-        caller.call(&caller.retry(&state, Some(answer("accept"))), connect),
+        f.caller
+            .call(&f.caller.retry(&f.state, Some(answer("accept"))), connect),
     ));
     assert_state_only(&round);
 }
 
 #[test]
 fn a_post_without_the_pages_token_records_nothing() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, _) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
-    let (_, html) = get(&app, &handle, Some(ALICE));
+    let f = fixture(Then::Complete);
+    let (_, html) = get(&f.app, &f.handle, Some(ALICE));
     let token = token_in(&html);
 
     for body in [
@@ -83,18 +76,18 @@ fn a_post_without_the_pages_token_records_nothing() {
         format!("token={}&decision=confirm", &token[..token.len() - 2]),
         "token=ec1.AAAA&decision=confirm".to_owned(),
         // A handle, or the request's state, in the token's place.
-        format!("token={handle}&decision=confirm"),
+        format!("token={}&decision=confirm", f.handle),
         // The right token, an unknown or doubled decision.
         format!("token={token}"),
         format!("token={token}&decision=yes"),
         format!("token={token}&decision=confirm&decision=confirm"),
         format!("token={token}&token={token}&decision=confirm"),
     ] {
-        let (status, html) = post(&app, &handle, Some(ALICE), SAME_ORIGIN, &body);
+        let (status, html) = post(&f.app, &f.handle, Some(ALICE), SAME_ORIGIN, &body);
         assert_eq!((status, html), refused(), "{body}");
     }
-    assert!(hook.opened.lock().unwrap().is_empty());
-    assert!(store.snapshot().is_empty());
+    assert!(f.hook.opened.lock().unwrap().is_empty());
+    assert!(f.store.snapshot().is_empty());
 }
 
 #[test]
@@ -110,26 +103,14 @@ fn a_token_for_another_handle_or_another_session_records_nothing() {
 
     // alice's token for her other flow does not confirm this one.
     let other_token = token_in(&get(&app, &other_handle, Some(ALICE)).1);
-    let (status, html) = post(
-        &app,
-        &handle,
-        Some(ALICE),
-        SAME_ORIGIN,
-        &form(&other_token, "confirm"),
-    );
+    let (status, html) = press(&app, &handle, ALICE, &other_token, "confirm");
     assert_eq!((status, html), refused());
 
     // mallory's own page gives her a token for her own flow and session: it confirms
     // nothing of alice's, neither in mallory's session nor planted in alice's.
     let mallorys_token = token_in(&get(&app, &mallorys_handle, Some(MALLORY)).1);
     for user in [ALICE, MALLORY] {
-        let (status, html) = post(
-            &app,
-            &handle,
-            Some(user),
-            SAME_ORIGIN,
-            &form(&mallorys_token, "confirm"),
-        );
+        let (status, html) = press(&app, &handle, user, &mallorys_token, "confirm");
         assert_eq!((status, html), refused(), "{user}");
     }
     // A token of another server (same audience, other keys) does not pass either.
@@ -141,13 +122,7 @@ fn a_token_for_another_handle_or_another_session_records_nothing() {
     let foreign = start(&Caller::new(&other_server, Some(ALICE))).0;
     let (opened, _) = block_on(page.open_raw(&foreign, ALICE)).unwrap();
     let foreign_token = page.confirmation_token(&opened, ALICE).unwrap();
-    let (status, _) = post(
-        &app,
-        &handle,
-        Some(ALICE),
-        SAME_ORIGIN,
-        &form(&foreign_token, "confirm"),
-    );
+    let (status, _) = press(&app, &handle, ALICE, &foreign_token, "confirm");
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     assert!(hook.opened.lock().unwrap().is_empty());
@@ -156,14 +131,11 @@ fn a_token_for_another_handle_or_another_session_records_nothing() {
 
 #[test]
 fn cross_site_posts_are_refused_with_403_before_anything_is_looked_up() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, _) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+    let f = fixture(Then::Complete);
     // Even with the right token (as if it had leaked), a cross-site post records nothing.
-    let token = token_in(&get(&app, &handle, Some(ALICE)).1);
-    let asked = hook
+    let token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
+    let asked = f
+        .hook
         .subjects_asked
         .load(std::sync::atomic::Ordering::SeqCst);
 
@@ -200,8 +172,8 @@ fn cross_site_posts_are_refused_with_403_before_anything_is_looked_up() {
     ];
     for headers in attempts {
         let (status, html) = post(
-            &app,
-            &handle,
+            &f.app,
+            &f.handle,
             Some(ALICE),
             headers,
             &form(&token, "confirm"),
@@ -210,57 +182,54 @@ fn cross_site_posts_are_refused_with_403_before_anything_is_looked_up() {
         assert_eq!(html, refused().1, "{headers:?}");
     }
     assert_eq!(
-        hook.subjects_asked
+        f.hook
+            .subjects_asked
             .load(std::sync::atomic::Ordering::SeqCst),
         asked,
         "refused before the user was even looked up"
     );
-    assert!(hook.opened.lock().unwrap().is_empty());
-    assert!(store.snapshot().is_empty());
+    assert!(f.hook.opened.lock().unwrap().is_empty());
+    assert!(f.store.snapshot().is_empty());
 
     // What a browser sends for the page's own form passes: both headers, or `Origin: null`
     // (the page's `no-referrer` policy) with `Sec-Fetch-Site: same-origin`.
     let own: &[(&str, &str)] = &[host, ("sec-fetch-site", "same-origin"), ("origin", "null")];
-    let (status, _) = post(&app, &handle, Some(ALICE), own, &form(&token, "confirm"));
+    let (status, _) = post(
+        &f.app,
+        &f.handle,
+        Some(ALICE),
+        own,
+        &form(&token, "confirm"),
+    );
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(store.snapshot().len(), 1);
+    assert_eq!(f.store.snapshot().len(), 1);
 }
 
 #[test]
 fn the_right_token_records_once() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
-    let token = token_in(&get(&app, &handle, Some(ALICE)).1);
+    let f = fixture(Then::Complete);
+    let token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
 
-    let (status, _) = post(
-        &app,
-        &handle,
-        Some(ALICE),
-        SAME_ORIGIN,
-        &form(&token, "confirm"),
-    );
+    let (status, _) = press(&f.app, &f.handle, ALICE, &token, "confirm");
     assert_eq!(status, StatusCode::OK);
     // Replayed (a reload, a double click, a second tab): refused, nothing more recorded.
     for decision in ["confirm", "cancel"] {
         let (status, html) = post(
-            &app,
-            &handle,
+            &f.app,
+            &f.handle,
             Some(ALICE),
             SAME_ORIGIN,
             &form(&token, decision),
         );
         assert_eq!((status, html), refused(), "{decision}");
     }
-    assert_eq!(hook.opened.lock().unwrap().len(), 1);
+    assert_eq!(f.hook.opened.lock().unwrap().len(), 1);
     assert!(matches!(
-        store.snapshot().as_slice(),
+        f.store.snapshot().as_slice(),
         [Completion::Completed { .. }]
     ));
     assert!(matches!(
-        retry(&caller, &state),
+        retry(&f.caller, &f.state),
         elicit_runtime::UrlAnswer::Completed { .. }
     ));
 }

@@ -167,6 +167,35 @@ pub fn start(caller: &Caller) -> (String, String) {
     start_with(caller, bound())
 }
 
+/// A server whose store remembers its records, alice's first round asking `ConnectGithub`
+/// (its link's handle, the state to retry with), and the route with a [`Hook`] doing `then`.
+pub struct Fixture {
+    pub store: Arc<Recording>,
+    pub server: ElicitServer,
+    pub caller: Caller,
+    pub handle: String,
+    pub state: String,
+    pub hook: Arc<Hook>,
+    pub app: Router,
+}
+
+pub fn fixture(then: Then) -> Fixture {
+    let (store, server) = store_and_server(sealer());
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, state) = start(&caller);
+    let hook = Hook::new(then);
+    let app = app(&server, &hook);
+    Fixture {
+        store,
+        server,
+        caller,
+        handle,
+        state,
+        hook,
+        app,
+    }
+}
+
 /// What a browser sends with the page's own form: same origin, by both headers.
 pub const SAME_ORIGIN: &[(&str, &str)] = &[
     ("host", "app.example.com"),
@@ -220,6 +249,18 @@ pub fn post(
         assert_guarded(&response);
     }
     (status, body(response))
+}
+
+/// `user` presses `decision` on the page whose form carries `token`: the form posted back
+/// from the page's own origin.
+pub fn press(
+    app: &Router,
+    handle: &str,
+    user: &str,
+    token: &str,
+    decision: &str,
+) -> (StatusCode, String) {
+    post(app, handle, Some(user), SAME_ORIGIN, &form(token, decision))
 }
 
 /// The form's body: `token` and the pressed button.
