@@ -146,15 +146,15 @@ pub fn landing_page_open(data: &[u8]) {
         return;
     };
     let own = page.confirmation_token(key, subject).expect("a token");
-    if let Some((id, for_subject)) = &input.token_for {
-        if let Ok(sealed) = confirm::seal(server.sealer(), id, for_subject) {
-            let confirmed = block_on(page.open_confirmed(&token, subject, &sealed));
-            if settled {
-                let expected = id == key.id() && for_subject == subject;
-                assert_eq!(confirmed.is_ok(), expected, "{confirmed:?}");
-                if !expected {
-                    assert_eq!(confirmed.err(), Some(PageError::Unconfirmed));
-                }
+    if let Some((id, for_subject)) = &input.token_for
+        && let Ok(sealed) = confirm::seal(server.sealer(), id, for_subject)
+    {
+        let confirmed = block_on(page.open_confirmed(&token, subject, &sealed));
+        if settled {
+            let expected = id == key.id() && for_subject == subject;
+            assert_eq!(confirmed.is_ok(), expected, "{confirmed:?}");
+            if !expected {
+                assert_eq!(confirmed.err(), Some(PageError::Unconfirmed));
             }
         }
     }
