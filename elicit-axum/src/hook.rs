@@ -15,8 +15,10 @@ use elicit_runtime::url::{ElicitUrl, OpenedHandleKey, PageError};
 ///
 /// [`subject`](ConnectHook::subject) says who the browser user is, from the request: a session
 /// cookie, an `Authorization` header. It must be the same principal the MCP request that asked
-/// the elicitation was authenticated as; the route refuses the handle (403) otherwise.
-/// [`connect`](ConnectHook::connect) gets the opened handle and says how the flow goes on.
+/// the elicitation was authenticated as; the route refuses the handle otherwise.
+/// [`connect`](ConnectHook::connect) runs when the user pressed Confirm on the confirmation
+/// page (a same-origin `POST` with its token), gets the opened handle and says how the flow
+/// goes on.
 ///
 /// Both are `async`: implement them with `async fn`.
 ///
@@ -49,12 +51,14 @@ pub trait ConnectHook: Send + Sync + 'static {
     /// The browser's authenticated user, from the request's parts; or the response to give
     /// instead (e.g. a redirect to sign in, or a 401).
     ///
-    /// An empty name is nobody: the route refuses every handle for it (403).
+    /// An empty name is nobody: the route refuses every handle for it. It is asked on the
+    /// confirmation page's `GET` and again on its `POST`; the CSRF token binds the two.
     fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send;
 
-    /// Called once the handle is opened for [`subject`](ConnectHook::subject): says whether to
-    /// complete the flow, fail it, or answer with a response of the application's own (e.g. a
-    /// redirect to an OAuth provider).
+    /// Called once the user confirmed (the page's own `POST`, its token checked, the handle
+    /// opened for [`subject`](ConnectHook::subject)): says whether to complete the flow, fail
+    /// it, or answer with a response of the application's own (e.g. a redirect to an OAuth
+    /// provider). Never called on a `GET`.
     fn connect(&self, link: &OpenedLink, parts: &Parts)
     -> impl Future<Output = ConnectStep> + Send;
 }
@@ -202,14 +206,19 @@ impl OpenedLink {
     }
 
     /// The sealed handle as it came in the link. To finish the flow on a later request (an
-    /// OAuth callback), carry it through (e.g. in the OAuth `state`, next to your CSRF value)
-    /// and open it again there with [`LandingPage::open_raw`](elicit_runtime::url::LandingPage::open_raw)
-    /// for the same user: that repeats the expiry, subject and already-finished checks.
+    /// OAuth callback), keep it on the server or in a cookie of this browser, and open it
+    /// again there with [`LandingPage::open_raw`](elicit_runtime::url::LandingPage::open_raw)
+    /// for the same user: that repeats the expiry, subject and already-finished checks. Do not
+    /// make it the OAuth `state` alone: the `state` must also prove that the browser coming
+    /// back is the one that confirmed (a nonce in a `__Host-` cookie, checked in the callback;
+    /// the guide's `oauth_on_axum` recipe), or an attacker can send the victim's browser back
+    /// with a code for the attacker's own account.
     ///
     /// ```
     /// # use elicit_axum::OpenedLink;
-    /// fn oauth_state(link: &OpenedLink, csrf: &str) -> String {
-    ///     format!("{csrf}.{}", link.handle())
+    /// /// What the callback needs, kept under a random nonce that also goes in a cookie.
+    /// fn pending(link: &OpenedLink, nonce: &str) -> (String, String) {
+    ///     (nonce.to_owned(), link.handle().to_owned())
     /// }
     /// ```
     pub fn handle(&self) -> &str {
@@ -284,9 +293,9 @@ impl ConnectStep {
         Self::new(StepKind::Fail(reason.into()))
     }
 
-    /// Records nothing and shows the uniform page for `error` (its
-    /// [`Display`](std::fmt::Display) text and status; its [`reason`](PageError::reason) is
-    /// logged), e.g. [`PageError::WrongKind`] from [`OpenedLink::state_as`].
+    /// Records nothing and shows the uniform refusal for `error` (404, the same page as every
+    /// refusal; its [`reason`](PageError::reason) is logged), e.g. [`PageError::WrongKind`]
+    /// from [`OpenedLink::state_as`].
     ///
     /// ```
     /// # use elicit_runtime::url::PageError;

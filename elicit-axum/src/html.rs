@@ -1,194 +1,47 @@
-//! The landing route's own pages: minimal HTML, every text escaped, nothing loaded, never
-//! cached or framed.
+//! The landing route's pages: minimal HTML with one inline stylesheet (allowed by its hash),
+//! every text escaped, nothing loaded, no script, never cached or framed.
 
 use ::axum::response::{IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
 
+use super::texts::PageTexts;
 use elicit_runtime::url::PageError;
 
-/// The texts of the pages the landing route shows: the heading and message after a completion,
-/// after a recorded failure, and above a refusal, and the hint under each. All plain text
-/// (escaped when shown); a refusal's message is always [`PageError`]'s uniform text.
-///
-/// ```
-/// use elicit_axum::PageTexts;
-///
-/// let texts = PageTexts::default()
-///     .with_completed("Account connected", "Your account is now connected.")
-///     .with_close_hint("You can close this tab and return to the chat.");
-/// assert_eq!(texts.completed(), ("Account connected", "Your account is now connected."));
-/// assert_eq!(
-///     PageTexts::default().close_hint(),
-///     "You can close this tab and return to your assistant."
-/// );
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PageTexts {
-    completed: (String, String),
-    failed: (String, String),
-    refused: String,
-    close_hint: String,
-}
+/// The one stylesheet of every page (a card, light and dark). Its SHA-256 is in [`CSP`]; a
+/// unit test keeps the two in step.
+pub(super) const STYLE: &str = concat!(
+    ":root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#f6f8fa;--card:#fff;",
+    "--line:#d1d9e0;--accent:#0969da;--on-accent:#fff}",
+    "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;",
+    "--card:#151b23;--line:#3d444d;--accent:#4493f8;--on-accent:#0d1117}}",
+    "*{box-sizing:border-box}",
+    "body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;",
+    "padding:24px;background:var(--bg);color:var(--fg);",
+    "font:16px/1.5 system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif}",
+    "main{width:100%;max-width:460px;background:var(--card);border:1px solid var(--line);",
+    "border-radius:12px;padding:28px 32px;box-shadow:0 1px 3px rgba(0,0,0,.08)}",
+    "p,dd{overflow-wrap:anywhere}",
+    ".from{margin:0 0 4px;color:var(--muted);font-size:14px}",
+    "h1{margin:0 0 16px;font-size:22px;line-height:1.3}",
+    ".ask{margin:0 0 20px;padding:12px 16px;border-left:3px solid var(--accent);",
+    "background:var(--bg);border-radius:4px}",
+    "dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:0 0 20px;font-size:14px}",
+    "dt{color:var(--muted)}dd{margin:0;font-weight:600}",
+    ".hint{color:var(--muted);font-size:14px;margin:0}",
+    "form{margin:24px 0 0}.actions{display:flex;gap:12px;justify-content:flex-end}",
+    "button{font:inherit;font-weight:600;padding:8px 20px;border-radius:8px;",
+    "border:1px solid var(--line);background:var(--card);color:var(--fg);cursor:pointer}",
+    "button.confirm{background:var(--accent);border-color:var(--accent);color:var(--on-accent)}",
+    "button:focus-visible{outline:2px solid var(--accent);outline-offset:2px}",
+);
 
-impl Default for PageTexts {
-    fn default() -> Self {
-        PageTexts {
-            completed: ("All set".into(), "This step is done.".into()),
-            failed: (
-                "Not completed".into(),
-                "This request could not be completed.".into(),
-            ),
-            refused: "This link cannot be used".into(),
-            close_hint: "You can close this tab and return to your assistant.".into(),
-        }
-    }
-}
-
-impl PageTexts {
-    /// The heading and message after a recorded completion (unless the step sets its own).
-    ///
-    /// ```
-    /// # use elicit_axum::PageTexts;
-    /// let texts = PageTexts::default().with_completed("Connected", "Your account is connected.");
-    /// assert_eq!(texts.completed().0, "Connected");
-    /// ```
-    pub fn with_completed(
-        mut self,
-        heading: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Self {
-        self.completed = (heading.into(), message.into());
-        self
-    }
-
-    /// The heading and message after a recorded failure (unless the step sets its own).
-    ///
-    /// ```
-    /// # use elicit_axum::PageTexts;
-    /// let texts = PageTexts::default().with_failed("Not connected", "Nothing was changed.");
-    /// assert_eq!(texts.failed(), ("Not connected", "Nothing was changed."));
-    /// ```
-    pub fn with_failed(mut self, heading: impl Into<String>, message: impl Into<String>) -> Self {
-        self.failed = (heading.into(), message.into());
-        self
-    }
-
-    /// The heading above a refusal; the message under it is the [`PageError`] text.
-    ///
-    /// ```
-    /// # use elicit_axum::PageTexts;
-    /// let texts = PageTexts::default().with_refused("Link not usable");
-    /// assert_eq!(texts.refused(), "Link not usable");
-    /// ```
-    pub fn with_refused(mut self, heading: impl Into<String>) -> Self {
-        self.refused = heading.into();
-        self
-    }
-
-    /// The hint under every page (default: "You can close this tab and return to your
-    /// assistant.").
-    ///
-    /// ```
-    /// # use elicit_axum::PageTexts;
-    /// let texts = PageTexts::default().with_close_hint("Close this tab.");
-    /// assert_eq!(texts.close_hint(), "Close this tab.");
-    /// ```
-    pub fn with_close_hint(mut self, hint: impl Into<String>) -> Self {
-        self.close_hint = hint.into();
-        self
-    }
-
-    /// The heading and message shown after a completion.
-    ///
-    /// ```
-    /// # use elicit_axum::PageTexts;
-    /// assert_eq!(PageTexts::default().completed(), ("All set", "This step is done."));
-    /// ```
-    pub fn completed(&self) -> (&str, &str) {
-        (&self.completed.0, &self.completed.1)
-    }
-
-    /// The heading and message shown after a recorded failure.
-    ///
-    /// ```
-    /// # use elicit_axum::PageTexts;
-    /// assert_eq!(PageTexts::default().failed().0, "Not completed");
-    /// ```
-    pub fn failed(&self) -> (&str, &str) {
-        (&self.failed.0, &self.failed.1)
-    }
-
-    /// The heading above a refusal.
-    ///
-    /// ```
-    /// # use elicit_axum::PageTexts;
-    /// assert_eq!(PageTexts::default().refused(), "This link cannot be used");
-    /// ```
-    pub fn refused(&self) -> &str {
-        &self.refused
-    }
-
-    /// The hint shown under every page.
-    ///
-    /// ```
-    /// # use elicit_axum::PageTexts;
-    /// assert!(PageTexts::default().close_hint().contains("close this tab"));
-    /// ```
-    pub fn close_hint(&self) -> &str {
-        &self.close_hint
-    }
-
-    pub(super) fn completed_page(&self, heading: Option<&str>, message: Option<&str>) -> Response {
-        self.page(
-            StatusCode::OK,
-            heading.unwrap_or(&self.completed.0),
-            message.unwrap_or(&self.completed.1),
-        )
-    }
-
-    pub(super) fn failed_page(&self, heading: Option<&str>, message: Option<&str>) -> Response {
-        self.page(
-            StatusCode::OK,
-            heading.unwrap_or(&self.failed.0),
-            message.unwrap_or(&self.failed.1),
-        )
-    }
-
-    /// The uniform page for `error`, with its status.
-    pub(super) fn refused_page(&self, error: &PageError) -> Response {
-        self.page(
-            status_of(error),
-            &self.refused,
-            &sentence(&error.to_string()),
-        )
-    }
-
-    /// The page for a request without a usable handle (400): the text of an invalid handle.
-    pub(super) fn no_handle_page(&self) -> Response {
-        let text = PageError::Expired.to_string();
-        self.page(StatusCode::BAD_REQUEST, &self.refused, &sentence(&text))
-    }
-
-    fn page(&self, status: StatusCode, heading: &str, message: &str) -> Response {
-        let html = format!(
-            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <title>{heading}</title></head>\n<body><h1>{heading}</h1>\n<p>{message}</p>\n\
-             <p>{hint}</p></body></html>\n",
-            heading = Escaped(heading),
-            message = Escaped(message),
-            hint = Escaped(&self.close_hint),
-        );
-        let mut response = (status, html).into_response();
-        let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/html; charset=utf-8"),
-        );
-        guard_headers(headers);
-        response
-    }
-}
+/// Nothing loads, no script runs, only [`STYLE`] applies, no `<base>`, never framed. No
+/// `form-action`: browsers apply it to the redirects after a form's submission, and the
+/// application's connect step may redirect to an OAuth provider; the one form is ours, its
+/// target the page's own URL.
+pub(super) const CSP: &str = "default-src 'none'; \
+     style-src 'sha256-l53oB4LqXL93FNIoQuMQsJZ/Jhl3azaWLEhWyAnvxm4='; \
+     base-uri 'none'; frame-ancestors 'none'";
 
 /// Headers on every page of the route: the link's handle is in the URL, so no caching and no
 /// referrer; nothing to load, script or frame.
@@ -202,29 +55,98 @@ pub(super) fn guard_headers(headers: &mut http::HeaderMap) {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'"),
+        HeaderValue::from_static(CSP),
     );
 }
 
-/// The status of a refusal: 400 not a handle of ours or not for this route, 403 another user,
-/// 409 already finished, 410 expired, 503 the store failed, 500 no store configured.
-pub(super) fn status_of(error: &PageError) -> StatusCode {
-    match error {
-        PageError::Invalid(_) | PageError::WrongKind => StatusCode::BAD_REQUEST,
-        PageError::WrongSubject => StatusCode::FORBIDDEN,
-        PageError::AlreadyRecorded => StatusCode::CONFLICT,
-        PageError::Expired => StatusCode::GONE,
-        PageError::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
-        PageError::NoStore => StatusCode::INTERNAL_SERVER_ERROR,
-        // A refusal this route does not know yet: not the user's to fix, not ours to explain.
-        _ => StatusCode::BAD_REQUEST,
+/// A whole page: `title`, then `main` (already-escaped HTML) in the card.
+pub(super) fn document(status: StatusCode, title: &str, main: &str) -> Response {
+    let html = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title}</title><style>{STYLE}</style></head>\n<body><main>\n{main}</main></body></html>\n",
+        title = Escaped(title),
+    );
+    let mut response = (status, html).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    guard_headers(headers);
+    response
+}
+
+/// A page with a heading, a message and a hint.
+fn note(status: StatusCode, heading: &str, message: &str, hint: &str) -> Response {
+    let main = format!(
+        "<h1>{}</h1>\n<p>{}</p>\n<p class=\"hint\">{}</p>\n",
+        Escaped(heading),
+        Escaped(message),
+        Escaped(hint),
+    );
+    document(status, heading, &main)
+}
+
+impl PageTexts {
+    pub(super) fn completed_page(&self, heading: Option<&str>, message: Option<&str>) -> Response {
+        let (h, m) = self.completed();
+        note(
+            StatusCode::OK,
+            heading.unwrap_or(h),
+            message.unwrap_or(m),
+            self.close_hint(),
+        )
+    }
+
+    pub(super) fn failed_page(&self, heading: Option<&str>, message: Option<&str>) -> Response {
+        let (h, m) = self.failed();
+        note(
+            StatusCode::OK,
+            heading.unwrap_or(h),
+            message.unwrap_or(m),
+            self.close_hint(),
+        )
+    }
+
+    pub(super) fn cancelled_page(&self) -> Response {
+        let (heading, message) = self.cancelled();
+        note(StatusCode::OK, heading, message, self.close_hint())
+    }
+
+    /// The one page of every refusal a requester can provoke with a handle, a token or its
+    /// headers (forged, expired, another user's, another kind's, spent, unconfirmed, no handle),
+    /// with `status`: 404 for those, 403 for a cross-site request (decided before any handle
+    /// is looked at). Only [`PageError::is_unavailable`] refusals read otherwise.
+    pub(super) fn refused_page(&self, status: StatusCode) -> Response {
+        let text = sentence(&PageError::Expired.to_string());
+        note(status, self.refused(), &text, self.refused_hint())
+    }
+
+    /// The page for `error`: the uniform refusal (404), or "try again later" for the server's
+    /// own failures (503 the store failed, 500 no store configured).
+    pub(super) fn error_page(&self, error: &PageError) -> Response {
+        if !error.is_unavailable() {
+            return self.refused_page(StatusCode::NOT_FOUND);
+        }
+        let status = match error {
+            PageError::NoStore => StatusCode::INTERNAL_SERVER_ERROR,
+            _ => StatusCode::SERVICE_UNAVAILABLE,
+        };
+        note(
+            status,
+            self.refused(),
+            &sentence(&error.to_string()),
+            self.close_hint(),
+        )
     }
 }
 
 /// `text` as a sentence: capitalized, ending with a full stop.
-fn sentence(text: &str) -> String {
+pub(super) fn sentence(text: &str) -> String {
     let mut chars = text.chars();
     let mut out: String = chars
         .next()
@@ -260,7 +182,9 @@ impl std::fmt::Display for Escaped<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Escaped, sentence};
+    use super::{CSP, Escaped, STYLE, sentence};
+    use base64::Engine as _;
+    use sha2::{Digest, Sha256};
 
     #[test]
     fn escapes_markup_and_quotes() {
@@ -279,5 +203,19 @@ mod tests {
         );
         assert_eq!(sentence("done!"), "Done!");
         assert_eq!(sentence(""), ".");
+    }
+
+    /// The CSP allows exactly the stylesheet the pages carry.
+    #[test]
+    fn the_csp_names_the_stylesheets_hash() {
+        let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(STYLE));
+        assert!(
+            CSP.contains(&format!("style-src 'sha256-{hash}'")),
+            "{hash}"
+        );
+        assert!(
+            !STYLE.contains("</"),
+            "the stylesheet cannot close its element"
+        );
     }
 }

@@ -13,28 +13,56 @@
 //! * **Who.** The route asks your [`ConnectHook::subject`] who the browser's user is (a session
 //!   cookie, an auth header). It must name the same principal the MCP request that asked was
 //!   authenticated as: the handle binds that principal (hashed), and a handle opened by anyone
-//!   else is refused (403) and its flow left untouched, so a link sent to another user (the
+//!   else is refused and its flow left untouched, so a link sent to another user (the
 //!   phishing case) finishes nothing. No user: answer with a sign-in redirect from the hook.
-//! * **Open, then complete or fail.** The handle is opened ([`LandingPage::open_raw`]), then
-//!   your [`ConnectHook::connect`] sees the bound state ([`OpenedLink`]) and returns a
-//!   [`ConnectStep`]: complete (with an optional JSON result the tool handler gets), fail (with a
-//!   reason the handler gets), refuse, or a response of your own (e.g. a redirect to an OAuth
-//!   provider; your callback then opens the handle again and calls
-//!   [`LandingPage::complete_raw`]). Until something is recorded, a client's `accept` authorizes
-//!   nothing: on 2026-07-28 its retries get state-only rounds, on 2025-11-25 the handler waits,
-//!   and a client that sees no progress gives up (the Python SDK after 10 rounds).
+//! * **`GET` asks, it never records.** Opening the link shows a confirmation page: which
+//!   server asks ([`PageTexts::with_server_name`], default the sealer's audience), what for
+//!   (the elicitation's message, sealed in the handle), the account it is for, and Confirm and
+//!   Cancel. A link preview, a prefetch, or another site's `<img>` carrying the user's cookie
+//!   finishes nothing. (This is a change: before, a `GET` completed the flow.)
+//! * **Only the page's own `POST` records.** The form carries a CSRF token
+//!   ([`LandingPage::confirmation_token`]): sealed under the server's keys over the handle's
+//!   id and the browser's user, so it is good for that flow and that user only, and checked
+//!   in constant time ([`LandingPage::open_confirmed`]). Before anything else, a `POST` that
+//!   is not from the route's own origin is refused with 403: `Sec-Fetch-Site` must be
+//!   `same-origin` when present, `Origin` must be the route's own when present (the request's
+//!   `Host`, or [`LandingRoute::with_origin`] behind a proxy that rewrites it; `null` only
+//!   with `Sec-Fetch-Site: same-origin`, which is what a browser sends for our own form under
+//!   `Referrer-Policy: no-referrer`), and a `POST` with neither header is refused.
+//! * **Confirm, then complete or fail.** On Confirm your [`ConnectHook::connect`] sees the
+//!   bound state ([`OpenedLink`]) and returns a [`ConnectStep`]: complete (with an optional
+//!   JSON result the tool handler gets), fail (with a reason the handler gets), refuse, or a
+//!   response of your own (e.g. a redirect to an OAuth provider; your callback then checks
+//!   that the browser which confirmed is the one coming back, opens the handle again and
+//!   calls [`LandingPage::complete_raw`]: see the guide's `oauth_on_axum` recipe). Until
+//!   something is recorded, a client's `accept` authorizes nothing: on 2026-07-28 its retries
+//!   get state-only rounds, on 2025-11-25 the handler waits, and a client that sees no
+//!   progress gives up (the Python SDK after 10 rounds).
+//! * **Cancel records a failure**, so the tool learns at once rather than at expiry: the
+//!   handler reads `UrlAnswer::Failed` with the reason "the user cancelled on the
+//!   confirmation page". It needs the same token as Confirm, so another site cannot cancel a
+//!   user's flow either.
 //! * **Expiry.** A handle lives as long as the server's `requestState` ([`StateSealer::with_ttl`]);
-//!   after that it is refused (410) and the handler reads `UrlAnswer::Expired`.
+//!   after that it is refused and the handler reads `UrlAnswer::Expired`.
 //! * **Once.** A flow records one outcome: the first completion or failure wins, and opening or
-//!   recording again is refused (409) until the handle expires. (With
+//!   recording again is refused until the handle expires. (With
 //!   [`ElicitServer::with_single_use_completions`] the handler, too, reads it once.)
 //!
-//! Refusals show a uniform page ([`PageError`]'s `Display`: a forged handle and an expired one
-//! read the same) with the status above (400 for a missing, malformed or foreign handle); the
-//! precise [`PageError::reason`] is logged as a `tracing` event (target `elicit`), never the
-//! handle or the user. Pages are minimal HTML, every text escaped, with `Cache-Control:
-//! no-store`, `Referrer-Policy: no-referrer` and a CSP that loads nothing; texts are
-//! [`PageTexts`]. `HEAD` answers 405 and records nothing, so link previews finish no flow.
+//! # Refusals
+//!
+//! Every refusal a requester can provoke with a handle, a token or a form reads the same: a
+//! missing, forged, expired, another user's, another kind's or finished handle, and a missing
+//! or wrong token all answer **404 with one page** ([`PageError`]'s uniform text), so the
+//! status and the body tell an attacker nothing about a handle. A cross-site `POST` answers 403
+//! with the same page, decided from its headers alone. Only the server's own failures differ
+//! (503 the store failed, 500 no store configured: "try again later"). The precise
+//! [`PageError::reason`] is logged as a `tracing` event (target `elicit`; values escaped),
+//! never the handle, the token or the user.
+//!
+//! Pages are minimal HTML with one inline stylesheet, every text escaped, no script, with
+//! `Cache-Control: no-store`, `Referrer-Policy: no-referrer`, `X-Frame-Options: DENY` and a
+//! CSP that loads nothing, runs nothing and forbids framing; texts are [`PageTexts`]. `HEAD`
+//! answers 405 and records nothing.
 //!
 //! # Example
 //!
@@ -90,10 +118,24 @@
 //! let path = link.strip_prefix("https://app.example.com").unwrap();
 //! assert!(path.starts_with("/connect?elicitation="));
 //!
-//! // alice's browser opens it: the flow completes.
+//! // alice's browser opens it: a confirmation page, nothing recorded yet.
 //! let get = Request::get(path).header("x-user", "alice").body(Body::empty()).unwrap();
 //! let page = block_on(app.clone().oneshot(get)).unwrap();
 //! assert_eq!(page.status(), StatusCode::OK);
+//! let html = block_on(axum::body::to_bytes(page.into_body(), 1 << 16)).unwrap();
+//! let html = String::from_utf8(html.to_vec()).unwrap();
+//! assert!(html.contains("Connect your account") && html.contains("alice"));
+//! let token = html.split("name=\"token\" value=\"").nth(1).unwrap();
+//! let token = &token[..token.find('"').unwrap()];
+//!
+//! // She presses Confirm: her browser posts the form back, from the page's own origin.
+//! let confirm = Request::post(path)
+//!     .header("x-user", "alice")
+//!     .header("sec-fetch-site", "same-origin")
+//!     .header("content-type", "application/x-www-form-urlencoded")
+//!     .body(Body::from(format!("token={token}&decision=confirm")))
+//!     .unwrap();
+//! assert_eq!(block_on(app.clone().oneshot(confirm)).unwrap().status(), StatusCode::OK);
 //!
 //! // Her client accepts and retries: the handler sees the completion.
 //! let mut retry = call.clone();
@@ -104,9 +146,9 @@
 //! else { panic!("completed") };
 //! assert_eq!(result, Some(json!({"account": "alice@github"})));
 //!
-//! // The link is spent.
+//! // The link is spent: the uniform refusal.
 //! let again = Request::get(path).header("x-user", "alice").body(Body::empty()).unwrap();
-//! assert_eq!(block_on(app.oneshot(again)).unwrap().status(), StatusCode::CONFLICT);
+//! assert_eq!(block_on(app.oneshot(again)).unwrap().status(), StatusCode::NOT_FOUND);
 //! ```
 //!
 //! [`ElicitServer::with_url_origin`]: elicit_runtime::ElicitServer::with_url_origin
@@ -114,16 +156,21 @@
 //! [`StateSealer::with_ttl`]: elicit_runtime::state::StateSealer::with_ttl
 //! [`PageError`]: elicit_runtime::url::PageError
 //! [`PageError::reason`]: elicit_runtime::url::PageError::reason
-//! [`LandingPage::open_raw`]: elicit_runtime::url::LandingPage::open_raw
 //! [`LandingPage::complete_raw`]: elicit_runtime::url::LandingPage::complete_raw
+//! [`LandingPage::confirmation_token`]: elicit_runtime::url::LandingPage::confirmation_token
+//! [`LandingPage::open_confirmed`]: elicit_runtime::url::LandingPage::open_confirmed
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod confirm;
+mod form;
 mod hook;
 mod html;
+mod origin;
 mod route;
+mod texts;
 
 use std::sync::Arc;
 
@@ -133,13 +180,14 @@ use ::axum::routing::get;
 use http::{HeaderValue, StatusCode, header};
 
 pub use hook::{ConnectHook, ConnectStep, OpenedLink};
-pub use html::PageTexts;
+pub use texts::PageTexts;
 
 use elicit_runtime::url::LandingPage;
 use route::Route;
 
 /// The landing route at `/connect` with the default [`PageTexts`]: `GET
-/// /connect?elicitation=<handle>` (see [the module](self) for the contract).
+/// /connect?elicitation=<handle>` shows the confirmation page, whose form `POST`s back to the
+/// same URL (see [the module](self) for the contract).
 ///
 /// Merge it into the app that serves MCP, e.g. beside rmcp's streamable HTTP service:
 /// `landing_routes(page, hook).nest_service("/mcp", mcp)`.
@@ -170,10 +218,10 @@ use route::Route;
 ///     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
 /// let app = landing_routes(LandingPage::new(&server), Connect);
 ///
-/// // A link without a handle is refused.
+/// // A link without a handle is refused, with the one page every refusal shows.
 /// let request = Request::get("/connect").body(Body::empty()).unwrap();
 /// let response = pollster::block_on(app.oneshot(request)).unwrap();
-/// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+/// assert_eq!(response.status(), StatusCode::NOT_FOUND);
 /// ```
 pub fn landing_routes<S>(page: LandingPage, hook: impl ConnectHook) -> Router<S>
 where
@@ -182,7 +230,7 @@ where
     LandingRoute::new(page, hook).into_router()
 }
 
-/// The landing route, configured: its path and its pages' texts.
+/// The landing route, configured: its path, its own origin and its pages' texts.
 ///
 /// ```
 /// use axum::http::request::Parts;
@@ -253,6 +301,7 @@ impl<H: ConnectHook> LandingRoute<H> {
                 page,
                 hook,
                 texts: PageTexts::default(),
+                origins: Vec::new(),
             },
         }
     }
@@ -279,6 +328,59 @@ impl<H: ConnectHook> LandingRoute<H> {
     pub fn at(mut self, path: impl Into<String>) -> Self {
         self.path = path.into();
         self
+    }
+
+    /// An origin the confirmation form is posted from (`scheme://host[:port]`, as browsers send
+    /// it in `Origin`): the route's public origin. Call it once per origin the route is served
+    /// under. Without any, a `POST`'s `Origin` must match its own `Host` header, which is right
+    /// unless a proxy in front rewrites `Host`: then set the public origin here, or every
+    /// confirmation is refused (403).
+    ///
+    /// ```
+    /// # use axum::http::request::Parts;
+    /// # use axum::response::Response;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
+    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::ElicitServer;
+    /// # struct Connect;
+    /// # impl ConnectHook for Connect {
+    /// #     async fn subject(&self, _: &Parts) -> Result<String, Response> { Ok("alice".into()) }
+    /// #     async fn connect(&self, _: &OpenedLink, _: &Parts) -> ConnectStep { ConnectStep::complete(None) }
+    /// # }
+    /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+    /// let route = LandingRoute::new(LandingPage::new(&server), Connect)
+    ///     .with_origin("https://app.example.com");
+    /// assert_eq!(route.origins(), ["https://app.example.com"]);
+    /// ```
+    pub fn with_origin(mut self, origin: impl Into<String>) -> Self {
+        let origin = origin.into();
+        self.route
+            .origins
+            .push(origin.trim_end_matches('/').to_owned());
+        self
+    }
+
+    /// The origins set with [`with_origin`](LandingRoute::with_origin) (empty: the request's
+    /// `Host`).
+    ///
+    /// ```
+    /// # use axum::http::request::Parts;
+    /// # use axum::response::Response;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
+    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::ElicitServer;
+    /// # struct Connect;
+    /// # impl ConnectHook for Connect {
+    /// #     async fn subject(&self, _: &Parts) -> Result<String, Response> { Ok("alice".into()) }
+    /// #     async fn connect(&self, _: &OpenedLink, _: &Parts) -> ConnectStep { ConnectStep::complete(None) }
+    /// # }
+    /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+    /// assert!(LandingRoute::new(LandingPage::new(&server), Connect).origins().is_empty());
+    /// ```
+    pub fn origins(&self) -> &[String] {
+        &self.route.origins
     }
 
     /// The pages' texts instead of the defaults.
@@ -326,8 +428,9 @@ impl<H: ConnectHook> LandingRoute<H> {
         &self.path
     }
 
-    /// The router serving `GET <path>?elicitation=<handle>` (and 405 for `HEAD`), for any app
-    /// state `S`: merge or nest it into your app.
+    /// The router serving `GET <path>?elicitation=<handle>` (the confirmation page) and `POST`
+    /// to the same URL (its form), and 405 for `HEAD`, for any app state `S`: merge or nest it
+    /// into your app.
     ///
     /// # Panics
     ///
@@ -362,16 +465,17 @@ impl<H: ConnectHook> LandingRoute<H> {
             let route = Arc::clone(&route);
             async move { route.serve(request).await }
         };
-        Router::new().route(&self.path, get(serve).head(head))
+        let post = serve.clone();
+        Router::new().route(&self.path, get(serve).post(post).head(head))
     }
 }
 
-/// `HEAD` would run the whole flow (axum answers it with the `GET` handler): refuse it.
+/// `HEAD` would run the `GET` handler (axum answers it so): a preview has no use for it.
 async fn head() -> ::axum::response::Response {
     let mut response =
         ::axum::response::IntoResponse::into_response(StatusCode::METHOD_NOT_ALLOWED);
     let headers = response.headers_mut();
-    headers.insert(header::ALLOW, HeaderValue::from_static("GET"));
+    headers.insert(header::ALLOW, HeaderValue::from_static("GET, POST"));
     html::guard_headers(headers);
     response
 }

@@ -1,40 +1,94 @@
-//! One request to the landing route: the handle from the query, the browser's user, open,
-//! the application's step, record, the page.
+//! One request to the landing route. `GET`: the handle from the query, the browser's user,
+//! open, the confirmation page. `POST` (the page's form): same origin, the form, the user,
+//! open with the token, then cancel or the application's step, record, the page.
 
 use ::axum::extract::Request;
 use ::axum::response::Response;
 use http::request::Parts;
-use http::{HeaderValue, header};
+use http::{HeaderValue, Method, StatusCode, header};
 
+use super::confirm::Confirmation;
+use super::form::{self, Decision};
 use super::hook::{ConnectHook, ConnectStep, OpenedLink, StepKind};
-use super::html::{PageTexts, status_of};
+use super::origin;
+use super::texts::PageTexts;
 use elicit_runtime::url::{LandingPage, PageError};
 
 /// The query parameter that carries the handle (what `#[elicit_url]` appends).
 pub(super) const HANDLE_PARAM: &str = "elicitation";
+
+/// What a cancel records: the tool handler reads `UrlAnswer::Failed` with this reason.
+pub(super) const CANCELLED: &str = "the user cancelled on the confirmation page";
 
 /// What serves the route.
 pub(super) struct Route<H> {
     pub(super) page: LandingPage,
     pub(super) hook: H,
     pub(super) texts: PageTexts,
+    /// The route's own origins (empty: the request's `Host`).
+    pub(super) origins: Vec<String>,
 }
 
 impl<H: ConnectHook> Route<H> {
     pub(super) async fn serve(&self, request: Request) -> Response {
-        let (parts, _body) = request.into_parts();
+        let (parts, body) = request.into_parts();
+        if parts.method == Method::POST {
+            self.decide(parts, body).await
+        } else {
+            self.ask(parts).await
+        }
+    }
+
+    /// `GET`: the confirmation page. Records nothing, whoever sends it.
+    async fn ask(&self, parts: Parts) -> Response {
         let handle = match handle_in(&parts) {
             Ok(handle) => handle,
-            Err(reason) => {
-                tracing::info!(target: "elicit", status = 400, reason, "landing page refused a request");
-                return self.texts.no_handle_page();
-            }
+            Err(reason) => return self.refuse_request(reason),
         };
         let subject = match self.hook.subject(&parts).await {
             Ok(subject) => subject,
             Err(response) => return guarded(response),
         };
-        let (opened, state) = match self.page.open_raw(&handle, &subject).await {
+        let (opened, _) = match self.page.open_raw(&handle, &subject).await {
+            Ok(opened) => opened,
+            Err(error) => return self.refuse(&error),
+        };
+        let token = match self.page.confirmation_token(&opened, &subject) {
+            Ok(token) => token,
+            Err(error) => return self.refuse(&error),
+        };
+        tracing::info!(target: "elicit", id = opened.id(), key = opened.key(), "landing page asked for confirmation");
+        self.texts.confirmation_page(&Confirmation {
+            server: self.texts.server_name().unwrap_or(self.page.audience()),
+            message: opened.message(),
+            user: &subject,
+            token: &token,
+        })
+    }
+
+    /// `POST`: the confirmation form. Cross-site requests are refused before anything else.
+    async fn decide(&self, parts: Parts, body: ::axum::body::Body) -> Response {
+        if let Err(reason) = origin::check(&parts, &self.origins) {
+            tracing::warn!(target: "elicit", status = 403, reason = %reason.escape_debug(), "landing page refused a cross-site request");
+            return self.texts.refused_page(StatusCode::FORBIDDEN);
+        }
+        let handle = match handle_in(&parts) {
+            Ok(handle) => handle,
+            Err(reason) => return self.refuse_request(reason),
+        };
+        let posted = match form::read(body).await {
+            Ok(posted) => posted,
+            Err(reason) => return self.refuse_request(reason),
+        };
+        let subject = match self.hook.subject(&parts).await {
+            Ok(subject) => subject,
+            Err(response) => return guarded(response),
+        };
+        let (opened, state) = match self
+            .page
+            .open_confirmed(&handle, &subject, &posted.token)
+            .await
+        {
             Ok(opened) => opened,
             Err(error) => return self.refuse(&error),
         };
@@ -43,6 +97,15 @@ impl<H: ConnectHook> Route<H> {
             opened,
             state,
         };
+        if posted.decision == Decision::Cancel {
+            return match self.page.fail_raw(&link.opened, CANCELLED).await {
+                Ok(()) => {
+                    tracing::info!(target: "elicit", id = link.id(), key = link.key(), "landing page cancelled a flow");
+                    self.texts.cancelled_page()
+                }
+                Err(error) => self.refuse(&error),
+            };
+        }
         let ConnectStep {
             kind,
             heading,
@@ -71,20 +134,32 @@ impl<H: ConnectHook> Route<H> {
         }
     }
 
-    /// The uniform page for `error`; its precise reason goes to the log only.
+    /// A request refused before any handle was opened (no handle, a bad form): the uniform
+    /// page; why, to the log only.
+    fn refuse_request(&self, reason: &str) -> Response {
+        tracing::info!(target: "elicit", status = 404, reason = %reason.escape_debug(), "landing page refused a request");
+        self.texts.refused_page(StatusCode::NOT_FOUND)
+    }
+
+    /// The page for `error` (uniform unless the server itself failed); its precise reason
+    /// goes to the log only, escaped.
     fn refuse(&self, error: &PageError) -> Response {
-        let status = status_of(error).as_u16();
+        let response = self.texts.error_page(error);
+        let status = response.status().as_u16();
         let reason = error.reason();
+        let reason = reason.escape_debug();
         match error {
             PageError::NoStore | PageError::Store(_) => {
-                tracing::error!(target: "elicit", status, reason, "landing page refused a handle");
+                tracing::error!(target: "elicit", status, reason = %reason, "landing page refused a handle");
             }
-            PageError::Invalid(_) | PageError::WrongSubject => {
-                tracing::warn!(target: "elicit", status, reason, "landing page refused a handle");
+            PageError::Invalid(_) | PageError::WrongSubject | PageError::Unconfirmed => {
+                tracing::warn!(target: "elicit", status, reason = %reason, "landing page refused a handle");
             }
-            _ => tracing::info!(target: "elicit", status, reason, "landing page refused a handle"),
+            _ => {
+                tracing::info!(target: "elicit", status, reason = %reason, "landing page refused a handle")
+            }
         }
-        self.texts.refused_page(error)
+        response
     }
 }
 

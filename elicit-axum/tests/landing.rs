@@ -1,208 +1,82 @@
-//! The ready landing route (`elicit-axum`), driven through axum's router without a
-//! socket: a GET with alice's session completes her flow; other users, forged, missing, spent
-//! and expired handles get the uniform pages with their statuses and record nothing; texts
-//! are escaped; `HEAD`, sign-in redirects and the application's own responses finish nothing.
+//! The ready landing route (`elicit-axum`), driven through axum's router without a socket.
+//!
+//! A `GET` of the link shows a confirmation page and records nothing; only the page's own
+//! `POST` with the CSRF token bound to the handle and the browser's user records, once.
+//! Cross-site posts are refused (403) before anything is looked up; every refusal a requester
+//! can provoke with a handle or a token is one page with one status (404); texts are escaped;
+//! `HEAD`, sign-in redirects and the application's own responses finish nothing.
+//! `security.rs` holds the CSRF regression tests; this file the route's contract.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime};
 
 mod common;
+mod support;
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::request::Parts;
-use axum::http::{Method, Request, StatusCode, header};
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::http::{Method, StatusCode, header};
 use common::trace::recorded;
 use common::url::*;
-use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink, PageTexts, landing_routes};
+use elicit_axum::{LandingRoute, PageTexts};
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::url::{
-    Completion, CompletionStore, LandingPage, MemoryCompletionStore, PageError,
-};
+use elicit_runtime::url::{Completion, LandingPage, PageError};
 use elicit_runtime::{ElicitContext, ElicitServer, ElicitUrl, UrlAnswer};
 use pollster::block_on;
 use serde_json::json;
-use tower::ServiceExt;
-
-/// What the test's connect logic does once the handle is open.
-#[derive(Clone, Copy)]
-enum Then {
-    Complete,
-    Fail,
-    Redirect,
-    /// Reads the state as another kind of elicitation.
-    WrongKind,
-}
-
-/// The browser user is the `x-user` header; no header is "not signed in" (a redirect).
-struct Hook {
-    then: Then,
-    subjects_asked: AtomicUsize,
-    opened: Mutex<Vec<String>>,
-}
-
-impl Hook {
-    fn new(then: Then) -> Arc<Self> {
-        Arc::new(Hook {
-            then,
-            subjects_asked: AtomicUsize::new(0),
-            opened: Mutex::new(Vec::new()),
-        })
-    }
-}
-
-impl ConnectHook for Hook {
-    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
-        self.subjects_asked.fetch_add(1, Ordering::SeqCst);
-        match parts.headers.get("x-user") {
-            Some(user) => Ok(user.to_str().unwrap().to_owned()),
-            None => Err(Redirect::to("/login").into_response()),
-        }
-    }
-
-    async fn connect(&self, link: &OpenedLink, _parts: &Parts) -> ConnectStep {
-        self.opened.lock().unwrap().push(link.id().to_owned());
-        let repo = link.state()["repo"].as_str().unwrap().to_owned();
-        match self.then {
-            Then::Complete => {
-                let state: ConnectGithub = link.state_as().unwrap();
-                ConnectStep::complete(Some(json!({"account": "octocat", "repo": state.repo})))
-                    .with_heading(format!("Connected {repo}"))
-            }
-            Then::Fail => ConnectStep::fail("no GitHub account")
-                .with_message(format!("Could not connect {repo}.")),
-            Then::Redirect => ConnectStep::respond(
-                Redirect::to("https://github.com/login/oauth/authorize").into_response(),
-            ),
-            Then::WrongKind => match link.state_as::<PayInvoice>() {
-                Ok(_) => panic!("a GitHub handle read as an invoice"),
-                Err(e) => ConnectStep::refuse(e),
-            },
-        }
-    }
-}
-
-#[derive(Debug, serde::Serialize, serde::Deserialize, ElicitUrl)]
-#[elicit(message = "Pay the invoice", url = "https://pay.example.com/pay")]
-struct PayInvoice {
-    invoice: u64,
-}
-
-fn store_and_server(sealer: StateSealer) -> (Arc<MemoryCompletionStore>, ElicitServer) {
-    let store = Arc::new(MemoryCompletionStore::new());
-    let server = ElicitServer::new(sealer).with_completion_store(store.clone());
-    (store, server)
-}
-
-fn sealer() -> StateSealer {
-    StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server")
-}
-
-fn app(server: &ElicitServer, hook: &Arc<Hook>) -> Router {
-    landing_routes(LandingPage::new(server), hook.clone())
-}
-
-/// Round 1 as alice, asking `state`: the link's handle and the state to retry with.
-fn start_with(caller: &Caller, state: ConnectGithub) -> (String, String) {
-    let ask = async move |cx: &mut ElicitContext| state.clone().ask(cx).await;
-    let round = input_required(block_on(caller.call(&caller.first(), ask)));
-    (handle_of(&url_request(&round)), state_of(&round))
-}
-
-fn start(caller: &Caller) -> (String, String) {
-    start_with(caller, bound())
-}
-
-/// Sends `method uri` as `user` (none: not signed in); returns status, headers and body.
-fn send(app: &Router, method: Method, uri: &str, user: Option<&str>) -> (StatusCode, Response) {
-    let mut request = Request::builder().method(method).uri(uri);
-    if let Some(user) = user {
-        request = request.header("x-user", user);
-    }
-    let response = block_on(app.clone().oneshot(request.body(Body::empty()).unwrap())).unwrap();
-    (response.status(), response)
-}
-
-fn get(app: &Router, handle: &str, user: Option<&str>) -> (StatusCode, String) {
-    let (status, response) = send(
-        app,
-        Method::GET,
-        &format!("/connect?elicitation={handle}"),
-        user,
-    );
-    assert_guarded(&response);
-    (status, body(response))
-}
-
-fn body(response: Response) -> String {
-    let bytes = block_on(axum::body::to_bytes(response.into_body(), 1 << 16)).unwrap();
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
-
-/// The route's own pages: HTML, never cached, no referrer, nothing loaded or framed.
-#[track_caller]
-fn assert_guarded(response: &Response) {
-    let h = response.headers();
-    assert_eq!(h[header::CONTENT_TYPE], "text/html; charset=utf-8");
-    assert_eq!(h[header::CACHE_CONTROL], "no-store");
-    assert_eq!(h[header::REFERRER_POLICY], "no-referrer");
-    assert_eq!(h[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
-    assert_eq!(
-        h[header::CONTENT_SECURITY_POLICY],
-        "default-src 'none'; frame-ancestors 'none'"
-    );
-}
-
-/// The page with `heading`, `message` and the default close hint, exactly.
-fn html_page(heading: &str, message: &str) -> String {
-    format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{heading}</title></head>\n<body><h1>{heading}</h1>\n<p>{message}</p>\n\
-         <p>You can close this tab and return to your assistant.</p></body></html>\n"
-    )
-}
-
-const REFUSED: &str = "This link cannot be used";
-const INVALID: &str = "This link is invalid or has expired.";
-
-fn lookup(store: &MemoryCompletionStore, id: &str) -> Option<Completion> {
-    block_on(store.lookup(id)).unwrap()
-}
-
-fn retry(caller: &Caller, state: &str) -> UrlAnswer<ConnectGithub> {
-    complete(block_on(
-        caller.call(&caller.retry(state, Some(answer("accept"))), connect),
-    ))
-}
+use support::*;
 
 #[test]
-fn alices_get_completes_her_flow_with_the_hooks_result() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+fn alice_confirms_and_her_flow_completes_with_the_hooks_result() {
+    let f = fixture(Then::Complete);
 
-    let (status, html) = get(&app, &handle, Some(ALICE));
+    // The confirmation page: which server, what for, for whom; nothing recorded.
+    let (status, html) = get(&f.app, &f.handle, Some(ALICE));
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(
-        html,
-        html_page("Connected octo/hello", "This step is done.")
+    assert!(
+        html.contains("<p class=\"from\">Request from issues-server</p>"),
+        "{html}"
+    );
+    assert!(html.contains("<h1>Confirm this request</h1>"), "{html}");
+    assert!(
+        html.contains(&format!("<p class=\"ask\">{MESSAGE}</p>")),
+        "{html}"
+    );
+    assert!(
+        html.contains("<dt>Your account</dt><dd>alice</dd>"),
+        "{html}"
+    );
+    assert!(html.contains("value=\"confirm\" class=\"confirm\">Confirm</button>"));
+    assert!(html.contains("value=\"cancel\" class=\"cancel\">Cancel</button>"));
+    assert!(
+        html.contains("<form method=\"post\">"),
+        "posts to its own URL"
+    );
+    assert!(!html.contains("<script"));
+    assert!(f.hook.opened.lock().unwrap().is_empty());
+
+    let (status, html) = post(
+        &f.app,
+        &f.handle,
+        Some(ALICE),
+        SAME_ORIGIN,
+        &form(&token_in(&html), "confirm"),
+    );
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("<h1>Connected octo/hello</h1>\n<p>This step is done.</p>"),
+        "{html}"
     );
 
-    let [id] = hook.opened.lock().unwrap().clone().try_into().unwrap();
+    let [id] = f.hook.opened.lock().unwrap().clone().try_into().unwrap();
     let result = json!({"account": "octocat", "repo": "octo/hello"});
     assert_eq!(
-        lookup(&store, &id),
+        lookup(&f.store, &id),
         Some(Completion::Completed {
             result: Some(result.clone())
         })
     );
     assert_eq!(
-        retry(&caller, &state),
+        retry(&f.caller, &f.state),
         UrlAnswer::Completed {
             state: bound(),
             result: Some(result)
@@ -211,61 +85,76 @@ fn alices_get_completes_her_flow_with_the_hooks_result() {
 }
 
 #[test]
-fn another_user_gets_403_and_the_flow_stays_open_for_alice() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+fn cancel_records_a_failure_the_tool_reads_at_once() {
+    let f = fixture(Then::Complete);
+
+    let token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
+    let (status, html) = press(&f.app, &f.handle, ALICE, &token, "cancel");
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<h1>Cancelled</h1>"), "{html}");
+    assert!(
+        f.hook.opened.lock().unwrap().is_empty(),
+        "connect never ran"
+    );
+    let reason = "the user cancelled on the confirmation page".to_owned();
+    assert_eq!(
+        retry(&f.caller, &f.state),
+        UrlAnswer::Failed {
+            state: bound(),
+            reason: reason.clone()
+        }
+    );
+    // Spent: Confirm afterwards records nothing more.
+    let (status, _) = press(&f.app, &f.handle, ALICE, &token, "confirm");
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let id = block_on(LandingPage::new(&f.server).open_raw(&f.handle, ALICE)).unwrap_err();
+    assert_eq!(id, PageError::AlreadyRecorded);
+    let recorded = f.store.snapshot();
+    assert_eq!(recorded, vec![Completion::Failed { reason }]);
+}
+
+#[test]
+fn another_user_is_refused_and_the_flow_stays_open_for_alice() {
+    let f = fixture(Then::Complete);
+    let alices_token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
 
     for nobody in [MALLORY, ""] {
-        let (status, html) = get(&app, &handle, Some(nobody));
-        assert_eq!(status, StatusCode::FORBIDDEN, "{nobody:?}");
-        assert_eq!(
-            html,
-            html_page(REFUSED, "This link was started by another user.")
-        );
+        let (status, html) = get(&f.app, &f.handle, Some(nobody));
+        assert_eq!((status, html), refused(), "{nobody:?}");
+        // Even with alice's token (stolen somehow), another session confirms nothing.
+        let (status, html) = press(&f.app, &f.handle, nobody, &alices_token, "confirm");
+        assert_eq!((status, html), refused(), "{nobody:?}");
     }
     assert!(
-        hook.opened.lock().unwrap().is_empty(),
+        f.hook.opened.lock().unwrap().is_empty(),
         "connect ran for mallory"
     );
+    assert!(f.store.snapshot().is_empty());
 
-    assert_eq!(get(&app, &handle, Some(ALICE)).0, StatusCode::OK);
-    let [id] = hook.opened.lock().unwrap().clone().try_into().unwrap();
+    assert_eq!(confirm(&f.app, &f.handle, ALICE).0, StatusCode::OK);
     assert!(matches!(
-        lookup(&store, &id),
-        Some(Completion::Completed { .. })
-    ));
-    assert!(matches!(
-        retry(&caller, &state),
+        retry(&f.caller, &f.state),
         UrlAnswer::Completed { .. }
     ));
 }
 
 #[test]
-fn forged_and_missing_handles_get_400_and_the_uniform_text() {
-    let (_, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+fn forged_and_missing_handles_get_the_uniform_refusal() {
+    let f = fixture(Then::Complete);
 
     // Forged: one changed character, truncated, garbage, a requestState; another server's key.
     let (_, other) = store_and_server(StateSealer::new(KeyRing::new(1, [8; 32]), "issues-server"));
     let foreign = start(&Caller::new(&other, Some(ALICE))).0;
     for bad in [
-        tamper(&handle),
-        handle[..handle.len() - 4].to_owned(),
+        tamper(&f.handle),
+        f.handle[..f.handle.len() - 4].to_owned(),
         "eu1.AAAA".to_owned(),
-        state,
+        f.state,
         foreign,
     ] {
-        let (status, html) = get(&app, &bad, Some(ALICE));
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
-        assert_eq!(html, html_page(REFUSED, INVALID), "{bad}");
+        assert_eq!(get(&f.app, &bad, Some(ALICE)), refused(), "{bad}");
     }
-    let asked = hook.subjects_asked.load(Ordering::SeqCst);
+    let asked = f.hook.subjects_asked.load(Ordering::SeqCst);
     assert_eq!(asked, 5);
 
     // Missing, empty, twice: refused before asking who the user is.
@@ -274,70 +163,53 @@ fn forged_and_missing_handles_get_400_and_the_uniform_text() {
         "/connect?",
         "/connect?elicitation=",
         "/connect?other=1",
-        &format!("/connect?elicitation={handle}&elicitation={handle}"),
+        &format!("/connect?elicitation={0}&elicitation={0}", f.handle),
     ] {
-        let (status, response) = send(&app, Method::GET, uri, Some(ALICE));
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}");
+        let (status, response) = send(&f.app, Method::GET, uri, Some(ALICE), &[], "");
         assert_guarded(&response);
-        assert_eq!(body(response), html_page(REFUSED, INVALID), "{uri}");
+        assert_eq!((status, body(response)), refused(), "{uri}");
     }
-    assert_eq!(hook.subjects_asked.load(Ordering::SeqCst), asked);
-    assert!(hook.opened.lock().unwrap().is_empty());
+    assert_eq!(f.hook.subjects_asked.load(Ordering::SeqCst), asked);
+    assert!(f.hook.opened.lock().unwrap().is_empty());
 
     // The genuine handle, percent-encoded and among other parameters, still opens.
-    let encoded = handle.replace('.', "%2E");
+    let encoded = f.handle.replace('.', "%2E");
     let uri = format!("/connect?provider=github&elicitation={encoded}");
-    assert_eq!(send(&app, Method::GET, &uri, Some(ALICE)).0, StatusCode::OK);
+    assert_eq!(
+        send(&f.app, Method::GET, &uri, Some(ALICE), &[], "").0,
+        StatusCode::OK
+    );
 }
 
 #[test]
-fn a_finished_flow_answers_409_and_keeps_its_first_outcome() {
-    let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
-    let (handle, state) = start(&caller);
-    let hook = Hook::new(Then::Complete);
-    let app = app(&server, &hook);
+fn a_finished_flow_is_refused_and_keeps_its_first_outcome() {
+    let f = fixture(Then::Complete);
 
-    assert_eq!(get(&app, &handle, Some(ALICE)).0, StatusCode::OK);
-    let (status, html) = get(&app, &handle, Some(ALICE));
-    assert_eq!(status, StatusCode::CONFLICT);
-    assert_eq!(html, html_page(REFUSED, "This flow has already finished."));
+    let token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
+    assert_eq!(confirm(&f.app, &f.handle, ALICE).0, StatusCode::OK);
+    assert_eq!(get(&f.app, &f.handle, Some(ALICE)), refused());
 
-    // A failure recorded by another tab's route loses too.
-    let failing = app_failing(&server);
-    assert_eq!(get(&failing, &handle, Some(ALICE)).0, StatusCode::CONFLICT);
-    let [id] = hook.opened.lock().unwrap().clone().try_into().unwrap();
+    // A failure posted by another tab (its page loaded before) loses too.
+    let failing = app_failing(&f.server);
+    let (status, html) = press(&failing, &f.handle, ALICE, &token, "confirm");
+    assert_eq!((status, html), refused());
+    assert_eq!(f.store.snapshot().len(), 1);
     assert!(matches!(
-        lookup(&store, &id),
-        Some(Completion::Completed { .. })
-    ));
-    assert!(matches!(
-        retry(&caller, &state),
+        retry(&f.caller, &f.state),
         UrlAnswer::Completed { .. }
     ));
 }
 
-fn app_failing(server: &ElicitServer) -> Router {
-    landing_routes(LandingPage::new(server), Hook::new(Then::Fail))
-}
-
 #[test]
-fn two_tabs_open_the_link_and_the_second_record_is_409() {
+fn two_tabs_open_the_link_and_the_second_record_is_refused() {
     let (_, server) = store_and_server(sealer());
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, _) = start(&caller);
     // The other tab's page opened the handle before this route's completion...
     let page = LandingPage::new(&server);
     let (other_tab, _) = block_on(page.open_raw(&handle, ALICE)).unwrap();
-    assert_eq!(
-        get(
-            &app(&server, &Hook::new(Then::Complete)),
-            &handle,
-            Some(ALICE)
-        )
-        .0,
-        StatusCode::OK
-    );
+    let app = app(&server, &Hook::new(Then::Complete));
+    assert_eq!(confirm(&app, &handle, ALICE).0, StatusCode::OK);
     // ...and records after it: refused.
     assert_eq!(
         block_on(page.complete_raw(&other_tab, None)).unwrap_err(),
@@ -354,18 +226,38 @@ fn reflected_text_is_escaped() {
         repo: r#"<script>alert("x")</script>&'"#.into(),
     };
     let (handle, _) = start_with(&caller, hostile);
-    let (status, html) = get(
-        &app(&server, &Hook::new(Then::Complete)),
-        &handle,
-        Some(ALICE),
-    );
+    let app = app(&server, &Hook::new(Then::Complete));
+    let (status, html) = confirm(&app, &handle, ALICE);
     assert_eq!(status, StatusCode::OK);
     let escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;";
-    assert_eq!(
-        html,
-        html_page(&format!("Connected {escaped}"), "This step is done.")
+    assert!(
+        html.contains(&format!("<h1>Connected {escaped}</h1>")),
+        "{html}"
     );
     assert!(!html.contains("<script"));
+
+    // The confirmation page: the user's name, the server's name and the configured texts.
+    let (handle, _) = start(&Caller::new(&server, Some("<b>eve</b>\"")));
+    let texts = PageTexts::default()
+        .with_server_name("Issues & <Co>")
+        .with_confirm("<i>Sure?</i>", "Only if \"you\" asked.")
+        .with_buttons("<Go>", "<Stop>");
+    let app = LandingRoute::new(LandingPage::new(&server), Hook::new(Then::Complete))
+        .with_texts(texts)
+        .into_router::<()>();
+    let (status, html) = get(&app, &handle, Some("<b>eve</b>\""));
+    assert_eq!(status, StatusCode::OK);
+    for shown in [
+        "<title>&lt;i&gt;Sure?&lt;/i&gt;</title>",
+        "Request from Issues &amp; &lt;Co&gt;",
+        "<dd>&lt;b&gt;eve&lt;/b&gt;&quot;</dd>",
+        "Only if &quot;you&quot; asked.",
+        ">&lt;Go&gt;</button>",
+        ">&lt;Stop&gt;</button>",
+    ] {
+        assert!(html.contains(shown), "{shown} in {html}");
+    }
+    assert!(!html.contains("<b>") && !html.contains("<i>") && !html.contains("<Co>"));
 
     // The failure page's message too, and the configured texts.
     let bold = ConnectGithub {
@@ -379,12 +271,12 @@ fn reflected_text_is_escaped() {
     let app = LandingRoute::new(LandingPage::new(&server), Hook::new(Then::Fail))
         .with_texts(texts)
         .into_router();
-    let (status, html) = get(&app, &handle, Some(ALICE));
+    let (status, html) = confirm(&app, &handle, ALICE);
     assert_eq!(status, StatusCode::OK);
     assert!(
         html.contains(
-            "<title>&lt;i&gt;Not connected&lt;/i&gt;</title></head>\n<body><h1>&lt;i&gt;Not connected&lt;/i&gt;</h1>\n\
-             <p>Could not connect &lt;b&gt;x&lt;/b&gt;.</p>\n<p>Close &lt;this&gt; tab &amp; go back.</p>"
+            "<h1>&lt;i&gt;Not connected&lt;/i&gt;</h1>\n\
+             <p>Could not connect &lt;b&gt;x&lt;/b&gt;.</p>\n<p class=\"hint\">Close &lt;this&gt; tab &amp; go back.</p>"
         ),
         "{html}"
     );
@@ -402,13 +294,14 @@ fn reflected_text_is_escaped() {
 }
 
 #[test]
-fn an_expired_link_is_410() {
+fn an_expired_link_is_refused_and_its_confirmation_too() {
     let (store, server) = store_and_server(sealer().with_ttl(Duration::from_secs(1)));
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, _) = start(&caller);
-    let page = LandingPage::new(&server);
-    let (opened, _) = block_on(page.open_raw(&handle, ALICE)).unwrap();
-    let expires_at = block_on(page.open::<ConnectGithub>(&handle, ALICE))
+    let hook = Hook::new(Then::Complete);
+    let app = app(&server, &hook);
+    let token = token_in(&get(&app, &handle, Some(ALICE)).1);
+    let expires_at = block_on(LandingPage::new(&server).open::<ConnectGithub>(&handle, ALICE))
         .unwrap()
         .expires_at();
     std::thread::sleep(
@@ -417,12 +310,11 @@ fn an_expired_link_is_410() {
             .unwrap_or_default()
             + Duration::from_millis(150),
     );
-    let hook = Hook::new(Then::Complete);
-    let (status, html) = get(&app(&server, &hook), &handle, Some(ALICE));
-    assert_eq!(status, StatusCode::GONE);
-    assert_eq!(html, html_page(REFUSED, INVALID));
+    assert_eq!(get(&app, &handle, Some(ALICE)), refused());
+    let (status, html) = press(&app, &handle, ALICE, &token, "confirm");
+    assert_eq!((status, html), refused());
     assert!(hook.opened.lock().unwrap().is_empty());
-    assert_eq!(lookup(&store, opened.id()), None);
+    assert!(store.snapshot().is_empty());
 }
 
 #[test]
@@ -435,7 +327,7 @@ fn sign_in_redirects_oauth_redirects_and_head_record_nothing() {
     // Not signed in: the hook's own response, passed through (plus no-store, no-referrer).
     let hook = Hook::new(Then::Complete);
     let app = app(&server, &hook);
-    let (status, response) = send(&app, Method::GET, &uri, None);
+    let (status, response) = send(&app, Method::GET, &uri, None, &[], "");
     assert_eq!(status, StatusCode::SEE_OTHER);
     assert_eq!(response.headers()[header::LOCATION], "/login");
     assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
@@ -443,19 +335,14 @@ fn sign_in_redirects_oauth_redirects_and_head_record_nothing() {
     assert!(hook.opened.lock().unwrap().is_empty());
 
     // HEAD (a link preview) never runs the flow.
-    let (status, response) = send(&app, Method::HEAD, &uri, Some(ALICE));
+    let (status, response) = send(&app, Method::HEAD, &uri, Some(ALICE), &[], "");
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
-    assert_eq!(response.headers()[header::ALLOW], "GET");
+    assert_eq!(response.headers()[header::ALLOW], "GET, POST");
     assert_eq!(hook.subjects_asked.load(Ordering::SeqCst), 1);
-    // Nor does a POST.
-    assert_eq!(
-        send(&app, Method::POST, &uri, Some(ALICE)).0,
-        StatusCode::METHOD_NOT_ALLOWED
-    );
 
-    // The connect logic redirects to the OAuth provider: nothing recorded yet.
+    // Confirmed, the connect logic redirects to the OAuth provider: nothing recorded yet.
     let oauth = Hook::new(Then::Redirect);
-    let (status, response) = send(&self::app(&server, &oauth), Method::GET, &uri, Some(ALICE));
+    let (status, response) = confirm_response(&self::app(&server, &oauth), &handle, ALICE);
     assert_eq!(status, StatusCode::SEE_OTHER);
     assert_eq!(
         response.headers()[header::LOCATION],
@@ -483,14 +370,10 @@ fn a_refusing_hook_no_store_and_another_path() {
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, _) = start(&caller);
 
-    // The hook reads the state as another kind: 400, the uniform text, nothing recorded.
+    // The hook reads the state as another kind: the uniform refusal, nothing recorded.
     let hook = Hook::new(Then::WrongKind);
-    let (status, html) = get(&app(&server, &hook), &handle, Some(ALICE));
-    assert_eq!(status, StatusCode::BAD_REQUEST);
-    assert_eq!(
-        html,
-        html_page(REFUSED, "This link is for another kind of request.")
-    );
+    let (status, html) = confirm(&app(&server, &hook), &handle, ALICE);
+    assert_eq!((status, html), refused());
     let [id] = hook.opened.lock().unwrap().clone().try_into().unwrap();
     assert_eq!(lookup(&store, &id), None);
 
@@ -502,12 +385,9 @@ fn a_refusing_hook_no_store_and_another_path() {
         Some(ALICE),
     );
     assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
-    assert_eq!(
-        html,
-        html_page(
-            REFUSED,
-            "This request cannot be completed right now; try again later."
-        )
+    assert!(
+        html.contains("<p>This request cannot be completed right now; try again later.</p>"),
+        "{html}"
     );
 
     // Served at another path, for any app state; `/connect` is then not served.
@@ -519,15 +399,24 @@ fn a_refusing_hook_no_store_and_another_path() {
             .into_router(),
     );
     let app = app.with_state(AppState);
+    let uri = format!("/connect?elicitation={handle}");
+    assert_eq!(
+        send(&app, Method::GET, &uri, Some(ALICE), &[], "").0,
+        StatusCode::NOT_FOUND
+    );
+    let uri = format!("/github/connect?elicitation={handle}");
+    let (status, response) = send(&app, Method::GET, &uri, Some(ALICE), &[], "");
+    assert_eq!(status, StatusCode::OK);
+    let token = token_in(&body(response));
     let (status, _) = send(
         &app,
-        Method::GET,
-        &format!("/connect?elicitation={handle}"),
+        Method::POST,
+        &uri,
         Some(ALICE),
+        SAME_ORIGIN,
+        &form(&token, "confirm"),
     );
-    assert_eq!(status, StatusCode::NOT_FOUND);
-    let uri = format!("/github/connect?elicitation={handle}");
-    assert_eq!(send(&app, Method::GET, &uri, Some(ALICE)).0, StatusCode::OK);
+    assert_eq!(status, StatusCode::OK);
     assert!(matches!(
         lookup(&store, &id),
         Some(Completion::Completed { .. })
@@ -535,21 +424,37 @@ fn a_refusing_hook_no_store_and_another_path() {
 }
 
 #[test]
-fn operators_see_the_precise_reason_never_the_handle_or_the_user() {
+fn operators_see_the_precise_reason_never_the_handle_the_token_or_the_user() {
     let (_, server) = store_and_server(sealer());
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, _) = start(&caller);
     let app = app(&server, &Hook::new(Then::Complete));
     let forged = tamper(&handle);
+    let token = token_in(&get(&app, &handle, Some(ALICE)).1);
 
     let events = recorded(|| {
-        assert_eq!(
-            send(&app, Method::GET, "/connect", Some(ALICE)).0,
-            StatusCode::BAD_REQUEST
+        let none = send(&app, Method::GET, "/connect", Some(ALICE), &[], "").0;
+        assert_eq!(none, StatusCode::NOT_FOUND);
+        assert_eq!(get(&app, &forged, Some(ALICE)).0, StatusCode::NOT_FOUND);
+        assert_eq!(get(&app, &handle, Some(MALLORY)).0, StatusCode::NOT_FOUND);
+        let hostile = [("sec-fetch-site", "cross-site\"\tforged=1")];
+        let (status, _) = post(
+            &app,
+            &handle,
+            Some(ALICE),
+            &hostile,
+            &form(&token, "confirm"),
         );
-        assert_eq!(get(&app, &forged, Some(ALICE)).0, StatusCode::BAD_REQUEST);
-        assert_eq!(get(&app, &handle, Some(MALLORY)).0, StatusCode::FORBIDDEN);
-        assert_eq!(get(&app, &handle, Some(ALICE)).0, StatusCode::OK);
+        assert_eq!(status, StatusCode::FORBIDDEN);
+        let (status, _) = post(
+            &app,
+            &handle,
+            Some(ALICE),
+            SAME_ORIGIN,
+            &form("ec1.AAAA", "confirm"),
+        );
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(confirm(&app, &handle, ALICE).0, StatusCode::OK);
     });
     let seen: Vec<(&str, &str, &str)> = events
         .iter()
@@ -558,17 +463,20 @@ fn operators_see_the_precise_reason_never_the_handle_or_the_user() {
             (field("message"), field("status"), field("reason"))
         })
         .collect();
-    assert_eq!(seen.len(), 4, "{events:?}");
+    assert_eq!(seen.len(), 7, "{events:?}");
+    let (refused_request, refused_handle) = (
+        "landing page refused a request",
+        "landing page refused a handle",
+    );
     assert_eq!(
         seen[0],
         (
-            "landing page refused a request",
-            "400",
+            refused_request,
+            "404",
             "no `elicitation` parameter in the query"
         )
     );
-    assert_eq!(seen[1].0, "landing page refused a handle");
-    assert_eq!(seen[1].1, "400");
+    assert_eq!((seen[1].0, seen[1].1), (refused_handle, "404"));
     assert!(
         seen[1].2.starts_with("invalid elicitation handle: "),
         "{}",
@@ -576,18 +484,34 @@ fn operators_see_the_precise_reason_never_the_handle_or_the_user() {
     );
     assert_eq!(
         seen[2],
+        (refused_handle, "404", "the handle belongs to another user")
+    );
+    // The hostile header's quote and tab are escaped.
+    let cross_site = r#"Sec-Fetch-Site is \"cross-site\"\tforged=1\""#;
+    assert_eq!(
+        seen[3],
         (
-            "landing page refused a handle",
+            "landing page refused a cross-site request",
             "403",
-            "this link was started by another user"
+            cross_site
         )
     );
-    assert_eq!(seen[3].0, "landing page completed a flow");
-    assert_eq!(events[3]["key"], KEY);
-    assert!(events[3]["id"].len() > 8);
+    let unconfirmed = "the confirmation token is missing, forged, or for another handle or user";
+    assert_eq!(seen[4], (refused_handle, "404", unconfirmed));
+    assert_eq!(seen[5].0, "landing page asked for confirmation");
+    assert_eq!(seen[6].0, "landing page completed a flow");
+    assert_eq!(events[6]["key"], KEY);
+    assert!(events[6]["id"].len() > 8);
     for event in &events {
         for value in event.values() {
-            for secret in [handle.as_str(), forged.as_str(), ALICE, MALLORY] {
+            assert!(!value.contains(['\n', '\t']), "{event:?}");
+            for secret in [
+                handle.as_str(),
+                forged.as_str(),
+                token.as_str(),
+                ALICE,
+                MALLORY,
+            ] {
                 assert!(!value.contains(secret), "{secret} in {event:?}");
             }
         }

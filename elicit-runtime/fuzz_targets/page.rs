@@ -1,5 +1,6 @@
 //! `landing_page_open`: the landing page opening a handle for the browser's user, typed and
-//! raw, then recording how the flow ended.
+//! raw; its confirmation page's CSRF token (the one it gives, one the input presents, one
+//! sealed for the flow and user the input names); then recording how the flow ended.
 
 use std::time::{Duration, SystemTime};
 
@@ -9,12 +10,14 @@ use serde_json::{Value, json};
 use super::fixtures::{ConnectGithub, PRINCIPAL, block_on, connect_github, same_json, sealer};
 use crate::state::Binding;
 use crate::url::handle;
+use crate::url::handle::confirm;
 use crate::url::{LandingPage, MemoryCompletionStore, PageError};
 use crate::{ElicitServer, ElicitUrl};
 
 /// What the input describes: a handle (the link's text, or one this server mints now for
-/// `principal`, `key` and `state`, issued `age` seconds ago with a TTL of `ttl` seconds) and
-/// the browser's `subject`.
+/// `principal`, `key`, `message` and `state`, issued `age` seconds ago with a TTL of `ttl`
+/// seconds), the browser's `subject`, and the confirmation form's token: `token` as posted,
+/// or one this server seals now for `token_for` (a flow id and a subject).
 #[derive(Deserialize)]
 #[serde(default)]
 pub(crate) struct PageInput {
@@ -22,10 +25,13 @@ pub(crate) struct PageInput {
     pub principal: String,
     pub subject: String,
     pub key: String,
+    pub message: String,
     pub state: Value,
     pub id: Option<String>,
     pub ttl: u64,
     pub age: u64,
+    pub token: Option<String>,
+    pub token_for: Option<(String, String)>,
 }
 
 impl Default for PageInput {
@@ -35,10 +41,13 @@ impl Default for PageInput {
             principal: PRINCIPAL.into(),
             subject: PRINCIPAL.into(),
             key: ConnectGithub::KEY.into(),
+            message: ConnectGithub::MESSAGE.into(),
             state: serde_json::to_value(connect_github()).unwrap_or_default(),
             id: None,
             ttl: 600,
             age: 0,
+            token: None,
+            token_for: None,
         }
     }
 }
@@ -47,9 +56,12 @@ impl Default for PageInput {
 const TOOL: &str = "import_issues";
 
 /// Opens the handle as `ConnectGithub` and raw. Both agree; a handle opens only for the user
-/// who started the flow, never empty, and hands back the key and state it was minted with; a
-/// fresh one minted for the subject always opens; after the first recording, opening and
-/// recording again are refused as already recorded.
+/// who started the flow, never empty, and hands back the key, message and state it was minted
+/// with; a fresh one minted for the subject always opens. The page's own token confirms it for
+/// that user and no other; a token sealed for a flow and user confirms exactly when both are
+/// the handle's and the browser's; a posted token confirms only a handle that opens. After
+/// the first recording, opening, confirming and recording again are refused as already
+/// recorded.
 pub fn landing_page_open(data: &[u8]) {
     let Ok(input) = serde_json::from_slice::<PageInput>(data) else {
         return;
@@ -71,6 +83,7 @@ pub fn landing_page_open(data: &[u8]) {
                 &binding,
                 &input.principal,
                 &input.key,
+                &input.message,
                 input.state.clone(),
                 issued,
                 input.id.clone(),
@@ -115,12 +128,51 @@ pub fn landing_page_open(data: &[u8]) {
         if let Ok((key, state)) = &raw {
             assert!(!subject.is_empty() && subject == input.principal);
             assert_eq!(key.key(), input.key);
+            assert_eq!(key.message(), input.message);
             assert!(same_json(state, &input.state), "{state} vs {}", input.state);
+        }
+    }
+    if let Some(posted) = &input.token {
+        let confirmed = block_on(page.open_confirmed(&token, subject, posted));
+        assert!(
+            confirmed.is_err() || raw.is_ok(),
+            "{confirmed:?} vs {raw:?}"
+        );
+        if let Err(error) = &confirmed {
+            let _ = (error.to_string(), error.reason());
         }
     }
     let Ok((key, _)) = &raw else {
         return;
     };
+    let own = page.confirmation_token(key, subject).expect("a token");
+    if let Some((id, for_subject)) = &input.token_for
+        && let Ok(sealed) = confirm::seal(server.sealer(), id, for_subject)
+    {
+        let confirmed = block_on(page.open_confirmed(&token, subject, &sealed));
+        if settled {
+            let expected = id == key.id() && for_subject == subject;
+            assert_eq!(confirmed.is_ok(), expected, "{confirmed:?}");
+            if !expected {
+                assert_eq!(confirmed.err(), Some(PageError::Unconfirmed));
+            }
+        }
+    }
+    if settled {
+        let confirmed = block_on(page.open_confirmed(&token, subject, &own));
+        assert_eq!(
+            confirmed.map(|(k, _)| k.id().to_owned()).ok().as_deref(),
+            Some(key.id())
+        );
+        let other = format!("{subject}\0other");
+        assert!(!confirm::check(server.sealer(), key.id(), &other, &own));
+        assert!(!confirm::check(
+            server.sealer(),
+            &format!("{}x", key.id()),
+            subject,
+            &own
+        ));
+    }
     match &typed {
         Ok(opened) => block_on(page.complete(opened, Some(json!({"account": "octocat"})))),
         Err(_) => block_on(page.fail_raw(key, "the user gave up")),
@@ -128,11 +180,13 @@ pub fn landing_page_open(data: &[u8]) {
     .expect("the first recording");
     let again = block_on(page.open_raw(&token, subject));
     let twice = block_on(page.complete_raw(key, None));
+    let confirmed_again = block_on(page.open_confirmed(&token, subject, &own));
     if settled {
         assert!(
             matches!(again, Err(PageError::AlreadyRecorded)),
             "{again:?}"
         );
+        assert_eq!(confirmed_again.err(), Some(PageError::AlreadyRecorded));
         assert_eq!(twice, Err(PageError::AlreadyRecorded));
     }
 }

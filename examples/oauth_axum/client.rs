@@ -1,6 +1,7 @@
 //! The stand-ins for the user's side: a browser signed in to the app, and an MCP client (rmcp's
 //! own) that opens every URL-mode link in that browser and then accepts.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::sync::{Arc, Mutex};
 
@@ -15,33 +16,96 @@ use rmcp::{ClientHandler, ClientLifecycleMode, ErrorData, RoleClient, ServerHand
 
 use crate::http;
 
-/// A browser with the app's session cookie: follows redirects, sends the cookie only to the app.
+/// A browser signed in to the app: keeps the cookies the app sets (beside its session
+/// cookie), sends them only to the app, follows redirects, and the user presses Confirm on
+/// the landing route's confirmation page.
 #[derive(Clone)]
 pub struct Browser {
-    pub app_origin: String,
-    pub cookie: String,
+    app_origin: String,
+    cookies: Arc<Mutex<BTreeMap<String, String>>>,
 }
 
 impl Browser {
-    /// Opens `url` and follows redirects; returns the last response.
+    /// A browser whose session cookie at `app_origin` is `session`.
+    pub fn new(app_origin: &str, session: &str) -> Self {
+        let cookies = BTreeMap::from([("session".to_owned(), session.to_owned())]);
+        Browser {
+            app_origin: app_origin.to_owned(),
+            cookies: Arc::new(Mutex::new(cookies)),
+        }
+    }
+
+    /// Opens `url`, confirms if it shows the confirmation page, and follows redirects;
+    /// returns the last response.
     pub async fn visit(&self, url: &str) -> io::Result<http::Response> {
-        let mut url = url.to_owned();
-        for _ in 0..5 {
+        let mut request = ("GET", url.to_owned(), String::new());
+        for _ in 0..6 {
+            let (method, url, form) = &request;
             let at_app = url.starts_with(&format!("{}/", self.app_origin));
-            let headers: &[(&str, &str)] = if at_app {
-                &[("cookie", &self.cookie)]
-            } else {
-                &[]
-            };
-            let response = http::send("GET", &url, headers, "").await?;
-            println!("  browser: GET {} -> {}", path_of(&url), response.status);
-            match response.location.clone() {
-                Some(next) if (300..400).contains(&response.status) => url = next,
-                _ => return Ok(response),
+            let cookie = self.cookie_header();
+            let mut headers = vec![];
+            if at_app {
+                headers.push(("cookie", cookie.as_str()));
             }
+            if *method == "POST" {
+                // What a browser sends with a page's own form.
+                headers.push(("origin", self.app_origin.as_str()));
+                headers.push(("sec-fetch-site", "same-origin"));
+                headers.push(("content-type", "application/x-www-form-urlencoded"));
+            }
+            let response = http::send(method, url, &headers, form).await?;
+            println!(
+                "  browser: {method} {} -> {}",
+                path_of(url),
+                response.status
+            );
+            if at_app {
+                self.keep(&response.set_cookies);
+            }
+            request = match (&response.location, confirm_form(&response.body)) {
+                (Some(next), _) if (300..400).contains(&response.status) => {
+                    ("GET", next.clone(), String::new())
+                }
+                // The user reads the page and presses Confirm: its form posts to the same URL.
+                (_, Some(form)) if response.status == 200 => ("POST", url.clone(), form),
+                _ => return Ok(response),
+            };
         }
         Err(io::Error::other("too many redirects"))
     }
+
+    fn cookie_header(&self) -> String {
+        let cookies = self.cookies.lock().unwrap();
+        let pairs: Vec<String> = cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        pairs.join("; ")
+    }
+
+    /// Keeps (or, with `Max-Age=0`, drops) what `Set-Cookie` says.
+    fn keep(&self, set_cookies: &[String]) {
+        let mut cookies = self.cookies.lock().unwrap();
+        for set in set_cookies {
+            let pair = set.split(';').next().unwrap_or_default();
+            let Some((name, value)) = pair.split_once('=') else {
+                continue;
+            };
+            if set.contains("Max-Age=0") {
+                cookies.remove(name.trim());
+            } else {
+                cookies.insert(name.trim().to_owned(), value.trim().to_owned());
+            }
+        }
+    }
+}
+
+/// The confirmation page's form, as the Confirm button posts it.
+fn confirm_form(html: &str) -> Option<String> {
+    let token = html
+        .split("name=\"token\" value=\"")
+        .nth(1)?
+        .split('"')
+        .next()?;
+    html.contains("value=\"confirm\"")
+        .then(|| format!("token={token}&decision=confirm"))
 }
 
 /// `url` without its query (the handle in it is not for logs).
@@ -69,7 +133,7 @@ impl ClientHandler for User {
         self.links.lock().unwrap().push(url.clone());
         let page = self.browser.visit(&url).await;
         let page = page.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        println!("  browser shows: {}", page.body);
+        println!("  browser shows: {}", page.body.trim());
         Ok(ElicitResult::new(ElicitationAction::Accept))
     }
 

@@ -6,11 +6,12 @@ use std::io;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-/// A response: its status, its `Location` header and its body.
+/// A response: its status, its `Location` and `Set-Cookie` headers and its body.
 #[derive(Debug)]
 pub struct Response {
     pub status: u16,
     pub location: Option<String>,
+    pub set_cookies: Vec<String>,
     pub body: String,
 }
 
@@ -52,13 +53,18 @@ pub async fn send(
         .and_then(|line| line.split(' ').nth(1))
         .and_then(|code| code.parse().ok())
         .ok_or_else(|| invalid("no status line"))?;
-    let location = lines
-        .filter_map(|line| line.split_once(':'))
-        .find(|(name, _)| name.eq_ignore_ascii_case("location"))
-        .map(|(_, value)| value.trim().to_owned());
+    let headers: Vec<(&str, &str)> = lines.filter_map(|line| line.split_once(':')).collect();
+    let values = |wanted: &'static str| -> Vec<String> {
+        headers
+            .iter()
+            .filter(|(name, _)| name.eq_ignore_ascii_case(wanted))
+            .map(|(_, value)| value.trim().to_owned())
+            .collect()
+    };
     Ok(Response {
         status,
-        location,
+        location: values("location").into_iter().next(),
+        set_cookies: values("set-cookie"),
         body: body.to_owned(),
     })
 }

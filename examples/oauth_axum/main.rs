@@ -1,9 +1,12 @@
 //! Collecting an OAuth grant through URL mode on an axum app (the cookbook's `oauth_on_axum`).
 //!
 //! A tool asks the user to connect GitHub. The link goes to this app's `/connect` (elicit's
-//! ready landing route), whose `ConnectHook` redirects the browser to the provider; the
-//! provider redirects back to `/oauth/callback`, which trades the code for a token, keeps the
-//! token on the server and completes the elicitation. The tool then reads the completion.
+//! ready landing route), which shows a confirmation page; when the user confirms, its
+//! `ConnectHook` redirects the browser to the provider with a fresh nonce as the OAuth
+//! `state`, and sets the same nonce in a `__Host-` cookie. The provider redirects back to
+//! `/oauth/callback`, which accepts only the browser holding that nonce, trades the code for a
+//! token, keeps the token on the server and completes the elicitation. The tool then reads
+//! the completion.
 //!
 //! Everything runs offline: a fake provider listens on loopback, and a scripted browser and
 //! MCP client (in `client.rs`) stand in for the user, on both protocol eras. Run it with
@@ -20,8 +23,9 @@ use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::http::header::SET_COOKIE;
 use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
@@ -89,23 +93,59 @@ impl ServerHandler for Github {}
 
 // ---- The browser-facing side: `/connect` and `/oauth/callback` ----------------------------
 
-/// The app's OAuth client: who the browser's user is, and where to send them.
+/// The cookie that binds the OAuth `state` to the browser that confirmed: `__Host-` (only
+/// this origin sets it, on `/`, over HTTPS or loopback), HttpOnly, and SameSite=Lax so the
+/// provider's top-level redirect back carries it.
+const NONCE_COOKIE: &str = "__Host-oauth_state";
+
+/// An authorization this app started: its flow's handle and its user.
+struct Pending {
+    handle: String,
+    user: String,
+}
+
+/// The app's OAuth client: who the browser's user is, where to send them, and the
+/// authorizations under way.
 struct GithubOAuth {
     /// Session cookies of signed-in users (your session store).
     sessions: HashMap<String, String>,
     provider: String,
     callback: String,
+    /// Started authorizations by nonce (in production: your session store, with an expiry).
+    pending: Mutex<HashMap<String, Pending>>,
 }
 
 impl GithubOAuth {
     /// The signed-in user of a request, from its `session` cookie.
     fn user(&self, parts: &Parts) -> Option<String> {
-        let cookies = parts.headers.get("cookie")?.to_str().ok()?;
-        let session = cookies
-            .split(';')
-            .find_map(|c| c.trim().strip_prefix("session="))?;
-        self.sessions.get(session).cloned()
+        self.sessions.get(cookie(parts, "session")?).cloned()
     }
+
+    /// Takes the authorization the callback's `state` names, if this browser started it (its
+    /// nonce cookie is the `state`) for `user`; single use.
+    fn take(&self, parts: &Parts, state: &str, user: &str) -> Option<Pending> {
+        if !cookie(parts, NONCE_COOKIE).is_some_and(|nonce| same(nonce, state)) {
+            return None;
+        }
+        let mut pending = self.pending.lock().unwrap();
+        match pending.get(state) {
+            Some(started) if started.user == user => pending.remove(state),
+            _ => None,
+        }
+    }
+}
+
+/// A cookie of the request, by name.
+fn cookie<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
+    let cookies = parts.headers.get("cookie")?.to_str().ok()?;
+    cookies
+        .split(';')
+        .find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))
+}
+
+/// Equality in time independent of where the texts differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 impl ConnectHook for GithubOAuth {
@@ -114,24 +154,37 @@ impl ConnectHook for GithubOAuth {
             .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in first").into_response())
     }
 
-    /// The handle is open for its own user: send the browser to the provider. Nothing is
+    /// The user confirmed on the landing route's page: send the browser to the provider,
+    /// with a fresh nonce as the OAuth `state` and in this browser's cookie. Nothing is
     /// recorded yet; the callback records the outcome.
-    async fn connect(&self, link: &OpenedLink, _parts: &Parts) -> ConnectStep {
+    async fn connect(&self, link: &OpenedLink, parts: &Parts) -> ConnectStep {
         let wanted = match link.state_as::<ConnectGithub>() {
             Ok(wanted) => wanted,
             Err(other_kind) => return ConnectStep::refuse(other_kind),
         };
-        // The handle is the OAuth `state`: unguessable, sealed, and the callback opens it
-        // again for the signed-in user, which refuses a callback started by anyone else.
+        let Some(user) = self.user(parts) else {
+            return ConnectStep::fail("signed out");
+        };
+        // Never the handle itself: a leaked link would let anyone send this user back with a
+        // code for *their* account. 122 random bits from the OS.
+        let nonce = uuid::Uuid::new_v4().simple().to_string();
+        let handle = link.handle().to_owned();
+        let started = Pending { handle, user };
+        self.pending.lock().unwrap().insert(nonce.clone(), started);
         let authorize = format!(
-            "{}/authorize?client_id={}&redirect_uri={}&scope={}&state={}",
+            "{}/authorize?client_id={}&redirect_uri={}&scope={}&state={nonce}",
             self.provider,
             provider::CLIENT_ID,
             self.callback,
             wanted.scopes,
-            link.handle()
         );
-        ConnectStep::respond(Redirect::to(&authorize).into_response())
+        let mut response = Redirect::to(&authorize).into_response();
+        let cookie =
+            format!("{NONCE_COOKIE}={nonce}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=600");
+        response
+            .headers_mut()
+            .insert(SET_COOKIE, HeaderValue::from_str(&cookie).unwrap());
+        ConnectStep::respond(response)
     }
 }
 
@@ -150,7 +203,8 @@ struct CallbackQuery {
     error: Option<String>,
 }
 
-/// `GET /oauth/callback?code=…&state=<handle>`: trade the code, keep the token, complete.
+/// `GET /oauth/callback?code=…&state=<nonce>`: from the browser that confirmed only; trade
+/// the code, keep the token, complete.
 async fn oauth_callback(
     State(app): State<Callback>,
     Query(q): Query<CallbackQuery>,
@@ -160,8 +214,13 @@ async fn oauth_callback(
         Ok(user) => user,
         Err(sign_in) => return sign_in,
     };
+    // The provider echoes the nonce as `state`; the browser that confirmed holds it.
+    let Some(started) = app.oauth.take(&parts, &q.state, &user) else {
+        let refused = (StatusCode::FORBIDDEN, "this sign-in was not started here");
+        return refused.into_response();
+    };
     // The same checks as the landing route: ours, not expired, this user's, not finished.
-    let opened = match app.page.open_raw(&q.state, &user).await {
+    let opened = match app.page.open_raw(&started.handle, &user).await {
         Ok((opened, _state)) => opened,
         Err(refused) => return refused_page(&refused),
     };
@@ -178,21 +237,26 @@ async fn oauth_callback(
         }
         Err(reason) => app.page.fail_raw(&opened, reason).await,
     };
-    match recorded {
+    let mut response = match recorded {
         Ok(()) => {
             Html("Done. You can close this tab and return to your assistant.").into_response()
         }
         Err(refused) => refused_page(&refused),
-    }
+    };
+    let spent = format!("{NONCE_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0");
+    response
+        .headers_mut()
+        .insert(SET_COOKIE, HeaderValue::from_str(&spent).unwrap());
+    response
 }
 
-/// The uniform text for a refused handle (its precise `reason()` belongs in your logs).
+/// One answer for every refused handle, as the landing route gives (its precise `reason()`
+/// belongs in your logs): the status must not tell a forged handle from a spent one.
 fn refused_page(error: &PageError) -> Response {
-    let status = match error {
-        PageError::WrongSubject => StatusCode::FORBIDDEN,
-        PageError::Expired => StatusCode::GONE,
-        PageError::AlreadyRecorded => StatusCode::CONFLICT,
-        _ => StatusCode::BAD_REQUEST,
+    let status = if error.is_unavailable() {
+        StatusCode::SERVICE_UNAVAILABLE
+    } else {
+        StatusCode::NOT_FOUND
     };
     (status, error.to_string()).into_response()
 }
@@ -268,6 +332,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         sessions: sessions.map(|(s, u)| (s.into(), u.into())).into(),
         provider: provider.clone(),
         callback: format!("{origin}/oauth/callback"),
+        pending: Mutex::default(),
     });
     let tokens = Tokens::default();
     let router = app(&page, &oauth, &tokens);
@@ -279,10 +344,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         elicit: ElicitHandler::new(server, Principal::fixed("alice")),
         tokens: tokens.clone(),
     };
-    let alice = client::Browser {
-        app_origin: origin.clone(),
-        cookie: "session=s-alice".into(),
-    };
+    let alice = client::Browser::new(&origin, "s-alice");
     for era in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
         println!("protocol {era}:");
         tokens.lock().unwrap().clear();
@@ -306,15 +368,19 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         )?;
 
         // The same link in another user's browser: refused, whatever state the flow is in.
-        let bob = client::Browser {
-            app_origin: origin.clone(),
-            cookie: "session=s-bob".into(),
-        };
+        let bob = client::Browser::new(&origin, "s-bob");
         let refused = bob.visit(link).await?;
-        check(refused.status == 403, "another user's browser is refused")?;
-        // And alice's again: the flow is finished.
+        check(refused.status == 404, "another user's browser is refused")?;
+        // And alice's again: the flow is finished (the same answer: nothing to tell apart).
         let again = alice.visit(link).await?;
-        check(again.status == 409, "a finished flow is not finished twice")?;
+        check(again.status == 404, "a finished flow is not finished twice")?;
+        // A callback alice's browser did not start (bob's own code, a forged `state`): refused.
+        let forged = format!("{origin}/oauth/callback?code=bobs-code&state=not-hers");
+        let forged = alice.visit(&forged).await?;
+        check(
+            forged.status == 403,
+            "a callback started elsewhere is refused",
+        )?;
     }
     println!("every step held");
     Ok(())

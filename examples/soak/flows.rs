@@ -490,24 +490,23 @@ impl Client {
         )))
     }
 
-    /// Opens a URL-mode link as the user's browser would (GET, expecting the 200 page).
+    /// Opens a URL-mode link as the user's browser would: the confirmation page (GET), then
+    /// its form posted back with the page's token, from the page's own origin (200).
     async fn open_page(&mut self, url: &str, tag: &str) -> Result<(), Stop> {
         for attempt in 0..MAX_ATTEMPTS {
             let sent = Instant::now();
-            let what = match self.http.get(url).timeout(CALL_TIMEOUT).send().await {
-                Ok(page) if page.status() == reqwest::StatusCode::OK => {
-                    let _ = page.bytes().await;
+            let what = match self.confirm_page(url).await {
+                Ok(reqwest::StatusCode::OK) => {
                     self.tally.pages.push(micros(sent));
                     if attempt > 0 {
                         self.tally.rounds_retried_ok += 1;
                     }
                     return Ok(());
                 }
-                // Sent again after a failure: the first GET recorded it after all.
-                Ok(page) if page.status() == reqwest::StatusCode::CONFLICT && attempt > 0 => {
-                    return Ok(());
-                }
-                Ok(page) => format!("page HTTP {}", page.status().as_u16()),
+                // Sent again after a failure: the first confirmation recorded it after all
+                // (every refusal reads the same: 404).
+                Ok(reqwest::StatusCode::NOT_FOUND) if attempt > 0 => return Ok(()),
+                Ok(status) => format!("page HTTP {}", status.as_u16()),
                 Err(e) if e.is_timeout() => {
                     return Err(
                         self.hard(format!("connect {tag}: page hung past {CALL_TIMEOUT:?}"))
@@ -521,6 +520,35 @@ impl Client {
         Err(self.hard(format!(
             "connect {tag}: page failing after {MAX_ATTEMPTS} attempts"
         )))
+    }
+
+    /// GET the page; if it is the confirmation page, POST its form with Confirm. The status
+    /// of the last answer.
+    async fn confirm_page(&self, url: &str) -> Result<reqwest::StatusCode, reqwest::Error> {
+        let page = self.http.get(url).timeout(CALL_TIMEOUT).send().await?;
+        let status = page.status();
+        let html = page.text().await?;
+        let Some(token) = html
+            .split("name=\"token\" value=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+        else {
+            return Ok(status);
+        };
+        let origin = url.splitn(4, '/').take(3).collect::<Vec<_>>().join("/");
+        let confirmed = self
+            .http
+            .post(url)
+            .header("origin", origin)
+            .header("sec-fetch-site", "same-origin")
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(format!("token={token}&decision=confirm"))
+            .timeout(CALL_TIMEOUT)
+            .send()
+            .await?;
+        let status = confirmed.status();
+        let _ = confirmed.bytes().await;
+        Ok(status)
     }
 
     /// Closes both connections.

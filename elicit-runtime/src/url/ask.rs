@@ -69,6 +69,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     // A link asked again in a later round keeps its flow's id; a new question gets a new one.
     let (claims, token) = mode.mint(
         T::KEY,
+        T::MESSAGE,
         bound.clone(),
         earlier.as_ref().map(|f| f.id.clone()),
     )?;

@@ -14,6 +14,8 @@ use crate::state::{
     ttl_secs,
 };
 
+pub(crate) mod confirm;
+
 /// Handles never open as `requestState` and vice versa: the prefix is authenticated.
 pub(crate) const HANDLE_PREFIX: &Prefix = b"eu1.";
 
@@ -31,6 +33,11 @@ pub(crate) struct Claims {
     pub p: String,
     /// The elicitation's key.
     pub k: String,
+    /// The elicitation's message (`ElicitUrl::MESSAGE`), which the landing route's
+    /// confirmation page shows: what the user is asked to do. Absent from handles sealed
+    /// before it was added (they still open; the page then shows a generic text).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub msg: String,
     /// The bound state.
     pub s: Value,
 }
@@ -56,12 +63,15 @@ pub(crate) fn new_id() -> Result<String, SealError> {
     Ok(URL_SAFE_NO_PAD.encode(frame::random::<16>()?))
 }
 
-/// Seals a handle for `key` with `state`, bound to `binding` (which must carry a principal).
+/// Seals a handle for `key` (asked with `message`) with `state`, bound to `binding` (which
+/// must carry a principal).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn mint(
     sealer: &StateSealer,
     binding: &Binding<'_>,
     principal: &str,
     key: &str,
+    message: &str,
     state: Value,
     now: SystemTime,
     id: Option<String>,
@@ -82,6 +92,7 @@ pub(crate) fn mint(
         a: URL_SAFE_NO_PAD.encode(binding.args_digest),
         p: URL_SAFE_NO_PAD.encode(principal_hash(sealer.audience(), principal)),
         k: key.to_owned(),
+        msg: message.to_owned(),
         s: state,
     };
     let plaintext = serde_json::to_vec(&claims).map_err(|e| SealError::Serialize(e.to_string()))?;
@@ -128,6 +139,7 @@ mod tests {
             a: String::new(),
             p: String::new(),
             k: "k".into(),
+            msg: String::new(),
             s: Value::Null,
         };
         assert_eq!(claims(u64::MAX).expires_at(), SystemTime::UNIX_EPOCH);
@@ -148,7 +160,17 @@ mod tests {
         let args = serde_json::json!({});
         let binding = Binding::tool_call("t", &args).with_principal("alice");
         let ten_ago = SystemTime::now() - Duration::from_secs(10);
-        let (_, token) = mint(&long, &binding, "alice", "k", Value::Null, ten_ago, None).unwrap();
+        let (_, token) = mint(
+            &long,
+            &binding,
+            "alice",
+            "k",
+            "m",
+            Value::Null,
+            ten_ago,
+            None,
+        )
+        .unwrap();
         assert!(open(&long, &token).unwrap().expires_at() > SystemTime::now());
         assert!(open(&short, &token).unwrap().expires_at() < SystemTime::now());
     }
@@ -168,6 +190,7 @@ mod tests {
             &binding,
             "alice",
             "k",
+            "Connect",
             state,
             SystemTime::now(),
             None,

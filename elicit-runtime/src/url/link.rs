@@ -187,7 +187,7 @@ impl ElicitContext {
                 None => break,
             }
         }
-        let (claims, token) = mode.mint(T::KEY, bound, Some(id))?;
+        let (claims, token) = mode.mint(T::KEY, T::MESSAGE, bound, Some(id))?;
         let valid_for = claims
             .expires_at()
             .duration_since(SystemTime::now())

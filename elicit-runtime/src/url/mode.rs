@@ -115,10 +115,12 @@ impl UrlMode {
         })
     }
 
-    /// Seals a handle for elicitation `key` with the bound state (under `id` when given).
+    /// Seals a handle for elicitation `key`, asked with `message`, with the bound state
+    /// (under `id` when given).
     pub(crate) fn mint(
         &self,
         key: &str,
+        message: &str,
         bound: Value,
         id: Option<String>,
     ) -> Result<(Claims, String), Interrupt> {
@@ -127,6 +129,7 @@ impl UrlMode {
             &self.binding(),
             self.principal()?,
             key,
+            message,
             bound,
             SystemTime::now(),
             id,

@@ -10,7 +10,7 @@ use serde_json::Value;
 use serde::de::DeserializeOwned;
 
 use super::ElicitUrl;
-use super::handle::{self, Claims};
+use super::handle::{self, Claims, confirm};
 use crate::server::ElicitServer;
 use crate::state::{Completion, StateError, StoreError};
 
@@ -29,6 +29,10 @@ pub enum PageError {
     WrongKind,
     /// The flow was already completed or failed.
     AlreadyRecorded,
+    /// The confirmation token is missing or is not the one
+    /// [`LandingPage::confirmation_token`] gave this browser user for this handle: a forged
+    /// or cross-site request, or another session's token.
+    Unconfirmed,
     /// No completion store is configured on the server.
     NoStore,
     /// The store failed.
@@ -54,23 +58,53 @@ impl PageError {
             PageError::Expired => "the elicitation handle has expired".to_owned(),
             PageError::Store(e) => format!("the completion store failed: {e}"),
             PageError::NoStore => "no completion store is configured".to_owned(),
-            other => other.to_string(),
+            PageError::WrongSubject => "the handle belongs to another user".to_owned(),
+            PageError::WrongKind => "the handle is for another kind of elicitation".to_owned(),
+            PageError::AlreadyRecorded => "the flow has already finished".to_owned(),
+            PageError::Unconfirmed => {
+                "the confirmation token is missing, forged, or for another handle or user"
+                    .to_owned()
+            }
         }
+    }
+
+    /// Whether the refusal is the server's (no store, or the store failed): the one kind a
+    /// browser may be told apart from the others ("try again later"), since it says nothing
+    /// about the handle.
+    ///
+    /// ```
+    /// use elicit_runtime::url::PageError;
+    ///
+    /// assert!(PageError::NoStore.is_unavailable());
+    /// assert!(!PageError::AlreadyRecorded.is_unavailable());
+    /// ```
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, PageError::NoStore | PageError::Store(_))
     }
 }
 
-/// What a browser may be shown: a handle that is not ours and one that expired read the same,
-/// and nothing names keys, sealing or the store.
+/// What a browser may be shown. Every refusal an attacker can probe with a handle reads the
+/// same: forged, expired, another user's, another kind's, already finished, unconfirmed. Only
+/// the server's own failures ([`PageError::is_unavailable`]) say "try again later"; nothing
+/// names keys, sealing or the store.
+///
+/// ```
+/// use elicit_runtime::url::PageError;
+///
+/// assert_eq!(PageError::WrongSubject.to_string(), PageError::AlreadyRecorded.to_string());
+/// ```
 impl fmt::Display for PageError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            PageError::Invalid(_) | PageError::Expired => "this link is invalid or has expired",
-            PageError::WrongSubject => "this link was started by another user",
-            PageError::WrongKind => "this link is for another kind of request",
-            PageError::AlreadyRecorded => "this flow has already finished",
             PageError::NoStore | PageError::Store(_) => {
                 "this request cannot be completed right now; try again later"
             }
+            PageError::Invalid(_)
+            | PageError::Expired
+            | PageError::WrongSubject
+            | PageError::WrongKind
+            | PageError::AlreadyRecorded
+            | PageError::Unconfirmed => "this link is invalid or has expired",
         })
     }
 }
@@ -180,6 +214,56 @@ impl LandingPage {
         Ok((OpenedHandleKey(claims), state))
     }
 
+    /// The name of the server the handles are sealed for (its sealer's audience): which
+    /// server asks, for a confirmation page.
+    ///
+    /// ```
+    /// # use elicit_runtime::ElicitServer;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_runtime::url::LandingPage;
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files-server"));
+    /// assert_eq!(LandingPage::new(&server).audience(), "files-server");
+    /// ```
+    pub fn audience(&self) -> &str {
+        self.server.sealer().audience()
+    }
+
+    /// The CSRF token of a confirmation page: put it in the page's form (a hidden field), and
+    /// [`LandingPage::open_confirmed`] accepts the form's `POST` only with it. It is sealed under
+    /// the server's keys (the AEAD frame of `requestState`, a prefix of its own) over the
+    /// handle's id and `subject`, so it is good for this flow and this browser user only, and
+    /// only until the handle expires; a page of another origin cannot read it.
+    ///
+    /// # Errors
+    ///
+    /// [`PageError::Store`] if the operating system's random number generator fails.
+    pub fn confirmation_token(
+        &self,
+        opened: &OpenedHandleKey,
+        subject: &str,
+    ) -> Result<String, PageError> {
+        confirm::seal(self.server.sealer(), &opened.0.id, subject)
+            .map_err(|e| PageError::Store(crate::state::StoreError::new(e.to_string())))
+    }
+
+    /// [`LandingPage::open_raw`], then the confirmation `token` from the page's form must be the
+    /// one [`LandingPage::confirmation_token`] gave `subject` for this handle
+    /// ([`PageError::Unconfirmed`] otherwise; compared in constant time). Record only what a
+    /// handle opened this way says.
+    pub async fn open_confirmed(
+        &self,
+        handle: &str,
+        subject: &str,
+        token: &str,
+    ) -> Result<(OpenedHandleKey, Value), PageError> {
+        let opened = self.open_raw(handle, subject).await?;
+        if confirm::check(self.server.sealer(), &opened.0.0.id, subject, token) {
+            Ok(opened)
+        } else {
+            Err(PageError::Unconfirmed)
+        }
+    }
+
     /// Records that the flow completed, with an optional server-side result.
     pub async fn complete<T>(
         &self,
@@ -261,6 +345,12 @@ impl OpenedHandleKey {
     /// The handle id.
     pub fn id(&self) -> &str {
         &self.0.id
+    }
+    /// The elicitation's message (`ElicitUrl::MESSAGE`) as the client was asked it: what the
+    /// user is asked to do, for a confirmation page. Empty for a handle sealed before handles
+    /// carried it.
+    pub fn message(&self) -> &str {
+        &self.0.msg
     }
     /// The key of the elicitation the handle belongs to.
     pub fn key(&self) -> &str {

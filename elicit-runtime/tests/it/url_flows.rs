@@ -52,6 +52,7 @@ fn completed(result: Option<Value>) -> UrlAnswer<ConnectGithub> {
 }
 
 mod capabilities;
+mod confirmation;
 mod era_2025;
 mod era_2026;
 mod landing_refusals;

@@ -1,0 +1,231 @@
+//! Just enough of the Chrome DevTools protocol to drive headless Chromium from a test, over
+//! `--remote-debugging-pipe` (no port, no websocket, no crate): Chromium reads commands on
+//! its fd 3 and writes replies and events on its fd 4, each a JSON text ending in NUL. A shell
+//! maps those to the child's stdin and stdout (`3<&0 4>&1 1>&2`), so no `unsafe` `pre_exec`.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long one command may take.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The Chromium binary: `ELICIT_CHROMIUM`, else `chromium` or `chromium-browser` on `PATH`.
+pub fn find_chromium() -> Option<String> {
+    if let Ok(path) = std::env::var("ELICIT_CHROMIUM")
+        && !path.is_empty()
+    {
+        return Some(path);
+    }
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser"] {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return Some(candidate.to_string_lossy().into_owned());
+            }
+        }
+    }
+    None
+}
+
+type Waiting = Arc<Mutex<HashMap<u64, Sender<Value>>>>;
+
+/// A headless Chromium and its protocol pipe. Killed when dropped.
+pub struct Browser {
+    child: Child,
+    input: ChildStdin,
+    next_id: u64,
+    waiting: Waiting,
+    profile: std::path::PathBuf,
+}
+
+impl Browser {
+    /// Starts `chromium` headless with a fresh profile in `profile` (a directory it may fill).
+    pub fn launch(chromium: &str, profile: std::path::PathBuf) -> Browser {
+        std::fs::create_dir_all(&profile).unwrap();
+        // --no-sandbox: containers (and root) have no user namespaces for Chromium's sandbox;
+        // the pages it loads here are the test's own, on loopback.
+        let script = format!(
+            "exec \"$0\" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+             --no-first-run --no-default-browser-check --disable-extensions \
+             --disable-background-networking --disable-component-update --disable-sync \
+             --metrics-recording-only --password-store=basic --use-mock-keychain \
+             --window-size=720,640 --hide-scrollbars --user-data-dir={} \
+             --remote-debugging-pipe about:blank 3<&0 4>&1 1>&2",
+            profile.display()
+        );
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .arg(chromium)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {chromium}: {e}"));
+        let input = child.stdin.take().unwrap();
+        let output = child.stdout.take().unwrap();
+        let waiting: Waiting = Arc::default();
+        let routes = waiting.clone();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(output);
+            let mut message = Vec::new();
+            while reader.read_until(0, &mut message).is_ok_and(|n| n > 0) {
+                message.pop();
+                if let Ok(value) = serde_json::from_slice::<Value>(&message)
+                    && let Some(id) = value.get("id").and_then(Value::as_u64)
+                    && let Some(reply) = routes.lock().unwrap().remove(&id)
+                {
+                    let _ = reply.send(value);
+                }
+                message.clear();
+            }
+        });
+        Browser {
+            child,
+            input,
+            next_id: 0,
+            waiting,
+            profile,
+        }
+    }
+
+    /// Sends `method` (to `session`'s page, or the browser) and waits for its result.
+    pub fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut command = json!({"id": id, "method": method, "params": params});
+        if let Some(session) = session {
+            command["sessionId"] = session.into();
+        }
+        let (reply, replied): (Sender<Value>, Receiver<Value>) = channel();
+        self.waiting.lock().unwrap().insert(id, reply);
+        let mut bytes = serde_json::to_vec(&command).unwrap();
+        bytes.push(0);
+        self.input.write_all(&bytes).unwrap();
+        self.input.flush().unwrap();
+        let value = replied
+            .recv_timeout(TIMEOUT)
+            .unwrap_or_else(|_| panic!("no reply to {method} in {TIMEOUT:?}"));
+        if let Some(error) = value.get("error") {
+            panic!("{method} failed: {error}");
+        }
+        value["result"].clone()
+    }
+
+    /// A new tab, attached: its session id.
+    pub fn new_page(&mut self) -> String {
+        let target = self.call(None, "Target.createTarget", json!({"url": "about:blank"}));
+        let target_id = target["targetId"].as_str().unwrap().to_owned();
+        let attached = self.call(
+            None,
+            "Target.attachToTarget",
+            json!({"targetId": target_id, "flatten": true}),
+        );
+        attached["sessionId"].as_str().unwrap().to_owned()
+    }
+
+    /// Evaluates `expression` in the page (DevTools is not bound by the page's CSP).
+    pub fn eval(&mut self, session: &str, expression: &str) -> Value {
+        let result = self.call(
+            Some(session),
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        );
+        result["result"]["value"].clone()
+    }
+
+    /// Starts navigating to `url` (for a page that moves on by itself).
+    pub fn navigate(&mut self, session: &str, url: &str) {
+        self.call(Some(session), "Page.navigate", json!({"url": url}));
+    }
+
+    /// Navigates and waits until the document at `url` has loaded.
+    pub fn goto(&mut self, session: &str, url: &str) {
+        self.navigate(session, url);
+        self.wait_for(
+            session,
+            &format!(
+                "location.href === {} && document.readyState === 'complete'",
+                serde_json::to_string(url).unwrap()
+            ),
+        );
+    }
+
+    /// Polls `condition` (a JS expression) until it is true.
+    pub fn wait_for(&mut self, session: &str, condition: &str) {
+        let start = Instant::now();
+        loop {
+            if self.eval(session, &format!("!!({condition})")) == json!(true) {
+                return;
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "timed out waiting for {condition}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks the middle of the element `selector` with the mouse, as a user would.
+    pub fn click(&mut self, session: &str, selector: &str) {
+        let selector = serde_json::to_string(selector).unwrap();
+        let at = self.eval(
+            session,
+            &format!(
+                "(() => {{ const r = document.querySelector({selector}).getBoundingClientRect(); \
+                 return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+            ),
+        );
+        let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        for kind in ["mouseMoved", "mousePressed", "mouseReleased"] {
+            self.call(
+                Some(session),
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            );
+        }
+    }
+
+    /// A PNG of the page as shown.
+    pub fn screenshot(&mut self, session: &str) -> Vec<u8> {
+        use base64::Engine as _;
+        let shot = self.call(
+            Some(session),
+            "Page.captureScreenshot",
+            json!({"format": "png"}),
+        );
+        base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().unwrap())
+            .unwrap()
+    }
+}
+
+impl Drop for Browser {
+    /// Asks Chromium to close (so it takes its helper processes along), then kills it if it
+    /// has not exited within five seconds.
+    fn drop(&mut self) {
+        let close = b"{\"id\":0,\"method\":\"Browser.close\"}\0";
+        let _ = self
+            .input
+            .write_all(close)
+            .and_then(|()| self.input.flush());
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                let _ = std::fs::remove_dir_all(&self.profile);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
