@@ -279,7 +279,11 @@ fn content_for(schema: &RequestedSchema, nulls: bool) -> BoxedStrategy<Map<Strin
 /// let checked = schema.clone();
 /// proptest!(|(bad in answers::invalid_for(&schema))| {
 ///     prop_assert_eq!(&bad.field, "age");
-///     prop_assert!(matches!(bad.rule, Rule::WrongType | Rule::BelowMinimum | Rule::NotWhole));
+///     // No maximum: beyond the 64-bit signed range (`1e20`) is above it.
+///     prop_assert!(matches!(
+///         bad.rule,
+///         Rule::WrongType | Rule::BelowMinimum | Rule::AboveMaximum | Rule::NotWhole
+///     ));
 ///     let err = checked.validate(&Value::Object(bad.content)).unwrap_err();
 ///     prop_assert_eq!(&err.errors()[0].field, "age");
 /// });
