@@ -13,20 +13,27 @@
 
 /// Whether `s` looks like a deliverable email address (`format: "email"`).
 ///
-/// This is a pragmatic check, not the full RFC 5322 grammar:
-/// - exactly one `@`, at most 254 bytes in total and at most 64 before the `@`;
+/// This is a pragmatic check, not the full RFC 5322 grammar, and accepts every address Ajv's
+/// `email` format (either mode) and Python `jsonschema`'s checker accept, but for the pinned
+/// differences listed in the guide (chapter 2):
+/// - exactly one `@`, at most 254 bytes in total and at most 64 before the `@` (RFC 5321
+///   §4.5.3.1);
 /// - the local part is one or more dot-separated, non-empty runs of printable non-space ASCII
-///   or non-ASCII characters (no quoted local parts, no leading, trailing or doubled dots);
-/// - the domain has at least two dot-separated labels of at most 63 bytes, made of ASCII
+///   or non-ASCII characters (no quoted local parts, no leading, trailing or doubled dots:
+///   RFC 5322 `dot-atom`);
+/// - the domain is one or more dot-separated labels of at most 63 bytes, made of ASCII
 ///   letters, digits, `-` (not first or last) or non-ASCII letters and digits
-///   (internationalized domain names). Address literals such as `[192.0.2.1]` are refused.
+///   (internationalized domain names); a single label such as `localhost` is a domain too
+///   (RFC 5321 `Domain`). Or an address literal (RFC 5321 §4.1.3): `[192.0.2.1]` or
+///   `[IPv6:2001:db8::1]`.
 ///
 /// ```
 /// use elicit_formats::is_valid_email;
 ///
 /// assert!(is_valid_email("octocat@github.com"));
 /// assert!(is_valid_email("jürgen.müller@bücher.de"));
-/// assert!(!is_valid_email("octocat@localhost"));
+/// assert!(is_valid_email("octocat@localhost"));
+/// assert!(is_valid_email("postmaster@[192.0.2.1]"));
 /// assert!(!is_valid_email("two@@signs.com"));
 /// assert!(!is_valid_email("with space@example.com"));
 /// ```
@@ -76,10 +83,23 @@ pub fn is_valid_email(s: &str) -> bool {
         return false; // empty local part or last atom, or a local part over 64 bytes
     }
 
-    // The domain: at least two labels separated by single dots. A second `@` is refused here.
+    // An address literal: `[IPv4]` or `[IPv6:…]`.
+    if let Some(literal) = s
+        .get(at + 1..)
+        .and_then(|d| d.strip_prefix('['))
+        .and_then(|d| d.strip_suffix(']'))
+    {
+        return match literal.get(..5) {
+            Some(tag) if tag.eq_ignore_ascii_case("IPv6:") => {
+                literal[5..].parse::<std::net::Ipv6Addr>().is_ok()
+            }
+            _ => literal.parse::<std::net::Ipv4Addr>().is_ok(),
+        };
+    }
+
+    // The domain: labels separated by single dots. A second `@` is refused here.
     let mut i = at + 1;
     let mut label_start = i;
-    let mut labels = 0usize;
     loop {
         // ASCII letters, digits and `-`.
         i = skip(i, LABEL);
@@ -95,9 +115,8 @@ pub fn is_valid_email(s: &str) -> bool {
                 if !label_ok {
                     return false;
                 }
-                labels += 1;
                 if b.is_none() {
-                    return labels >= 2;
+                    return true;
                 }
                 i += 1;
                 label_start = i;
@@ -135,7 +154,7 @@ const BYTE_CLASS: [u8; 256] = {
 /// Whether `s` is an absolute URI in the sense of RFC 3986 (`format: "uri"`).
 ///
 /// The scheme must be a letter followed by letters, digits, `+`, `-` or `.`, then `:` and a
-/// non-empty remainder. The remainder must be printable ASCII without spaces or any of
+/// remainder that may be empty (`https:` is a URI with an empty path, RFC 3986 `path-empty`). The remainder must be printable ASCII without spaces or any of
 /// `<` `>` `"` `{` `}` `|` `\` `^` `` ` ``, every `%` must start a two-hex-digit escape, and
 /// there is at most one `#`. Relative references and non-ASCII IRIs are refused.
 ///
@@ -146,8 +165,8 @@ const BYTE_CLASS: [u8; 256] = {
 /// assert!(is_valid_uri("urn:isbn:0451450523"));
 /// assert!(is_valid_uri("mailto:octocat@github.com"));
 /// assert!(!is_valid_uri("/relative/path"));
+/// assert!(is_valid_uri("https:"));
 /// assert!(!is_valid_uri("https://example.com/a b"));
-/// assert!(!is_valid_uri("https:"));
 /// ```
 pub fn is_valid_uri(s: &str) -> bool {
     let bytes = s.as_bytes();
@@ -164,7 +183,7 @@ pub fn is_valid_uri(s: &str) -> bool {
         }
         None => false,
     };
-    if !scheme_ok || rest.is_empty() {
+    if !scheme_ok {
         return false;
     }
     let mut hashes = 0usize;
@@ -219,7 +238,8 @@ pub fn is_valid_date(s: &str) -> bool {
 
 /// Whether `s` is an RFC 3339 `date-time` (`format: "date-time"`).
 ///
-/// Shape: `YYYY-MM-DD`, `T` or `t`, `HH:MM:SS`, an optional `.` with one or more digits, then
+/// Shape: `YYYY-MM-DD`, `T`, `t` or a space (RFC 3339 §5.6 allows it for readability, and
+/// Ajv accepts it), `HH:MM:SS`, an optional `.` with one or more digits, then
 /// `Z`, `z` or `+HH:MM` / `-HH:MM`. Hours go up to 23, minutes up to 59 and seconds up to 60:
 /// a leap second, only at 23:59:60 UTC (`15:59:60-08:00` is one, `00:00:60Z` is not).
 ///
@@ -228,12 +248,13 @@ pub fn is_valid_date(s: &str) -> bool {
 ///
 /// assert!(is_valid_date_time("2024-01-31T09:30:00Z"));
 /// assert!(is_valid_date_time("2024-01-31t09:30:00.123456+05:30"));
+/// assert!(is_valid_date_time("2024-01-31 09:30:00Z"));
 /// assert!(!is_valid_date_time("2024-01-31T24:00:00Z"));
 /// assert!(!is_valid_date_time("2024-01-31T09:30:00")); // the offset is mandatory
 /// ```
 pub fn is_valid_date_time(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() < 20 || !full_date(&b[..10]) || !matches!(b[10], b'T' | b't') {
+    if b.len() < 20 || !full_date(&b[..10]) || !matches!(b[10], b'T' | b't' | b' ') {
         return false;
     }
     // partial-time: HH:MM:SS

@@ -45,7 +45,7 @@ fn is_valid_email_reference(s: &str) -> bool {
             return false;
         }
     }
-    labels >= 2
+    labels >= 1
 }
 
 /// Characters that exercise every branch: separators, ASCII accepted in one part only,
@@ -211,6 +211,12 @@ fn email() {
         "用户@例子.广告",
         "x@xn--bcher-kva.example",
         "a-b@a-b.c-d",
+        "octocat@localhost",
+        "a@b",
+        "a@123",
+        "postmaster@[192.0.2.1]",
+        "postmaster@[IPv6:2001:db8::1]",
+        "postmaster@[ipv6:::1]",
     ] {
         assert!(is_valid_email(ok), "{ok}");
     }
@@ -223,7 +229,6 @@ fn email() {
         "a@",
         "@b.com",
         "plain",
-        "a@b",
         "a@@b.com",
         "a@b@c.com",
         "a b@c.com",
@@ -238,7 +243,11 @@ fn email() {
         "a..b@c.com",
         "a\u{0}@b.com",
         "a\u{a0}b@c.com",
-        "a@[192.0.2.1]",
+        "a@[192.0.2.256]",
+        "a@[2001:db8::1]",
+        "a@[IPv6:192.0.2.1]",
+        "a@[192.0.2.1",
+        "a@x.[192.0.2.1]",
         "a@b_c.com",
         long_local.as_str(),
         long_total.as_str(),
@@ -256,6 +265,7 @@ fn uri() {
         "file:///etc/hosts",
         "urn:uuid:550e8400-e29b-41d4-a716-446655440000",
         "a:b",
+        "https:",
         "git+ssh://host/repo.git",
         "https://example.com/%E2%82%AC?q=1&r=2#frag?ment/",
     ] {
@@ -264,7 +274,6 @@ fn uri() {
     for bad in [
         "",
         ":",
-        "https:",
         "1http://x",
         "ht tp://x",
         "//example.com",
@@ -339,6 +348,7 @@ fn date_time() {
         "2024-01-01T12:00:00.5-08:00",
         "2024-01-01T12:00:00.000000001+23:59",
         "2024-01-01T12:00:00+00:00",
+        "2024-01-01 12:00:00Z",
     ] {
         assert!(is_valid_date_time(ok), "{ok}");
     }
@@ -354,7 +364,8 @@ fn date_time() {
         "1998-12-31T22:59:60Z",
         "1998-12-31T23:59:60-08:00",
         "2024-01-01T12:00:00",
-        "2024-01-01 12:00:00Z",
+        "2024-01-01_12:00:00Z",
+        "2024-01-01  12:00:00Z",
         "2024-01-01T12:00Z",
         "2024-01-01T12:00:00.Z",
         "2024-01-01T12:00:00+24:00",

@@ -1,10 +1,14 @@
 //! Generated answers for any form: proptest strategies built from the form's own
 //! [`RequestedSchema`], the model its decoder checks answers against.
 //!
-//! - [`valid`] gives `content` objects every one of which the form decodes: optional fields
-//!   present, absent and `null`; advertised defaults; lengths, numbers and set sizes at both
+//! - [`valid`] gives `content` objects a conforming client sends, every one of which the form
+//!   decodes and the form's own `requestedSchema` accepts (formats checked): optional fields
+//!   present and absent (never `null`); advertised defaults; lengths, numbers and set sizes at both
 //!   inclusive bounds and between; every option; every format (with exact lengths); whole
 //!   numbers also as floats (`3.0`).
+//! - [`lenient`] gives what a sloppy client may send and the server still accepts: [`valid`]'s
+//!   answers, and `null` for optional fields (which the `requestedSchema` does not allow, but
+//!   the form reads as absent).
 //! - [`invalid`] gives content that breaks exactly one advertised rule of one field, labelled
 //!   with that field and the [`Rule`], so a test can assert that the decoder's error names it.
 //!
@@ -67,10 +71,11 @@ pub enum Rule {
     TooLong,
     /// Text that is not of its `format` (email, uri, date, date-time).
     Format,
-    /// A number below `minimum`.
+    /// A number below `minimum` (or, for a whole number, below the 64-bit signed range, such
+    /// as `-9.3e18` for an `i64`).
     BelowMinimum,
     /// A number above `maximum` (or, for a whole number, beyond the 64-bit signed range every
-    /// side of the wire holds whole numbers in).
+    /// side of the wire holds whole numbers in, such as `1e20` for a `u64`).
     AboveMaximum,
     /// A fraction for an `integer` property.
     NotWhole,
@@ -126,7 +131,9 @@ pub struct Invalid {
     pub rule: Rule,
 }
 
-/// Content objects form `T` decodes. See the [module docs](self) for what they cover.
+/// Content objects a conforming client sends for form `T`: each one the form decodes and its
+/// `requestedSchema` accepts. Optional fields are present or absent, never `null`. See the
+/// [module docs](self) for what they cover.
 ///
 /// # Panics
 ///
@@ -134,6 +141,36 @@ pub struct Invalid {
 /// `maxLength`, or `format = "date"` with `maxLength` below 10).
 pub fn valid<T: ElicitForm>() -> impl Strategy<Value = Map<String, Value>> {
     valid_for(T::requested_schema())
+}
+
+/// What a sloppy client may send for form `T` and the server still accepts: [`valid`]'s
+/// answers, and `null` for optional fields (read as absent, though the `requestedSchema` gives
+/// them no `null` type). Test with it that your handler copes with both; test with [`valid`]
+/// what a schema-validating client sends.
+///
+/// ```
+/// use elicit_runtime::ElicitForm;
+/// use elicit_runtime::testing::answers;
+/// use proptest::prelude::*;
+/// use serde_json::Value;
+///
+/// /// Anything to add?
+/// #[derive(Debug, ElicitForm)]
+/// struct Note {
+///     note: Option<String>,
+/// }
+///
+/// proptest!(|(content in answers::lenient::<Note>())| {
+///     // `{}`, `{"note": null}` and `{"note": "…"}` all decode.
+///     Note::from_content(&Value::Object(content)).unwrap();
+/// });
+/// ```
+///
+/// # Panics
+///
+/// As [`valid`].
+pub fn lenient<T: ElicitForm>() -> impl Strategy<Value = Map<String, Value>> {
+    lenient_for(T::requested_schema())
 }
 
 /// Content objects that break exactly one rule of form `T`, each labelled with the field and
@@ -177,6 +214,20 @@ pub fn invalid<T: ElicitForm>() -> impl Strategy<Value = Invalid> {
 ///
 /// As [`valid`].
 pub fn valid_for(schema: &RequestedSchema) -> BoxedStrategy<Map<String, Value>> {
+    content_for(schema, false)
+}
+
+/// [`lenient`] for any schema.
+///
+/// # Panics
+///
+/// As [`valid`].
+pub fn lenient_for(schema: &RequestedSchema) -> BoxedStrategy<Map<String, Value>> {
+    content_for(schema, true)
+}
+
+/// Valid content for `schema`; with `nulls`, optional fields are sometimes `null`.
+fn content_for(schema: &RequestedSchema, nulls: bool) -> BoxedStrategy<Map<String, Value>> {
     let fields: Vec<BoxedStrategy<(String, Option<Value>)>> = schema
         .properties
         .iter()
@@ -185,9 +236,14 @@ pub fn valid_for(schema: &RequestedSchema) -> BoxedStrategy<Map<String, Value>> 
             let entry = match (schema.is_required(name), answer) {
                 (true, Some(answer)) => answer.prop_map(Some).boxed(),
                 (true, None) => panic!("required field `{name}` admits no valid answer"),
-                (false, Some(answer)) => prop_oneof![
+                (false, Some(answer)) if nulls => prop_oneof![
                     1 => Just(None),
                     1 => Just(Some(Value::Null)),
+                    4 => answer.prop_map(Some),
+                ]
+                .boxed(),
+                (false, Some(answer)) => prop_oneof![
+                    1 => Just(None),
                     4 => answer.prop_map(Some),
                 ]
                 .boxed(),
@@ -223,7 +279,11 @@ pub fn valid_for(schema: &RequestedSchema) -> BoxedStrategy<Map<String, Value>> 
 /// let checked = schema.clone();
 /// proptest!(|(bad in answers::invalid_for(&schema))| {
 ///     prop_assert_eq!(&bad.field, "age");
-///     prop_assert!(matches!(bad.rule, Rule::WrongType | Rule::BelowMinimum | Rule::NotWhole));
+///     // No maximum: beyond the 64-bit signed range (`1e20`) is above it.
+///     prop_assert!(matches!(
+///         bad.rule,
+///         Rule::WrongType | Rule::BelowMinimum | Rule::AboveMaximum | Rule::NotWhole
+///     ));
 ///     let err = checked.validate(&Value::Object(bad.content)).unwrap_err();
 ///     prop_assert_eq!(&err.errors()[0].field, "age");
 /// });

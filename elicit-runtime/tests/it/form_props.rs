@@ -101,6 +101,7 @@ fn config(cases: u32) -> Config {
 }
 
 mod arbitrary;
+mod client_valid;
 mod differential;
 mod generated;
 mod properties;

@@ -12,6 +12,7 @@ mod common_url;
 mod form_decode;
 mod form_props;
 mod form_schema;
+mod formats_clients;
 #[cfg(fuzzing)]
 mod fuzz_corpus;
 mod hostile_requests;

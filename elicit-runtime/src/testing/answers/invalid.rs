@@ -81,7 +81,18 @@ fn string(s: &StringSchema, rules: &mut Vec<(Rule, Breaking)>) {
             let bad = (lengths, any::<u64>()).prop_map(move |(len, seed)| {
                 Some(Value::String(text::misformatted(format, len, seed)))
             });
-            rules.push((Rule::Format, bad.boxed()));
+            // The near misses (calendar-impossible days, a doubled `@`, …) whose length is
+            // allowed, as often as any other length.
+            let near: Vec<Value> = text::near_misses(format)
+                .iter()
+                .filter(|s| (min..=max).contains(&(s.chars().count() as u64)))
+                .map(|s| Value::from(*s))
+                .collect();
+            let bad = match near.is_empty() {
+                true => bad.boxed(),
+                false => one_of(vec![bad.boxed(), values(near)]),
+            };
+            rules.push((Rule::Format, bad));
         }
     }
 }
@@ -97,6 +108,27 @@ fn integer(n: &NumberSchema, rules: &mut Vec<(Rule, Breaking)>) {
             _ => Value::from(1.0e20),
         }
     };
+    // With no bound advertised, the 64-bit signed range is the bound: just past it, far past
+    // it, and as floats (`9.3e18`, `1e20`), as a client holding a `u64` or a `double` sends.
+    if n.minimum.is_none() {
+        let below = vec![
+            Value::from(-9.3e18),
+            Value::from(-1.0e19),
+            Value::from(-1.0e20),
+            Value::from(f64::MIN),
+        ];
+        rules.push((Rule::BelowMinimum, values(below)));
+    }
+    if n.maximum.is_none() {
+        let above = vec![
+            Value::from(i64::MAX as u64 + 1),
+            Value::from(u64::MAX),
+            Value::from(9.3e18),
+            Value::from(1.0e20),
+            Value::from(f64::MAX),
+        ];
+        rules.push((Rule::AboveMaximum, values(above)));
+    }
     if n.minimum.is_some() {
         let edge = lo - 1;
         let below = one_of(vec![

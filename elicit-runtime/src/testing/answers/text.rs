@@ -33,6 +33,17 @@ pub(super) fn feasible(format: StringFormat) -> &'static [(u64, u64)] {
     }
 }
 
+/// The length up to which unbounded text of `format` is drawn: enough for every shape
+/// [`formatted`] has.
+pub(super) fn unbounded_max(format: StringFormat) -> u64 {
+    let longest = match format {
+        StringFormat::Email => EMAILS.iter().map(|(l, d)| l.len() + 1 + d.len()).max(),
+        StringFormat::Uri => URIS.iter().map(|u| u.len()).max(),
+        StringFormat::Date | StringFormat::DateTime => None,
+    };
+    longest.unwrap_or(0) as u64 + UNBOUNDED_EXTRA
+}
+
 /// The lengths in `[min, max]` at which `format` can be met, as inclusive ranges.
 pub(super) fn feasible_within(format: StringFormat, min: u64, max: u64) -> Vec<(u64, u64)> {
     feasible(format)
@@ -53,29 +64,8 @@ pub(super) fn formatted(format: StringFormat, len: u64, seed: u64) -> Option<Str
 
 fn build(format: StringFormat, len: usize, seed: u64) -> String {
     match format {
-        StringFormat::Email => {
-            let local = (len - 5).min(64).min(1 + (seed as usize % 64));
-            // The domain: labels of at most 63 bytes, then `.co`.
-            let mut rest = len - local - 1 - 3;
-            let mut domain = String::new();
-            while rest > 63 {
-                domain.push_str(&"b".repeat(62));
-                domain.push('.');
-                rest -= 63;
-            }
-            domain.push_str(&"b".repeat(rest));
-            format!("{}@{domain}.co", "a".repeat(local))
-        }
-        StringFormat::Uri => {
-            const WEB: &str = "https://example.com/";
-            match len {
-                _ if len >= WEB.len() && seed.is_multiple_of(2) => {
-                    format!("{WEB}{}", "p".repeat(len - WEB.len()))
-                }
-                5.. if seed.is_multiple_of(3) => format!("urn:{}", "x".repeat(len - 4)),
-                _ => format!("a:{}", "b".repeat(len - 2)),
-            }
-        }
+        StringFormat::Email => email(len, seed).unwrap_or_else(|| plain_email(len, seed)),
+        StringFormat::Uri => uri(len, seed),
         StringFormat::Date => date(seed),
         StringFormat::DateTime => {
             let (hh, mm, ss) = ((seed / 7) % 24, (seed / 11) % 60, (seed / 13) % 60);
@@ -100,6 +90,85 @@ fn build(format: StringFormat, len: usize, seed: u64) -> String {
     }
 }
 
+/// Addresses of varied shapes, as `(local part, domain)`: plus tags, subdomains, a single-label
+/// domain, address literals, quotes and underscores.
+const EMAILS: [(&str, &str); 8] = [
+    ("a", "b.co"),
+    ("first.last+tag", "mail.example.org"),
+    ("o'brien", "example.ie"),
+    ("user_name-1", "sub.sub.example.travel"),
+    ("octocat", "localhost"),
+    ("postmaster", "[192.0.2.1]"),
+    ("x", "xn--bcher-kva.example"),
+    ("a.b.c", "a-b.c-d.io"),
+];
+
+/// An address of one of [`EMAILS`]' shapes (from `seed` on), padded to exactly `len` bytes:
+/// letters before the local part (up to its 64 bytes), then labels before the domain.
+fn email(len: usize, seed: u64) -> Option<String> {
+    (0..EMAILS.len()).find_map(|k| {
+        let (local, domain) = EMAILS[(seed as usize + k) % EMAILS.len()];
+        let extra = len.checked_sub(local.len() + 1 + domain.len())?;
+        let mut take = extra.min(64 - local.len());
+        let mut rest = extra - take;
+        if rest == 1 && take > 0 {
+            // A label takes at least two bytes (`b.`).
+            take -= 1;
+            rest = 2;
+        }
+        if rest > 0 && domain.starts_with('[') {
+            return None;
+        }
+        let mut labels = String::new();
+        while rest > 0 {
+            let mut label = (rest - 1).min(62);
+            if rest - (label + 1) == 1 {
+                label -= 1;
+            }
+            labels.push_str(&"b".repeat(label));
+            labels.push('.');
+            rest -= label + 1;
+        }
+        Some(format!("{}{local}@{labels}{domain}", "a".repeat(take)))
+    })
+}
+
+/// `a…@b….co`: every length from 6 to 254.
+fn plain_email(len: usize, seed: u64) -> String {
+    let local = (len - 5).min(64).min(1 + (seed as usize % 64));
+    // The domain: labels of at most 63 bytes, then `.co`.
+    let mut rest = len - local - 1 - 3;
+    let mut domain = String::new();
+    while rest > 63 {
+        domain.push_str(&"b".repeat(62));
+        domain.push('.');
+        rest -= 63;
+    }
+    domain.push_str(&"b".repeat(rest));
+    format!("{}@{domain}.co", "a".repeat(local))
+}
+
+/// Absolute URIs of varied shapes: schemes with and without an authority, IP literals, user
+/// info, ports, queries, fragments, an empty path. Each is padded with letters at its end.
+const URIS: [&str; 10] = [
+    "a:b",
+    "https:",
+    "urn:isbn:0451450523",
+    "https://example.com/",
+    "http://[::1]:8080/",
+    "http://192.0.2.1/",
+    "https://user@sub.example.co.uk:8443/a/b?q=1&r=x#frag",
+    "mailto:octocat@github.com?subject=",
+    "file:///tmp/",
+    "https://example.org/search?q=",
+];
+
+fn uri(len: usize, seed: u64) -> String {
+    let fitting: Vec<&str> = URIS.iter().copied().filter(|u| u.len() <= len).collect();
+    let base = fitting[seed as usize % fitting.len()];
+    format!("{base}{}", "p".repeat(len - base.len()))
+}
+
 /// A real calendar day, including leap days.
 fn date(seed: u64) -> String {
     const DAYS: [u64; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -119,14 +188,51 @@ fn date(seed: u64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
+/// Near misses of `format`: one character or one calendar fact away from valid.
+pub(super) fn near_misses(format: StringFormat) -> &'static [&'static str] {
+    match format {
+        StringFormat::Email => &[
+            "octocat@",
+            "@example.com",
+            "two@@signs.com",
+            "no-at-sign.example",
+            "a..b@example.com",
+            "with space@example.com",
+            "a@b_c.com",
+            "a@-example.com",
+            "a@[192.0.2.256]",
+        ],
+        StringFormat::Uri => &[
+            "/relative/path",
+            "1http:",
+            "example.com",
+            "//example.com/a",
+            "https://example.com/a b",
+            "https://example.com/%zz",
+            "https://exämple.com/",
+            "https://example.com/#a#b",
+        ],
+        StringFormat::Date => &[
+            "2023-02-29",
+            "2100-02-29",
+            "2024-04-31",
+            "2024-13-01",
+            "2024-00-10",
+            "2024-2-9",
+        ],
+        StringFormat::DateTime => &[
+            "2024-02-29T24:00:00Z",
+            "2024-02-29T10:00:00+0530",
+            "2023-02-29T10:00:00Z",
+            "2024-04-31T10:00:00Z",
+            "2024-01-01T10:00:60Z",
+        ],
+    }
+}
+
 /// A string of exactly `len` characters that fails `format`.
 pub(super) fn misformatted(format: StringFormat, len: u64, seed: u64) -> String {
-    let near: &[&str] = match format {
-        StringFormat::Email => &["octocat@localhost", "two@@signs.com", "no-at-sign.example"],
-        StringFormat::Uri => &["/relative/path", "https:", "example.com"],
-        StringFormat::Date => &["2023-02-29", "2024-13-01", "2024-2-9"],
-        StringFormat::DateTime => &["2024-02-29T24:00:00Z", "2024-02-29 10:00:00Z"],
-    };
+    let near = near_misses(format);
     let fitting: Vec<&str> = near
         .iter()
         .copied()

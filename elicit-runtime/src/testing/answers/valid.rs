@@ -56,7 +56,7 @@ fn string(s: &StringSchema) -> Option<BoxedStrategy<Value>> {
     let first = text::feasible(format)[0].0;
     let max = s
         .max_length
-        .unwrap_or(min.max(first) + text::UNBOUNDED_EXTRA);
+        .unwrap_or((min.max(first) + text::UNBOUNDED_EXTRA).max(min + text::unbounded_max(format)));
     let lengths: Vec<_> = text::feasible_within(format, min, max)
         .into_iter()
         .map(|(lo, hi)| edges_and_between(lo, hi))

@@ -45,6 +45,10 @@ fn email_format() {
         "a@b.co",
         "first.last+tag@sub.example.org",
         "jürgen.müller@bücher.de",
+        // A single-label domain and an address literal are RFC 5321 mailboxes; Ajv (fast
+        // mode) accepts the first, Python's checker both.
+        "octocat@localhost",
+        "postmaster@[192.0.2.1]",
     ] {
         accepts::<Texts>(&json!({ "email": ok }));
     }
@@ -53,7 +57,6 @@ fn email_format() {
         "octocat",
         "octocat@",
         "@github.com",
-        "octocat@localhost",
         "two@@signs.com",
         "a@b@c.com",
         "with space@example.com",
@@ -62,7 +65,7 @@ fn email_format() {
         "a..b@example.com",
         "a@-example.com",
         "a@example..com",
-        "a@[192.0.2.1]",
+        "a@[192.0.2.256]",
     ] {
         rejects::<Texts>(
             &json!({ "email": bad }),
@@ -94,6 +97,8 @@ fn uri_format() {
         "urn:isbn:0451450523",
         "mailto:octocat@github.com",
         "x:y",
+        // An empty path (RFC 3986 `path-empty`).
+        "https:",
     ] {
         accepts::<Texts>(&json!({ "uri": ok }));
     }
@@ -102,7 +107,6 @@ fn uri_format() {
         "example.com",
         "/relative/path",
         "//example.com",
-        "https:",
         "1http://example.com",
         "https://example.com/a b",
         "https://example.com/%zz",
@@ -153,6 +157,8 @@ fn date_time_format() {
         "2024-02-29T23:59:60Z",
         "2024-01-31T09:30:00.123456+05:30",
         "2024-01-31T09:30:00-00:00",
+        // A space for the `T` (RFC 3339 §5.6 NOTE; Ajv accepts it).
+        "2024-01-31 09:30:00Z",
     ] {
         accepts::<Texts>(&json!({ "date_time": ok }));
     }
@@ -163,7 +169,7 @@ fn date_time_format() {
         "2024-02-29T23:60:00Z",
         "2024-02-29T23:59:61Z",
         "2024-01-31T09:30:00",
-        "2024-01-31 09:30:00Z",
+        "2024-01-31_09:30:00Z",
         "2024-01-31T09:30Z",
         "2024-01-31T09:30:00.Z",
         "2024-01-31T09:30:00+24:00",

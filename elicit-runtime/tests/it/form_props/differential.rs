@@ -43,7 +43,7 @@ fn only_pinned_rules(ours: &Result<(), ContentError>) -> bool {
         .is_some_and(|e| e.errors().iter().all(|f| pinned(&f.reason)))
 }
 
-fn validator<T: ElicitForm>() -> jsonschema::Validator {
+pub(super) fn validator<T: ElicitForm>() -> jsonschema::Validator {
     let schema = serde_json::to_value(T::requested_schema()).unwrap();
     jsonschema::options()
         .should_validate_formats(true)
