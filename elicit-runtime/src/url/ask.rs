@@ -66,29 +66,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     let mode = mode_of(channel)?;
     mode.store()?;
     let earlier = mode.earlier(T::KEY);
-    // A link asked again in a later round keeps its flow's id; a new question gets a new one.
-    let (claims, token) = mode.mint(
-        T::KEY,
-        T::MESSAGE,
-        bound.clone(),
-        earlier.as_ref().map(|f| f.id.clone()),
-    )?;
-    // The flow's id is part of the question: an accept counts only for the link it answers.
-    let digest = question_digest_raw(
-        T::KEY,
-        T::MESSAGE,
-        &json!({"url": T::URL_TEMPLATE, "state": bound, "flow": claims.id}),
-    );
-    let request = InputRequest::from(UrlParams::for_2025(
-        T::MESSAGE,
-        mode.server.link(T::URL_TEMPLATE, &token),
-        claims.id.clone(),
-    ));
-    let sent = UrlFlow {
-        id: claims.id,
-        exp: claims.exp,
-        done: earlier.as_ref().and_then(|f| f.done.clone()),
-    };
+    let (digest, request, sent) = link_question::<T>(mode, bound, earlier.as_ref())?;
     let rounds = matches!(mode.follow, Follow::Rounds { .. });
     // Remembered before asking: a round that ends here carries the link just sent.
     mode.remember(T::KEY, sent.clone());
@@ -118,15 +96,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
             Err(_) => return Ok(UrlAnswer::Expired),
         }
     };
-    let result: ElicitResult = serde_json::from_value(answer).map_err(|e| {
-        Interrupt::error(JsonRpcError::invalid_params(
-            format!(
-                "the answer to `{}` is not an elicitation result: {e}",
-                T::KEY
-            ),
-            Some(json!({"key": T::KEY})),
-        ))
-    })?;
+    let result = elicit_result(answer, T::KEY)?;
     let mode = mode_of(channel)?;
     // The answer is to the link of the round before, if there was one.
     let flow = match earlier {
@@ -146,6 +116,48 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     } else {
         wait_for_page(mode, flow, state).await
     }
+}
+
+/// The question for a new link to `T`'s page: its digest, the request, and the flow it starts.
+/// A link asked again in a later round keeps its flow's id; a new question gets a new one.
+fn link_question<T: Askable>(
+    mode: &UrlMode,
+    bound: Value,
+    earlier: Option<&UrlFlow>,
+) -> Result<(String, InputRequest, UrlFlow), Interrupt> {
+    let (claims, token) = mode.mint(
+        T::KEY,
+        T::MESSAGE,
+        bound.clone(),
+        earlier.map(|f| f.id.clone()),
+    )?;
+    // The flow's id is part of the question: an accept counts only for the link it answers.
+    let digest = question_digest_raw(
+        T::KEY,
+        T::MESSAGE,
+        &json!({"url": T::URL_TEMPLATE, "state": bound, "flow": claims.id}),
+    );
+    let request = InputRequest::from(UrlParams::for_2025(
+        T::MESSAGE,
+        mode.server.link(T::URL_TEMPLATE, &token),
+        claims.id.clone(),
+    ));
+    let sent = UrlFlow {
+        id: claims.id,
+        exp: claims.exp,
+        done: earlier.and_then(|f| f.done.clone()),
+    };
+    Ok((digest, request, sent))
+}
+
+/// The client's answer to the question under `key`, as an elicitation result.
+fn elicit_result(answer: Value, key: &str) -> Result<ElicitResult, Interrupt> {
+    serde_json::from_value(answer).map_err(|e| {
+        Interrupt::error(JsonRpcError::invalid_params(
+            format!("the answer to `{key}` is not an elicitation result: {e}"),
+            Some(json!({"key": key})),
+        ))
+    })
 }
 
 /// 2026-07-28: after an accept, the store is read once. Still open: a state-only round lets
