@@ -3,14 +3,16 @@
 use serde_json::{Map, Value};
 
 pub use crate::choice::ElicitEnum;
-pub use crate::field::{ElicitField, FieldKind, FieldSpec, InvalidValue};
+pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
 pub use crate::form::{Answer, ElicitForm, Question, question_digest};
 pub use crate::interrupt::Interrupt;
 /// For `elicit-rmcp`: the input-required marker and the missing-wiring message.
 #[cfg(feature = "rmcp3")]
 pub use crate::rmcp3::{MISSING_WIRING, is_marker};
-pub use crate::schema::{ContentError, PropertySchema, RequestedSchema, StringFormat};
+pub use crate::schema::{
+    ContentError, InvalidValue, PropertySchema, RequestedSchema, StringFormat,
+};
 pub use crate::url::ElicitUrl;
 pub use ::core::option::Option;
 pub use ::core::result::Result;

@@ -9,58 +9,9 @@ use serde_json::{Number, Value};
 use crate::choice::ElicitEnum;
 
 use crate::schema::{
-    Annotations, BooleanSchema, Expect, MultiSelectSchema, NumberSchema, PropertySchema,
-    SingleSelectSchema, StringFormat, StringSchema,
+    Annotations, BooleanSchema, Expect, InvalidValue, MultiSelectSchema, NumberSchema,
+    PropertySchema, SingleSelectSchema, StringFormat, StringSchema,
 };
-
-/// Why a field's value was refused: a reason a user can read, without the field's name ("must
-/// be at most 10"); the form's error names the field. What [`ElicitField::decode`] and
-/// [`PropertySchema::check`] fail with.
-///
-/// ```
-/// use elicit_runtime::field::InvalidValue;
-///
-/// let error = InvalidValue::new("must start with `@`");
-/// assert_eq!(error.reason(), "must start with `@`");
-/// assert_eq!(error.to_string(), "must start with `@`");
-/// // A `&str` or `String` converts, so `Err("…".into())` reads as before.
-/// let from_str: InvalidValue = "is required".into();
-/// assert_eq!(from_str, InvalidValue::new("is required"));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvalidValue(String);
-
-impl InvalidValue {
-    /// A refusal with `reason`.
-    pub fn new(reason: impl Into<String>) -> Self {
-        InvalidValue(reason.into())
-    }
-
-    /// The reason, for the user.
-    pub fn reason(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for InvalidValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for InvalidValue {}
-
-impl From<String> for InvalidValue {
-    fn from(reason: String) -> Self {
-        InvalidValue(reason)
-    }
-}
-
-impl From<&str> for InvalidValue {
-    fn from(reason: &str) -> Self {
-        InvalidValue(reason.to_owned())
-    }
-}
 
 /// What kind of property a field type becomes, known at compile time.
 ///
@@ -134,7 +85,8 @@ impl FieldSpec {
 ///
 /// ```
 /// use elicit_runtime::ElicitField;
-/// use elicit_runtime::field::{FieldKind, FieldSpec, InvalidValue};
+/// use elicit_runtime::field::{FieldKind, FieldSpec};
+/// use elicit_runtime::schema::InvalidValue;
 /// use elicit_runtime::schema::PropertySchema;
 ///
 /// struct Handle(String);
@@ -291,7 +243,7 @@ macro_rules! integer_field {
                     return Err(InvalidValue::new("must be a whole number"));
                 };
                 <$ty>::try_from(n).map_err(|_| {
-                    InvalidValue(format!("must be between {} and {}", <$ty>::MIN, <$ty>::MAX))
+                    InvalidValue::new(format!("must be between {} and {}", <$ty>::MIN, <$ty>::MAX))
                 })
             }
             fn encode(&self) -> Option<Value> {
@@ -330,7 +282,7 @@ macro_rules! float_field {
                 if v.is_finite() {
                     Ok(v)
                 } else {
-                    Err(InvalidValue(format!("must be between {:e} and {:e}", <$ty>::MIN, <$ty>::MAX)))
+                    Err(InvalidValue::new(format!("must be between {:e} and {:e}", <$ty>::MIN, <$ty>::MAX)))
                 }
             }
             fn encode(&self) -> Option<Value> {
@@ -380,7 +332,7 @@ pub fn single_select<E: ElicitEnum>(spec: &FieldSpec) -> PropertySchema {
 /// Decodes one wire value of a single-select.
 pub fn decode_choice<E: ElicitEnum>(value: &Value) -> Result<E, InvalidValue> {
     value.as_str().and_then(E::from_value).ok_or_else(|| {
-        InvalidValue(format!(
+        InvalidValue::new(format!(
             "must be one of {}",
             crate::choice::list_values(E::VALUES)
         ))

@@ -1,8 +1,8 @@
 //! Why a handler stops before its result: input is still needed, or the request failed.
 
 use std::fmt;
+use std::time::Duration;
 
-use crate::url::UrlLink;
 use crate::wire::JsonRpcError;
 
 /// Why a handler stops before its result: input is still needed, or the request failed.
@@ -93,3 +93,59 @@ impl fmt::Display for Interrupt {
 }
 
 impl std::error::Error for Interrupt {}
+
+/// The link a tool call ended with, for a client that cannot open URL elicitations: the
+/// adapter sends it as the call's ordinary text result (its [`Display`](fmt::Display) is a
+/// sentence the model can relay), and the same call made again after the user finished on the
+/// page goes on with what the page recorded.
+///
+/// The model sees the link. That is safe by construction: the link carries a sealed handle
+/// that opens only for the signed-in user it was made for, completes one flow of this very
+/// call (tool, arguments, user), works once and expires; it never carries a secret.
+///
+/// ```
+/// use elicit_runtime::url::UrlLink;
+/// use std::time::Duration;
+///
+/// let link = UrlLink::new("Connect your calendar", "https://example.com/c/abc", Duration::from_secs(600));
+/// assert_eq!(
+///     link.to_string(),
+///     "Connect your calendar: open https://example.com/c/abc in a browser, then ask me to continue. \
+///      The link is for this user only, works once, and expires in 10 minutes."
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct UrlLink {
+    /// The elicitation's message (`#[elicit_url(message = …)]`).
+    pub message: String,
+    /// The page's link, with the sealed handle in it.
+    pub url: String,
+    /// How long the link stays valid.
+    pub valid_for: Duration,
+}
+
+impl UrlLink {
+    /// A link to relay.
+    pub fn new(message: impl Into<String>, url: impl Into<String>, valid_for: Duration) -> Self {
+        UrlLink {
+            message: message.into(),
+            url: url.into(),
+            valid_for,
+        }
+    }
+}
+
+impl fmt::Display for UrlLink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let minutes = self.valid_for.as_secs().div_ceil(60).max(1);
+        let unit = if minutes == 1 { "minute" } else { "minutes" };
+        write!(
+            f,
+            "{}: open {} in a browser, then ask me to continue. The link is for this user only, \
+             works once, and expires in {minutes} {unit}.",
+            self.message.trim_end_matches(['.', ' ']),
+            self.url
+        )
+    }
+}

@@ -23,6 +23,7 @@ pub mod field;
 pub mod form;
 
 mod server;
+mod waits;
 
 pub mod request;
 

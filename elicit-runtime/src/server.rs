@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::state::{CompletionStore, StateSealer};
-use crate::url::waits::{DEFAULT_MAX_URL_WAITS_PER_USER, UrlWait, UrlWaits};
+use crate::waits::{DEFAULT_MAX_URL_WAITS_PER_USER, UrlWait, UrlWaits};
 
 /// How many 2025-11-25 requests may wait on URL-mode pages at once unless
 /// [`ElicitServer::with_max_url_waits`] says otherwise (re-exported as

@@ -10,10 +10,10 @@ use serde_json::Value;
 use tokio::sync::Notify;
 
 use crate::channel::InputChannel;
+use crate::channel::UrlMode;
 use crate::form::normalized;
 use crate::interrupt::Interrupt;
 use crate::request::ElicitContext;
-use crate::url::UrlMode;
 use crate::wire::{
     ClientCapabilities, InputRequest, InputResponse, TaskInputRequired, TasksUpdateAck,
     TasksUpdateParams,

@@ -9,7 +9,7 @@ use serde_json::Map;
 use super::ElicitContext;
 use super::round::{self, RoundState};
 use crate::interrupt::Interrupt;
-use crate::url::UrlLink;
+use crate::interrupt::UrlLink;
 use crate::wire::{
     INTERNAL_ERROR, InputRequest, InputRequiredResult, JsonRpcError, META_SERVER_INFO, ProtocolEra,
 };

@@ -31,13 +31,13 @@ use round::RoundState;
 pub(crate) use round::UrlFlow;
 
 use crate::channel::InputChannel;
+use crate::channel::{Follow, UrlMode};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
+use crate::interrupt::UrlLink;
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::state::{Binding, BindingBuf};
-use crate::url::mode::Follow;
-use crate::url::{UrlLink, UrlMode};
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, InputRequest, JsonRpcError, MRTR_METHODS, ProtocolEra,
 };

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::state::Completion;
+pub(crate) use crate::channel::UrlFlow;
 
 mod binary;
 
@@ -34,14 +34,4 @@ pub(crate) struct Carried {
     pub digest: String,
     /// The normalized elicitation result, or the sampling or roots result, as JSON text.
     pub response: Box<str>,
-}
-
-/// A URL-mode flow under way: its handle's id and expiry, and once read, how it ended (so a
-/// single-use completion is redeemed once per request, not once per round).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct UrlFlow {
-    pub id: String,
-    /// Expiry of the handle, in seconds since the Unix epoch.
-    pub exp: u64,
-    pub done: Option<Completion>,
 }

@@ -181,3 +181,52 @@ mod tests {
         assert!(err.source().is_none());
     }
 }
+
+/// Why a field's value was refused: a reason a user can read, without the field's name ("must
+/// be at most 10"); the form's error names the field. What [`ElicitField::decode`](crate::ElicitField::decode) and
+/// [`PropertySchema::check`](crate::schema::PropertySchema::check) fail with.
+///
+/// ```
+/// use elicit_runtime::schema::InvalidValue;
+///
+/// let error = InvalidValue::new("must start with `@`");
+/// assert_eq!(error.reason(), "must start with `@`");
+/// assert_eq!(error.to_string(), "must start with `@`");
+/// // A `&str` or `String` converts, so `Err("…".into())` reads as before.
+/// let from_str: InvalidValue = "is required".into();
+/// assert_eq!(from_str, InvalidValue::new("is required"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidValue(String);
+
+impl InvalidValue {
+    /// A refusal with `reason`.
+    pub fn new(reason: impl Into<String>) -> Self {
+        InvalidValue(reason.into())
+    }
+
+    /// The reason, for the user.
+    pub fn reason(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for InvalidValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidValue {}
+
+impl From<String> for InvalidValue {
+    fn from(reason: String) -> Self {
+        InvalidValue(reason)
+    }
+}
+
+impl From<&str> for InvalidValue {
+    fn from(reason: &str) -> Self {
+        InvalidValue(reason.to_owned())
+    }
+}

@@ -10,7 +10,7 @@ pub(crate) use validate::Expect;
 
 /// The format checks, shared with the derive (which runs them on `default` literals).
 pub use elicit_formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
-pub use error::{ContentError, FieldError, SchemaError};
+pub use error::{ContentError, FieldError, InvalidValue, SchemaError};
 pub use model::{
     Annotations, BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
     RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, TitledOption,

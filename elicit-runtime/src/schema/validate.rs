@@ -9,11 +9,11 @@ use std::fmt::Write as _;
 use serde_json::{Number, Value};
 
 use super::error::ContentError;
+use super::error::InvalidValue;
 use super::model::{
     EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, RequestedSchema,
     SingleSelectSchema, StringFormat, StringSchema,
 };
-use crate::field::InvalidValue;
 use elicit_formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
 
 /// How many options a "must be one of" message lists before eliding the rest.

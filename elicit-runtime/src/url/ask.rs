@@ -7,12 +7,11 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 
-use super::mode::{Follow, UrlMode, internal};
 use super::{Askable, UrlAnswer};
 use crate::channel::InputChannel;
+use crate::channel::{Follow, UrlFlow, UrlMode, internal};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
-use crate::request::UrlFlow;
 use crate::state::{Completion, CompletionStore, POLL_INTERVAL, principal_hash};
 use crate::wire::{
     ElicitAction, ElicitMode, ElicitResult, ElicitationCompleteNotification, INTERNAL_ERROR,
@@ -125,7 +124,8 @@ fn link_question<T: Askable>(
     bound: Value,
     earlier: Option<&UrlFlow>,
 ) -> Result<(String, InputRequest, UrlFlow), Interrupt> {
-    let (claims, token) = mode.mint(
+    let (claims, token) = super::handle::mint_for(
+        mode,
         T::KEY,
         T::MESSAGE,
         bound.clone(),

@@ -120,6 +120,28 @@ pub(crate) fn open(sealer: &StateSealer, token: &str) -> Result<Claims, StateErr
     Ok(claims)
 }
 
+/// Seals a handle for elicitation `key`, asked with `message` on a channel in URL `mode`, with
+/// the bound state (under `id` when given).
+pub(crate) fn mint_for(
+    mode: &crate::channel::UrlMode,
+    key: &str,
+    message: &str,
+    bound: Value,
+    id: Option<String>,
+) -> Result<(Claims, String), crate::interrupt::Interrupt> {
+    mint(
+        mode.server.sealer(),
+        &mode.binding(),
+        mode.principal()?,
+        key,
+        message,
+        bound,
+        SystemTime::now(),
+        id,
+    )
+    .map_err(|e| crate::channel::internal(format!("cannot seal the URL handle: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,11 +20,9 @@ mod answer;
 mod ask;
 pub(crate) mod handle;
 mod link;
-pub(crate) mod mode;
 mod page;
 #[cfg(feature = "redis")]
 mod redis;
-pub(crate) mod waits;
 
 use std::future::Future;
 
@@ -33,9 +31,9 @@ use serde::de::DeserializeOwned;
 
 use crate::wire::ElicitMode;
 
+pub use crate::channel::UrlMode;
+pub use crate::interrupt::UrlLink;
 pub use answer::UrlAnswer;
-pub use link::UrlLink;
-pub use mode::UrlMode;
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 #[cfg(feature = "redis")]
 pub use redis::{
@@ -44,8 +42,8 @@ pub use redis::{
 
 pub use crate::server::{DEFAULT_MAX_URL_WAITS, OriginError};
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
+pub use crate::waits::DEFAULT_MAX_URL_WAITS_PER_USER;
 use crate::{ElicitContext, InputChannel, Interrupt};
-pub use waits::DEFAULT_MAX_URL_WAITS_PER_USER;
 
 /// A URL-mode elicitation: the struct is the server-side state bound to the request, and
 /// [`#[elicit_url]`](crate::elicit_url) (or `#[derive(ElicitUrl)]`) supplies the key, message

@@ -1,7 +1,8 @@
 //! The forms the conformance fixtures ask for, declared as types: each derive emits exactly
 //! the `requestedSchema` the suite expects.
 
-use elicit_runtime::field::{FieldKind, FieldSpec, InvalidValue};
+use elicit_runtime::field::{FieldKind, FieldSpec};
+use elicit_runtime::schema::InvalidValue;
 use elicit_runtime::schema::{Annotations, EnumOptions, PropertySchema, SingleSelectSchema};
 use elicit_runtime::{ElicitEnum, ElicitField, ElicitForm};
 use serde_json::Value;

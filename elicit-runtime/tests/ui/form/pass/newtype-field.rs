@@ -1,5 +1,6 @@
 use elicit_runtime::schema::PropertySchema;
-use elicit_runtime::field::{FieldKind, FieldSpec, InvalidValue};
+use elicit_runtime::field::{FieldKind, FieldSpec};
+use elicit_runtime::schema::InvalidValue;
 use elicit_runtime::{ElicitField, ElicitForm};
 
 struct Handle(String);

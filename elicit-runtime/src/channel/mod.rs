@@ -8,8 +8,11 @@ use std::future::Future;
 use serde_json::Value;
 
 use crate::interrupt::Interrupt;
-use crate::url::UrlMode;
+mod url_mode;
+
 use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, JsonRpcError};
+pub use url_mode::UrlMode;
+pub(crate) use url_mode::{Follow, UrlFlow, internal};
 
 /// Something a question can be put to: it knows what the client can show, sends one input
 /// request under a key, and resolves to the client's raw answer (or stops the handler).

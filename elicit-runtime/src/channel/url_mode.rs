@@ -8,13 +8,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use serde_json::Value;
-
-use super::handle::{self, Claims};
 use crate::interrupt::Interrupt;
 use crate::legacy::LegacyPeer;
-use crate::request::UrlFlow;
 use crate::server::ElicitServer;
+use crate::state::Completion;
 use crate::state::{Binding, BindingBuf, CompletionStore};
 use crate::wire::{INTERNAL_ERROR, JsonRpcError};
 
@@ -115,28 +112,6 @@ impl UrlMode {
         })
     }
 
-    /// Seals a handle for elicitation `key`, asked with `message`, with the bound state
-    /// (under `id` when given).
-    pub(crate) fn mint(
-        &self,
-        key: &str,
-        message: &str,
-        bound: Value,
-        id: Option<String>,
-    ) -> Result<(Claims, String), Interrupt> {
-        handle::mint(
-            self.server.sealer(),
-            &self.binding(),
-            self.principal()?,
-            key,
-            message,
-            bound,
-            SystemTime::now(),
-            id,
-        )
-        .map_err(|e| internal(format!("cannot seal the URL handle: {e}")))
-    }
-
     /// The flow an earlier round of this request sent a link for under `key`.
     pub(crate) fn earlier(&self, key: &str) -> Option<UrlFlow> {
         match &self.follow {
@@ -159,6 +134,16 @@ impl UrlMode {
             Follow::Waits { .. } => BTreeMap::new(),
         }
     }
+}
+
+/// A URL-mode flow under way: its handle's id and expiry, and once read, how it ended (so a
+/// single-use completion is redeemed once per request, not once per round).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct UrlFlow {
+    pub id: String,
+    /// Expiry of the handle, in seconds since the Unix epoch.
+    pub exp: u64,
+    pub done: Option<Completion>,
 }
 
 pub(crate) fn internal(message: impl Into<String>) -> Interrupt {
