@@ -168,12 +168,7 @@ macro_rules! shop_tools {
                 };
                 Ok(match state.ask(&mut cx).await? {
                     UrlAnswer::Completed { result, .. } => {
-                        let account = result
-                            .as_ref()
-                            .and_then(|r| r.get("account"))
-                            .and_then(Value::as_str)
-                            .unwrap_or("an unnamed account");
-                        format!("accept: connected {service} as {account}")
+                        format!("accept: connected {service} as {}", account(&result))
                     }
                     UrlAnswer::Failed { reason, .. } => format!("failed: {reason}"),
                     UrlAnswer::Expired => "expired".to_owned(),
@@ -194,12 +189,7 @@ macro_rules! shop_tools {
                 };
                 Ok(match state.ask_or_link(&mut cx).await? {
                     UrlAnswer::Completed { result, .. } => {
-                        let account = result
-                            .as_ref()
-                            .and_then(|r| r.get("account"))
-                            .and_then(Value::as_str)
-                            .unwrap_or("an unnamed account");
-                        format!("connected {service} as {account}")
+                        format!("connected {service} as {}", account(&result))
                     }
                     other => format!("not connected: {other:?}"),
                 })
@@ -410,4 +400,13 @@ impl ServerHandler for Plain {
     fn get_info(&self) -> ServerConfig {
         info()
     }
+}
+
+/// The account a connect page recorded, as the URL-mode tools report it.
+fn account(result: &Option<Value>) -> &str {
+    result
+        .as_ref()
+        .and_then(|r| r.get("account"))
+        .and_then(Value::as_str)
+        .unwrap_or("an unnamed account")
 }
