@@ -45,8 +45,8 @@
 //! * **Expiry.** A handle lives as long as the server's `requestState` ([`StateSealer::with_ttl`]);
 //!   after that it is refused and the handler reads `UrlAnswer::Expired`.
 //! * **Once.** A flow records one outcome: the first completion or failure wins, and opening or
-//!   recording again is refused until the handle expires. (With
-//!   [`ElicitServer::with_single_use_completions`] the handler, too, reads it once.)
+//!   recording again is refused until the handle expires. The handler, too, reads it once
+//!   (unless the server opted out with [`ElicitServer::without_single_use_completions`]).
 //!
 //! # Refusals
 //!
@@ -152,7 +152,7 @@
 //! ```
 //!
 //! [`ElicitServer::with_url_origin`]: elicit_runtime::ElicitServer::with_url_origin
-//! [`ElicitServer::with_single_use_completions`]: elicit_runtime::ElicitServer::with_single_use_completions
+//! [`ElicitServer::without_single_use_completions`]: elicit_runtime::ElicitServer::without_single_use_completions
 //! [`StateSealer::with_ttl`]: elicit_runtime::state::StateSealer::with_ttl
 //! [`PageError`]: elicit_runtime::url::PageError
 //! [`PageError::reason`]: elicit_runtime::url::PageError::reason

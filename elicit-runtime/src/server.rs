@@ -64,7 +64,7 @@ impl ElicitServer {
                 sealer,
                 server_info: None,
                 completions: None,
-                single_use: false,
+                single_use: true,
                 strict_provenance: false,
                 principal_required: false,
                 url_waits: UrlWaits::new(DEFAULT_MAX_URL_WAITS, DEFAULT_MAX_URL_WAITS_PER_USER),
@@ -93,10 +93,35 @@ impl ElicitServer {
         self.with(|inner| inner.completions = Some(store))
     }
 
-    /// Makes each URL-mode completion usable once: the first retry that reads it redeems it,
-    /// later ones are refused.
+    /// Makes each URL-mode completion usable once. This is the default since 0.2: the first
+    /// retry that reads a completion redeems it, later ones are refused.
+    #[deprecated(
+        since = "0.2.0",
+        note = "completions are single use by default; delete the call"
+    )]
     pub fn with_single_use_completions(self) -> Self {
         self.with(|inner| inner.single_use = true)
+    }
+
+    /// Lets a URL-mode completion be read by any number of retries until it expires, instead of
+    /// once (the default).
+    ///
+    /// Only for pages whose outcome is harmless to act on twice: with this setting, a replayed
+    /// retry of a call whose sealed state is not spent (a server without a replay guard, or
+    /// replicas that do not share one) finds the page's "done" again. Anything that pays,
+    /// connects an account or deletes should keep the default.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "docs"));
+    /// assert!(server.single_use_completions());
+    /// let server = server.without_single_use_completions();
+    /// assert!(!server.single_use_completions());
+    /// ```
+    pub fn without_single_use_completions(self) -> Self {
+        self.with(|inner| inner.single_use = false)
     }
 
     /// Serves URL-mode pages from `origin` (`scheme://host[:port]`) instead of the origin
@@ -268,7 +293,8 @@ impl ElicitServer {
         self.inner.url_waits.try_acquire(user)
     }
 
-    /// Whether URL-mode completions are single use.
+    /// Whether URL-mode completions are single use (the default; see
+    /// [`without_single_use_completions`](Self::without_single_use_completions)).
     pub fn single_use_completions(&self) -> bool {
         self.inner.single_use
     }

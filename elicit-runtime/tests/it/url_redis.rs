@@ -132,8 +132,8 @@ async fn replica(redis: &Redis, ns: &str, options: Options) -> ElicitServer {
         sealer = sealer.without_replay_guard();
     }
     let mut server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
-    if options.single_use {
-        server = server.with_single_use_completions();
+    if !options.single_use {
+        server = server.without_single_use_completions();
     }
     server
 }

@@ -122,9 +122,7 @@ impl DemoConfig {
         let server = match store {
             // Shared by the replicas: a state is spent once, a completion read once, whichever
             // replica each round reaches.
-            Some(store) => server
-                .with_completion_store(Arc::new(store))
-                .with_single_use_completions(),
+            Some(store) => server.with_completion_store(Arc::new(store)),
             None => server.with_completion_store(Arc::new(MemoryCompletionStore::new())),
         };
         let origin = self.public_origin.as_deref().unwrap_or(landing_origin);

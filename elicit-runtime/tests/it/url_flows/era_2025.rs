@@ -327,6 +327,9 @@ impl CompletionStore for CountingStore {
         id: &'a str,
         expires_at: SystemTime,
     ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        // Single-use completions (the default) are read by redeeming them.
+        self.lookups
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.inner.redeem(id, expires_at)
     }
 }
@@ -365,8 +368,8 @@ fn down() -> StoreError {
 fn a_failing_store_is_a_retryable_error_that_names_nothing_inside() {
     for single_use in [false, true] {
         let mut server = ElicitServer::new(sealer()).with_completion_store(Arc::new(DownStore));
-        if single_use {
-            server = server.with_single_use_completions();
+        if !single_use {
+            server = server.without_single_use_completions();
         }
         let caller = Caller::new(&server, Some(ALICE));
         let ask = input_required(block_on(caller.call(&caller.first(), connect)));
@@ -509,7 +512,7 @@ async fn legacy_require_url_fails_with_the_link_then_completes_on_the_call_after
 
 #[tokio::test]
 async fn legacy_require_url_single_use_redeems_once() {
-    let server = server().with_single_use_completions();
+    let server = server();
     let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
     let (url, id) = url_required(&e);
     let page = LandingPage::new(&server);
@@ -529,7 +532,7 @@ async fn legacy_require_url_single_use_redeems_once() {
 
 #[tokio::test]
 async fn legacy_require_url_single_use_a_later_call_starts_a_new_flow() {
-    let server = server().with_single_use_completions();
+    let server = server();
     let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
     let (url, _) = url_required(&e);
     let page = LandingPage::new(&server);

@@ -4,9 +4,9 @@ use super::*;
 
 #[test]
 fn a_single_use_completion_is_redeemed_once_and_a_fresh_call_still_works() {
-    // The completion's own single use, without the replay guard in front of it (which would
-    // refuse the repeated retries before the completion is looked at).
-    let server = server_with(sealer().without_replay_guard()).with_single_use_completions();
+    // The completion's own single use (the default, no setting), without the replay guard in
+    // front of it (which would refuse the repeated retries before the completion is looked at).
+    let server = server_with(sealer().without_replay_guard());
     assert!(server.single_use_completions());
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, state) = start(&caller);
@@ -88,9 +88,7 @@ fn a_question_after_a_completed_url_elicitation_gets_its_own_round() {
 #[test]
 fn a_question_after_a_single_use_url_elicitation_gets_its_own_round() {
     assert_eq!(
-        complete(connect_then_label_flow(
-            &server().with_single_use_completions()
-        )),
+        complete(connect_then_label_flow(&server())),
         "\"octocat\" labelled imported"
     );
 }
@@ -101,7 +99,7 @@ fn a_question_after_a_single_use_url_elicitation_gets_its_own_round() {
 #[test]
 fn a_later_rounds_state_cannot_replay_a_single_use_completion() {
     // Without the replay guard in front (see above); with it, the replay is refused sooner.
-    let server = server_with(sealer().without_replay_guard()).with_single_use_completions();
+    let server = server_with(sealer().without_replay_guard());
     let caller = Caller::new(&server, Some(ALICE));
     let ask = input_required(block_on(caller.call(&caller.first(), connect_then_label)));
     finish_page(
