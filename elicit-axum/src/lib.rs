@@ -172,6 +172,14 @@ mod origin;
 mod route;
 mod texts;
 
+// The body of the `landing_route` fuzz target, outside `src/` and outside the published
+// package: compiled only with `--cfg fuzzing` (cargo-fuzz sets it; `./scripts/test` replays the
+// corpus with it).
+#[cfg(fuzzing)]
+#[doc(hidden)]
+#[path = "../fuzz_targets/mod.rs"]
+pub mod fuzz_targets;
+
 use std::sync::Arc;
 
 use ::axum::Router;

@@ -134,7 +134,7 @@ pub(crate) fn server() -> ElicitServer {
 
 /// Runs a future that needs no I/O or timer to completion. Everything the targets await is
 /// in memory, so it is ready at once; a future still pending after many polls is a hang.
-pub(crate) fn block_on<F: Future>(future: F) -> F::Output {
+pub fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
     let mut cx = Context::from_waker(Waker::noop());
     for _ in 0..64 {

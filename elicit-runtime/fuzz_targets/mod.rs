@@ -25,16 +25,19 @@
 //! ```
 
 mod context;
+pub mod corpus;
 mod fixtures;
 mod form;
+mod links;
 mod page;
 mod schema;
 mod seeds;
 mod tokens;
 
 pub use context::context_round;
-pub use fixtures::{Booking, ConnectGithub, Extra, Seating};
+pub use fixtures::{Booking, ConnectGithub, Extra, Seating, block_on};
 pub use form::form_content;
+pub use links::{landing_server, mint_link};
 pub use page::landing_page_open;
 pub use schema::requested_schema;
 pub use seeds::seeds;

@@ -7,62 +7,22 @@
 //! `scripts/fuzz` runs the fuzzer itself; after a change to the seeds, write them out with
 //! `RUSTFLAGS="--cfg fuzzing" CARGO_TARGET_DIR=target/fuzz-replay cargo test -p elicit-runtime --test it fuzz_corpus::write_seeds -- --ignored`.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-
-use elicit_runtime::fuzz_targets::{TARGETS, Target, seeds};
-
-/// `fuzz/<kind>/<target>` in the repository.
-fn dir(kind: &str, target: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fuzz")
-        .join(kind)
-        .join(target)
-}
-
-/// The files of `dir` (none if it does not exist), sorted.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    files
-}
-
-/// Runs `target` on `input`, naming the input if it panics.
-fn replay(name: &str, target: Target, input: &[u8], what: &dyn std::fmt::Display) {
-    let outcome = std::panic::catch_unwind(|| target(input));
-    assert!(outcome.is_ok(), "fuzz target `{name}` panics on {what}");
-}
+use elicit_runtime::fuzz_targets::corpus::{assert_committed, replay, replay_committed};
+use elicit_runtime::fuzz_targets::{TARGETS, seeds};
 
 #[test]
 fn every_target_has_a_committed_corpus_and_a_cargo_fuzz_binary() {
     for (name, _) in TARGETS {
-        assert!(
-            !files(&dir("corpus", name)).is_empty(),
-            "fuzz/corpus/{name}/ is empty"
-        );
-        let bin = dir("fuzz_targets", &format!("{name}.rs"));
-        assert!(bin.is_file(), "no cargo-fuzz target {}", bin.display());
+        assert_committed(name);
     }
 }
 
 #[test]
 fn every_corpus_and_regression_input_replays_without_a_panic() {
-    let mut replayed = 0;
-    for (name, target) in TARGETS {
-        for kind in ["corpus", "regressions"] {
-            for file in files(&dir(kind, name)) {
-                let input = fs::read(&file).expect("a corpus file");
-                replay(name, target, &input, &file.display());
-                replayed += 1;
-            }
-        }
-    }
+    let replayed: usize = TARGETS
+        .iter()
+        .map(|(name, target)| replay_committed(name, *target))
+        .sum();
     assert!(replayed > 0, "no corpus replayed");
 }
 
@@ -82,10 +42,6 @@ fn every_seed_replays_without_a_panic() {
 #[ignore = "writes fuzz/corpus/; run on demand"]
 fn write_seeds() {
     for (name, _) in TARGETS {
-        let corpus = dir("corpus", name);
-        fs::create_dir_all(&corpus).expect("creating the corpus directory");
-        for (i, seed) in seeds(name).iter().enumerate() {
-            fs::write(corpus.join(format!("seed-{i:02}")), seed).expect("writing a seed");
-        }
+        elicit_runtime::fuzz_targets::corpus::write_seeds(name, &seeds(name));
     }
 }
