@@ -38,71 +38,72 @@
 /// assert!(!is_valid_email("with space@example.com"));
 /// ```
 pub fn is_valid_email(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    if bytes.len() > 254 {
+    if s.len() > 254 {
         return false;
     }
-    // One pass over the bytes: runs of plain ASCII are skipped through a table lookup per byte,
-    // and only non-ASCII characters are decoded. `i` only ever advances by whole characters, so
-    // it is always on a character boundary.
-    let next_char = |i: usize| s.get(i..).and_then(|rest| rest.chars().next());
-    let skip = |mut i: usize, class: u8| {
-        while let Some(&b) = bytes.get(i) {
-            if BYTE_CLASS[usize::from(b)] & class == 0 {
-                break;
-            }
-            i += 1;
-        }
-        i
+    let Some(at) = local_part_end(s) else {
+        return false;
     };
+    // One `@` was found; a second one is refused by the domain's rules.
+    let domain = &s[at + 1..];
+    match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
+        Some(literal) => is_address_literal(literal),
+        None => is_valid_domain(domain),
+    }
+}
 
-    // The local part, up to the `@`: atoms separated by single dots.
+/// Where the local part of `s` ends (the index of its `@`): atoms of printable characters other
+/// than space, `.` and `@`, separated by single dots, at most 64 bytes; `None` if it breaks a
+/// rule or there is no `@`.
+///
+/// One pass over the bytes: runs of plain ASCII are skipped through a table lookup per byte,
+/// and only non-ASCII characters are decoded. `i` only ever advances by whole characters, so
+/// it is always on a character boundary.
+fn local_part_end(s: &str) -> Option<usize> {
+    let bytes = s.as_bytes();
     let mut i = 0;
     let mut atom_start = 0;
     let at = loop {
-        // Printable ASCII other than space, `.` and `@`.
-        i = skip(i, LOCAL);
+        i = skip(bytes, i, LOCAL);
         match bytes.get(i) {
-            None => return false, // no `@`
+            None => return None, // no `@`
             Some(b'@') => break i,
             Some(b'.') => {
                 if i == atom_start {
-                    return false; // empty atom
+                    return None; // empty atom
                 }
                 atom_start = i + 1;
                 i += 1;
             }
-            Some(0x80..) => match next_char(i) {
+            Some(0x80..) => match next_char(s, i) {
                 Some(c) if !c.is_whitespace() && !c.is_control() => i += c.len_utf8(),
-                _ => return false,
+                _ => return None,
             },
-            Some(_) => return false, // ASCII space or control
+            Some(_) => return None, // ASCII space or control
         }
     };
-    if at == atom_start || at > 64 {
-        return false; // empty local part or last atom, or a local part over 64 bytes
-    }
+    // Not an empty local part or last atom, nor a local part over 64 bytes.
+    (at != atom_start && at <= 64).then_some(at)
+}
 
-    // An address literal: `[IPv4]` or `[IPv6:…]`.
-    if let Some(literal) = s
-        .get(at + 1..)
-        .and_then(|d| d.strip_prefix('['))
-        .and_then(|d| d.strip_suffix(']'))
-    {
-        return match literal.get(..5) {
-            Some(tag) if tag.eq_ignore_ascii_case("IPv6:") => {
-                literal[5..].parse::<std::net::Ipv6Addr>().is_ok()
-            }
-            _ => literal.parse::<std::net::Ipv4Addr>().is_ok(),
-        };
+/// An address literal's inside: `IPv4` or `IPv6:…`.
+fn is_address_literal(literal: &str) -> bool {
+    match literal.get(..5) {
+        Some(tag) if tag.eq_ignore_ascii_case("IPv6:") => {
+            literal[5..].parse::<std::net::Ipv6Addr>().is_ok()
+        }
+        _ => literal.parse::<std::net::Ipv4Addr>().is_ok(),
     }
+}
 
-    // The domain: labels separated by single dots. A second `@` is refused here.
-    let mut i = at + 1;
-    let mut label_start = i;
+/// A domain of an email address: labels of letters, digits and `-` (not first or last, at most
+/// 63 bytes), non-ASCII letters and digits allowed, separated by single dots.
+fn is_valid_domain(domain: &str) -> bool {
+    let bytes = domain.as_bytes();
+    let mut i = 0;
+    let mut label_start = 0;
     loop {
-        // ASCII letters, digits and `-`.
-        i = skip(i, LABEL);
+        i = skip(bytes, i, LABEL);
         let b = bytes.get(i).copied();
         match b {
             None | Some(b'.') => {
@@ -121,13 +122,29 @@ pub fn is_valid_email(s: &str) -> bool {
                 i += 1;
                 label_start = i;
             }
-            Some(0x80..) => match next_char(i) {
+            Some(0x80..) => match next_char(domain, i) {
                 Some(c) if c.is_alphanumeric() => i += c.len_utf8(),
                 _ => return false,
             },
             Some(_) => return false,
         }
     }
+}
+
+/// The first index at or after `i` whose byte is not in `class`.
+fn skip(bytes: &[u8], mut i: usize, class: u8) -> usize {
+    while let Some(&b) = bytes.get(i) {
+        if BYTE_CLASS[usize::from(b)] & class == 0 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The character at byte `i` of `s` (`None` at the end or off a character boundary).
+fn next_char(s: &str, i: usize) -> Option<char> {
+    s.get(i..).and_then(|rest| rest.chars().next())
 }
 
 /// [`BYTE_CLASS`] bit: a byte that may appear as is in the local part of an email address.
