@@ -17,5 +17,6 @@ mod forms;
 mod http_principal;
 mod prompts;
 mod scripted;
+mod scripted_rounds;
 mod url_mode;
 mod wiring;
