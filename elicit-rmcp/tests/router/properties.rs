@@ -86,7 +86,12 @@ fn every_valid_answer_books_and_every_invalid_one_names_its_field_on_both_eras()
                 let error = run.error();
                 prop_assert_eq!(error.code.0, -32602);
                 let data = error.data.as_ref().unwrap();
-                prop_assert_eq!(&data["errors"][0]["field"], &json!(bad.field), "{}", bad.rule);
+                prop_assert_eq!(
+                    &data["errors"][0]["field"],
+                    &json!(bad.field),
+                    "{}",
+                    bad.rule
+                );
                 Ok(())
             })
             .unwrap();
