@@ -115,3 +115,51 @@ impl Placeholders {
         format!("{}{placeholder}{}", &text[..at], &text[end..])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::transcript::{Message, Side, Transcript};
+
+    fn one(json: serde_json::Value) -> serde_json::Value {
+        let t = Transcript::new(vec![Message {
+            from: Side::Server,
+            json,
+        }]);
+        t.redacted().messages()[0].json.clone()
+    }
+
+    #[test]
+    fn each_kind_is_numbered_apart_and_a_repeated_value_keeps_its_number() {
+        let redacted = one(json!({"a": {"requestState": "s1", "elicitationId": "e1"},
+            "b": [{"requestState": "s2"}, {"requestState": "s1"}, {"taskId": "t"}]}));
+        assert_eq!(
+            redacted,
+            json!({"a": {"requestState": "[requestState 1]", "elicitationId": "[elicitationId 1]"},
+                "b": [{"requestState": "[requestState 2]"}, {"requestState": "[requestState 1]"},
+                      {"taskId": "[taskId 1]"}]})
+        );
+    }
+
+    #[test]
+    fn only_a_query_parameter_named_elicitation_is_a_handle() {
+        let redacted = one(json!({
+            "last": "https://x.example/p?elicitation=h1",
+            "first": "https://x.example/p?elicitation=h2&lang=en",
+            "text": "see elicitation=h3 in the docs",
+            "number": 7,
+            "requestState": 7
+        }));
+        assert_eq!(
+            redacted,
+            json!({
+                "last": "https://x.example/p?elicitation=[handle 1]",
+                "first": "https://x.example/p?elicitation=[handle 2]&lang=en",
+                "text": "see elicitation=h3 in the docs",
+                "number": 7,
+                "requestState": 7
+            })
+        );
+    }
+}

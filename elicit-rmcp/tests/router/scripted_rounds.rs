@@ -78,6 +78,11 @@ async fn on_2026_a_page_never_opened_stops_at_the_round_after_the_accept() {
         [&json!({"connect": {"action": "accept"}})]
     );
     let round = run.input_required();
+    assert_eq!(
+        run.transcript.redacted().rounds("tools/call")[1],
+        &json!({"resultType": "input_required", "requestState": "[requestState 2]",
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "rmcp-router-test", "version": "1.0.0"}}})
+    );
     assert_eq!(round.keys(), Vec::<&str>::new());
     assert!(round.request_state().is_some());
     assert_eq!(run.transcript.requests(Side::Client, "tools/call").len(), 2);
