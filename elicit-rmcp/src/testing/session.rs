@@ -46,6 +46,15 @@ pub struct Session {
     pub(super) panics: Panics,
 }
 
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("era", &self.script.era)
+            .field("messages", &self.tap.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Session {
     /// Calls tool `name` with `arguments` (a JSON object), answering and retrying the way the
     /// script says, as [`ScriptedClient::call_tool`] does.
