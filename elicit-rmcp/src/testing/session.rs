@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, GetPromptRequestParams, GetPromptResult, InputRequest,
-    InputResponses,
+    InputRequiredResult, InputResponses,
 };
 use rmcp::service::{RunningService, ServiceError};
 use rmcp::{RoleClient, ServerHandler};
@@ -78,14 +78,10 @@ impl Session {
         let start = self.tap.len();
         self.user.begin();
         let params = call.params();
-        let sent = self.within_timeout("tools/call", start, params.send(&self.client));
+        let sent = self.within_timeout("tools/call", start, self.once(&params, start));
         let outcome = match sent.await {
-            Ok(Step::Done(result)) => Outcome::Complete(result),
-            Ok(Step::Round(_)) => {
-                Outcome::InputRequired(self.last_round(start, Some(call.clone())))
-            }
-            Err(ServiceError::McpError(e)) => Outcome::Error(e),
-            Err(other) => panic!("the request failed below JSON-RPC: {other}"),
+            Ok(_) => Outcome::InputRequired(self.last_round(start, Some(call.clone()))),
+            Err(ended) => ended,
         };
         self.enforce(start, "tools/call");
         Run {
@@ -167,6 +163,31 @@ impl Session {
         Round::new(result, call)
     }
 
+    /// Sends `params` once: the round it got, or how the call ended without one. A user who
+    /// accepted a pushed URL-mode question without opening its page (2025-11-25) makes the
+    /// client give the call up: dropping it sends `notifications/cancelled`, awaited here
+    /// until it is on the wire.
+    async fn once<P: Retry>(
+        &self,
+        params: &P,
+        start: usize,
+    ) -> Result<InputRequiredResult, Outcome<P::Output>> {
+        let unopened = self.user.left_url_unopened(&self.tap, start);
+        match race(params.send(&self.client), unopened).await {
+            Either::Left(Ok(Step::Done(result))) => Err(Outcome::Complete(result)),
+            Either::Left(Ok(Step::Round(round))) => Ok(round),
+            Either::Left(Err(ServiceError::McpError(e))) => Err(Outcome::Error(e)),
+            Either::Left(Err(other)) => panic!("the request failed below JSON-RPC: {other}"),
+            Either::Right(()) => {
+                let cancelled = |m: &super::Message| {
+                    m.from == Side::Client && m.json["method"] == "notifications/cancelled"
+                };
+                self.tap.wait_for(start, cancelled).await;
+                Err(Outcome::Cancelled)
+            }
+        }
+    }
+
     /// Sends `params`, and on 2026-07-28 answers each `input_required` round and retries,
     /// until a result, an error, or a round with nothing new to answer.
     async fn drive<P: Retry>(
@@ -175,29 +196,14 @@ impl Session {
         mut params: P,
         start: usize,
     ) -> Outcome<P::Output> {
-        let (client, user) = (&self.client, &self.user);
+        let user = &self.user;
         let mut last_keys = Vec::new();
         // URL-mode questions accepted without the page ever being opened.
         let mut unopened = BTreeSet::new();
         for _ in 0..self.script.max_rounds {
-            let sent = race(
-                params.send(client),
-                user.left_url_unopened(&self.tap, start),
-            )
-            .await;
-            let round = match sent {
-                Either::Left(Ok(Step::Done(result))) => return Outcome::Complete(result),
-                Either::Left(Ok(Step::Round(round))) => round,
-                Either::Left(Err(ServiceError::McpError(e))) => return Outcome::Error(e),
-                Either::Left(Err(other)) => panic!("the request failed below JSON-RPC: {other}"),
-                // Dropping the call sent `notifications/cancelled`: wait until it is on the wire.
-                Either::Right(()) => {
-                    let cancelled = |m: &super::Message| {
-                        m.from == Side::Client && m.json["method"] == "notifications/cancelled"
-                    };
-                    self.tap.wait_for(start, cancelled).await;
-                    return Outcome::Cancelled;
-                }
+            let round = match self.once(&params, start).await {
+                Ok(round) => round,
+                Err(ended) => return ended,
             };
             if self.script.era == ProtocolEra::Legacy2025 {
                 user.problem(format!(

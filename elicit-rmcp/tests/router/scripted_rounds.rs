@@ -291,3 +291,21 @@ async fn a_redacted_transcript_numbers_each_state_and_keeps_the_echo_visible() {
             .starts_with("es1.")
     );
 }
+
+#[tokio::test]
+async fn a_hand_made_call_on_2025_gives_up_an_unopened_page_too_and_the_session_goes_on() {
+    let session = ScriptedClient::new(ProtocolEra::Legacy2025)
+        .reply_url::<ConnectAccount>(UserReply::AcceptUrlUnopened)
+        .connect(Wired::new(Principal::fixed("alice")))
+        .await;
+    let connect = ToolCall::new("connect_account", json!({"service": "github"}));
+    let run = session.send(&connect).await;
+    assert!(
+        matches!(run.outcome, Outcome::Cancelled),
+        "{:?}",
+        run.outcome
+    );
+    let echo = ToolCall::new("echo", json!({"text": "hi", "times": 2}));
+    assert_eq!(session.send(&echo).await.text(), "hihi");
+    session.close().await;
+}
