@@ -1,13 +1,17 @@
 //! A scripted client for whole rmcp servers (feature `testing`): rmcp's own client drives
 //! your [`ServerHandler`] in process, over rmcp's in-memory transport, on either protocol era,
-//! answering each question the way the script says, and returns the final result together
-//! with every JSON-RPC message exchanged.
+//! answering each question the way the script says, and returns how the call ended (an
+//! [`Outcome`]: the final result, a JSON-RPC error, or the `input_required` round it stopped
+//! at) together with every JSON-RPC message exchanged. A [`Session`] keeps one connection
+//! for several calls, and sends hand-made ones ([`ToolCall`]: a recorded retry replayed, with
+//! other arguments, another tool name, a tampered state).
 //!
 //! It checks what a real client checks, and fails the test with a message saying what the
 //! server did wrong: an elicitation outside the declared capabilities (URL mode to a form-only
 //! client, anything to a client without elicitation), a `requestedSchema` elicit's strict
 //! parser refuses, a retry whose `requestState` is not the one the server sent, a question the
-//! script has no reply for, or a server that keeps asking past the round limit.
+//! script has no reply for, a server that keeps asking past the round limit, or a handler that
+//! panics (at once, with the panic's message, instead of a call that never ends).
 //!
 //! ```
 //! use elicit_rmcp::{Elicit, ElicitHandler, Principal};
@@ -82,39 +86,36 @@
 //! ```
 
 mod checks;
+mod connect;
+mod guard;
+mod redact;
+mod request;
+mod round;
+mod run;
 mod script;
+mod session;
 mod transcript;
 mod user;
 
-use std::future::Future;
-use std::sync::atomic::AtomicUsize;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, InputRequest, InputRequiredResult, InputResponses,
-    JsonObject, ProtocolVersion,
-};
-use rmcp::service::{RunningService, ServiceError};
-use rmcp::{
-    ClientLifecycleMode, ClientServiceExt, ErrorData, RoleClient, ServerHandler, ServiceExt,
-};
+use rmcp::ServerHandler;
+use rmcp::model::{CallToolResult, GetPromptResult, JsonObject};
 use serde_json::Value;
 
-use crate::WireFix;
 use crate::form::ElicitForm;
 use crate::url::{ElicitUrl, LandingPage};
 use crate::wire::ProtocolEra;
 use script::{Browser, Entry, form_properties, url_key};
-use transcript::Tap;
-use user::{Handler, User};
 
 /// The core's testing kit (`Responses`, `TestClient`, `answers`, `review`): one `testing`
 /// module for a server on rmcp.
 #[doc(no_inline)]
 pub use elicit_runtime::testing::*;
+pub use round::{Round, ToolCall};
+pub use run::{Outcome, Run};
 pub use script::UserReply;
+pub use session::Session;
 pub use transcript::{Message, Side, Transcript};
 
 /// The elicitation capability the client declares.
@@ -126,42 +127,6 @@ pub enum Capabilities {
     FormAndUrl,
     /// No elicitation at all.
     None,
-}
-
-/// The final result of a scripted call and every message exchanged on the way.
-#[derive(Debug, Clone)]
-pub struct Run<T> {
-    /// The final result, or the JSON-RPC error the server answered with.
-    pub result: Result<T, ErrorData>,
-    /// Every JSON-RPC message, both ways, in order (the handshake included).
-    pub transcript: Transcript,
-}
-
-impl<T: std::fmt::Debug> Run<T> {
-    /// The JSON-RPC error the call ended with (panics if it succeeded).
-    #[track_caller]
-    pub fn error(&self) -> &ErrorData {
-        match &self.result {
-            Err(e) => e,
-            Ok(result) => panic!("expected a JSON-RPC error, the call succeeded: {result:?}"),
-        }
-    }
-}
-
-impl Run<CallToolResult> {
-    /// The tool result's text blocks, joined by newlines (panics on a JSON-RPC error).
-    #[track_caller]
-    pub fn text(&self) -> String {
-        match &self.result {
-            Ok(result) => result
-                .content
-                .iter()
-                .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            Err(e) => panic!("the call failed with a JSON-RPC error: {e:?}"),
-        }
-    }
 }
 
 /// A scripted MCP client: which era it speaks, what it declares, and how its user answers
@@ -276,18 +241,22 @@ impl ScriptedClient {
         self
     }
 
-    /// Calls tool `name` with `arguments` (a JSON object) on `server` until it completes.
+    /// Calls tool `name` with `arguments` (a JSON object) on `server` until it completes, or
+    /// until the script has nothing new to answer (see [`Outcome`]).
     ///
-    /// Panics, saying why, if the server breaks a rule a client enforces (see the
-    /// [module documentation](self)).
+    /// Panics, saying why, if the server breaks a rule a client enforces or a handler panics
+    /// (see the [module documentation](self)).
     pub async fn call_tool<S: ServerHandler>(
         &self,
         server: S,
         name: &str,
         arguments: Value,
     ) -> Run<CallToolResult> {
-        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(object(arguments));
-        self.run(server, "tools/call", params).await
+        let session = self.connect(server).await;
+        let mut run = session.call_tool(name, arguments).await;
+        run.transcript = session.transcript();
+        session.close().await;
+        run
     }
 
     /// Gets prompt `name` with `arguments` (a JSON object) from `server` until it completes.
@@ -297,193 +266,11 @@ impl ScriptedClient {
         name: &str,
         arguments: Value,
     ) -> Run<GetPromptResult> {
-        let mut params = GetPromptRequestParams::new(name.to_owned());
-        params.arguments = Some(object(arguments));
-        self.run(server, "prompts/get", params).await
-    }
-
-    async fn run<S: ServerHandler, P: Retry>(
-        &self,
-        server: S,
-        method: &str,
-        params: P,
-    ) -> Run<P::Output> {
-        let user = Arc::new(User {
-            script: self.clone(),
-            problems: Mutex::new(Vec::new()),
-            pushed: AtomicUsize::new(0),
-        });
-        let (client, tap) = self.connect(server, Handler(user.clone())).await;
-        let driven = self.drive(&client, &tap, &user, method, params);
-        let outcome = tokio::time::timeout(self.timeout, driven).await;
-        let _ = client.cancel().await;
-        self.enforce(&tap, &user, method);
-        match outcome {
-            Ok(result) => Run {
-                result,
-                transcript: tap.transcript(),
-            },
-            Err(_) => panic!(
-                "`{method}` had no result after {:?}; messages so far: {:#?}",
-                self.timeout,
-                tap.transcript().messages()
-            ),
-        }
-    }
-
-    /// Fails the test on the first rule the server broke, or the first problem the user met.
-    fn enforce(&self, tap: &Tap, user: &User, method: &str) {
-        let transcript = tap.transcript();
-        if let Some(problem) = checks::violation(&transcript, method, self.capabilities) {
-            panic!("{problem}");
-        }
-        if let Some(problem) = user.problems().first() {
-            panic!("{problem}");
-        }
-    }
-
-    /// Sends `params`, and on 2026-07-28 answers each `input_required` round and retries.
-    async fn drive<P: Retry>(
-        &self,
-        client: &RunningService<RoleClient, Handler>,
-        tap: &Tap,
-        user: &User,
-        method: &str,
-        mut params: P,
-    ) -> Result<P::Output, ErrorData> {
-        let mut last_keys = Vec::new();
-        for _ in 0..self.max_rounds {
-            let round = match params.send(client).await {
-                Ok(Step::Done(result)) => return Ok(result),
-                Ok(Step::Round(round)) => round,
-                Err(ServiceError::McpError(e)) => return Err(e),
-                Err(other) => panic!("the request failed below JSON-RPC: {other}"),
-            };
-            if self.era == ProtocolEra::Legacy2025 {
-                user.problem(format!(
-                    "the server answered input_required on a 2025-11-25 session: {round:?}"
-                ));
-                return Err(ErrorData::internal_error(
-                    "input_required on 2025-11-25",
-                    None,
-                ));
-            }
-            // What a real client checks before it shows anything.
-            self.enforce(tap, user, method);
-            let mut responses = InputResponses::new();
-            let asked = round.input_requests.clone().unwrap_or_default();
-            last_keys = asked.keys().cloned().collect();
-            if asked.is_empty() {
-                // A state-only round: the server waits for something (a page); retry shortly.
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            for (key, request) in asked {
-                let InputRequest::Elicitation(request) = request else {
-                    user.problem(format!(
-                        "unanswered question {key}: the scripted client answers elicitations only"
-                    ));
-                    continue;
-                };
-                if let Some(answer) = user.answer(&key, &request.params).await {
-                    responses.insert(key, answer);
-                }
-            }
-            self.enforce(tap, user, method);
-            let state = round.request_state.clone();
-            params.retry((!responses.is_empty()).then_some(responses), state);
-        }
-        panic!(
-            "no final result after {} rounds: the server keeps asking (the last round asked {last_keys:?})",
-            self.max_rounds
-        );
-    }
-
-    async fn connect<S: ServerHandler>(
-        &self,
-        server: S,
-        user: Handler,
-    ) -> (RunningService<RoleClient, Handler>, Tap) {
-        let tap = Tap::default();
-        let (client_io, client_tap) = tokio::io::duplex(1 << 16);
-        let (server_tap, server_io) = tokio::io::duplex(1 << 16);
-        let (client_read, client_write) = tokio::io::split(client_tap);
-        let (server_read, server_write) = tokio::io::split(server_tap);
-        tokio::spawn(tap.clone().pump(client_read, server_write, Side::Client));
-        tokio::spawn(tap.clone().pump(server_read, client_write, Side::Server));
-        tokio::spawn(async move {
-            if let Ok(running) = WireFix::new(server).serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
-        let client = match self.era {
-            ProtocolEra::Legacy2025 => user.serve(client_io).await,
-            _ => {
-                let lifecycle = ClientLifecycleMode::Discover {
-                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-                };
-                user.serve_with_lifecycle(client_io, lifecycle).await
-            }
-        };
-        let client = client.unwrap_or_else(|e| {
-            panic!(
-                "the client could not connect ({:?}): {e}; messages: {:#?}",
-                self.era,
-                tap.transcript().messages()
-            )
-        });
-        (client, tap)
-    }
-}
-
-/// What one request returned.
-enum Step<R> {
-    Done(R),
-    Round(InputRequiredResult),
-}
-
-/// A request the client can send once and retry with `inputResponses` and `requestState`.
-trait Retry: Clone + Send {
-    type Output: std::fmt::Debug;
-    fn send(
-        &self,
-        client: &RunningService<RoleClient, Handler>,
-    ) -> impl Future<Output = Result<Step<Self::Output>, ServiceError>>;
-    fn retry(&mut self, responses: Option<InputResponses>, state: Option<String>);
-}
-
-impl Retry for CallToolRequestParams {
-    type Output = CallToolResult;
-    async fn send(
-        &self,
-        client: &RunningService<RoleClient, Handler>,
-    ) -> Result<Step<CallToolResult>, ServiceError> {
-        match client.call_tool_once(self.clone()).await? {
-            CallToolResponse::Complete(result) => Ok(Step::Done(result)),
-            CallToolResponse::InputRequired(round) => Ok(Step::Round(round)),
-            _ => Err(ServiceError::UnexpectedResponse),
-        }
-    }
-    fn retry(&mut self, responses: Option<InputResponses>, state: Option<String>) {
-        self.input_responses = responses;
-        self.request_state = state;
-    }
-}
-
-impl Retry for GetPromptRequestParams {
-    type Output = GetPromptResult;
-    async fn send(
-        &self,
-        client: &RunningService<RoleClient, Handler>,
-    ) -> Result<Step<GetPromptResult>, ServiceError> {
-        match client.get_prompt_once(self.clone()).await? {
-            GetPromptResponse::Complete(result) => Ok(Step::Done(result)),
-            GetPromptResponse::InputRequired(round) => Ok(Step::Round(round)),
-            _ => Err(ServiceError::UnexpectedResponse),
-        }
-    }
-    fn retry(&mut self, responses: Option<InputResponses>, state: Option<String>) {
-        self.input_responses = responses;
-        self.request_state = state;
+        let session = self.connect(server).await;
+        let mut run = session.get_prompt(name, arguments).await;
+        run.transcript = session.transcript();
+        session.close().await;
+        run
     }
 }
 

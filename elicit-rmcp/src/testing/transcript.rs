@@ -4,7 +4,10 @@
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
+
+use super::round::ToolCall;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::Notify;
 
 /// Who sent a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +35,11 @@ pub struct Message {
 pub struct Transcript(pub(super) Vec<Message>);
 
 impl Transcript {
+    /// A transcript of these messages (for tests of your own helpers over transcripts).
+    pub fn new(messages: Vec<Message>) -> Self {
+        Transcript(messages)
+    }
+
     /// Every message, in order.
     pub fn messages(&self) -> &[Message] {
         &self.0
@@ -64,14 +72,91 @@ impl Transcript {
     /// The server's responses (whole messages, `result` or `error`) to the client's requests
     /// named `method`, in order.
     pub fn responses_to(&self, method: &str) -> Vec<&Value> {
+        self.responses(Side::Client, method)
+    }
+
+    /// The client's responses (whole messages, `result` or `error`) to the server's requests
+    /// named `method`, in order: on 2025-11-25, what the user answered each pushed
+    /// `elicitation/create` with. The mirror of [`Transcript::responses_to`].
+    pub fn client_responses_to(&self, method: &str) -> Vec<&Value> {
+        self.responses(Side::Server, method)
+    }
+
+    /// The other side's responses to the requests named `method` that `asker` sent.
+    fn responses(&self, asker: Side, method: &str) -> Vec<&Value> {
         let ids: Vec<&Value> = self
-            .from(Side::Client)
+            .from(asker)
             .filter(|m| m["method"] == method && m.get("id").is_some())
             .map(|m| &m["id"])
             .collect();
-        self.from(Side::Server)
+        let answerer = match asker {
+            Side::Client => Side::Server,
+            Side::Server => Side::Client,
+        };
+        self.from(answerer)
             .filter(|m| m.get("method").is_none() && ids.contains(&&m["id"]))
             .collect()
+    }
+
+    /// The `inputResponses` of every request named `method` the client sent with some
+    /// (2026-07-28 retries), in order.
+    pub fn input_responses(&self, method: &str) -> Vec<&Value> {
+        self.requests(Side::Client, method)
+            .into_iter()
+            .filter_map(|params| params.get("inputResponses"))
+            .collect()
+    }
+
+    /// Every answer the client gave to an elicitation, on either era, in order, as the bare
+    /// result object (`{"action": "accept", "content": {…}}`): each value of the
+    /// `inputResponses` of its retries (2026-07-28), and each `result` it answered a pushed
+    /// `elicitation/create` with (2025-11-25). The same script gives the same list on both
+    /// eras.
+    pub fn answers(&self) -> Vec<&Value> {
+        let pushed: Vec<&Value> = self
+            .from(Side::Server)
+            .filter(|m| m["method"] == "elicitation/create" && m.get("id").is_some())
+            .map(|m| &m["id"])
+            .collect();
+        let mut answers = Vec::new();
+        for message in self.from(Side::Client) {
+            if let Some(Value::Object(responses)) = message["params"].get("inputResponses") {
+                answers.extend(responses.values());
+            }
+            if message.get("method").is_none()
+                && pushed.contains(&&message["id"])
+                && let Some(result) = message.get("result")
+            {
+                answers.push(result);
+            }
+        }
+        answers
+    }
+
+    /// Every `tools/call` the client sent, first call and retries, as [`ToolCall`]s to send
+    /// again (as they are, or changed) with [`Session::send`](super::Session::send).
+    pub fn tool_calls(&self) -> Vec<ToolCall> {
+        self.requests(Side::Client, "tools/call")
+            .into_iter()
+            .map(ToolCall::from_params)
+            .collect()
+    }
+
+    /// The transcript as one JSON array, `{"from": "client" | "server", "message": …}` per
+    /// message, for snapshots (see [`Transcript::redacted`]).
+    pub fn to_json(&self) -> Value {
+        Value::Array(
+            self.0
+                .iter()
+                .map(|m| {
+                    let from = match m.from {
+                        Side::Client => "client",
+                        Side::Server => "server",
+                    };
+                    serde_json::json!({"from": from, "message": m.json})
+                })
+                .collect(),
+        )
     }
 
     /// The `input_required` results the server answered `method` with (2026-07-28 rounds).
@@ -84,26 +169,42 @@ impl Transcript {
     }
 }
 
-/// The lines the tap has seen so far, shared with its pump tasks.
+/// The lines the tap has seen so far, shared with its pump tasks, and a signal for each new one.
 #[derive(Clone, Default)]
-pub(super) struct Tap(Arc<Mutex<Vec<(Side, String)>>>);
+pub(super) struct Tap(Arc<(Mutex<Lines>, Notify)>);
+
+/// Each line as it went over the wire, and who sent it.
+type Lines = Vec<(Side, String)>;
 
 impl Tap {
     fn push(&self, from: Side, line: &str) {
         self.lines().push((from, line.to_owned()));
+        self.0.1.notify_waiters();
     }
 
-    fn lines(&self) -> std::sync::MutexGuard<'_, Vec<(Side, String)>> {
+    fn lines(&self) -> std::sync::MutexGuard<'_, Lines> {
         self.0
+            .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// How many lines the tap has seen.
+    pub(super) fn len(&self) -> usize {
+        self.lines().len()
+    }
+
     /// The transcript so far (panics on a line that is not JSON: no client would take it).
     pub(super) fn transcript(&self) -> Transcript {
+        self.transcript_from(0)
+    }
+
+    /// The transcript of the lines from the `start`th on.
+    pub(super) fn transcript_from(&self, start: usize) -> Transcript {
         Transcript(
             self.lines()
                 .iter()
+                .skip(start)
                 .map(|(from, line)| Message {
                     from: *from,
                     json: serde_json::from_str(line).unwrap_or_else(|e| {
@@ -112,6 +213,19 @@ impl Tap {
                 })
                 .collect(),
         )
+    }
+
+    /// Waits until a message from the `start`th line on matches `seen`.
+    pub(super) async fn wait_for(&self, start: usize, seen: impl Fn(&Message) -> bool) {
+        loop {
+            let notified = self.0.1.notified();
+            let mut notified = std::pin::pin!(notified);
+            notified.as_mut().enable();
+            if self.transcript_from(start).0.iter().any(&seen) {
+                return;
+            }
+            notified.await;
+        }
     }
 
     /// Copies lines from `from` to `to`, recording each as sent by `who`.

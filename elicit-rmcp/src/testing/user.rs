@@ -13,7 +13,10 @@ use rmcp::service::RequestContext;
 use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::Value;
 
+use tokio::sync::Notify;
+
 use super::script::{UserReply, action, handle_in, property_names};
+use super::transcript::{Message, Side, Tap};
 use super::{Capabilities, ScriptedClient};
 use crate::wire::ProtocolEra;
 
@@ -21,11 +24,71 @@ use crate::wire::ProtocolEra;
 /// `elicitation/create` requests (2025-11-25), and notes every problem for the test.
 pub(super) struct User {
     pub(super) script: ScriptedClient,
-    pub(super) problems: Mutex<Vec<String>>,
-    pub(super) pushed: AtomicUsize,
+    problems: Mutex<Vec<String>>,
+    pushed: AtomicUsize,
+    /// The id of the pushed URL-mode request (2025-11-25) the user accepted without opening
+    /// its page, and a signal when it is set.
+    unopened: Mutex<Option<Value>>,
+    unopened_set: Notify,
 }
 
 impl User {
+    pub(super) fn new(script: ScriptedClient) -> Self {
+        User {
+            script,
+            problems: Mutex::new(Vec::new()),
+            pushed: AtomicUsize::new(0),
+            unopened: Mutex::new(None),
+            unopened_set: Notify::new(),
+        }
+    }
+
+    /// A new call: no problems, no pushed questions, no page left unopened yet.
+    pub(super) fn begin(&self) {
+        self.problems
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+        self.pushed.store(0, Ordering::SeqCst);
+        *self.unopened.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    /// The scripted reply to the question under `key`.
+    pub(super) fn reply_of(&self, key: &str) -> Option<&UserReply> {
+        self.script
+            .entries
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| &e.reply)
+    }
+
+    /// Resolves once the user has accepted a pushed URL-mode request without opening its
+    /// page (2025-11-25) and that accept is on the wire (from the `start`th line of `tap`).
+    pub(super) async fn left_url_unopened(&self, tap: &Tap, start: usize) {
+        let id = loop {
+            let notified = self.unopened_set.notified();
+            let mut notified = std::pin::pin!(notified);
+            notified.as_mut().enable();
+            if let Some(id) = self
+                .unopened
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone()
+            {
+                break id;
+            }
+            notified.await;
+        };
+        let answered = |m: &Message| {
+            m.from == Side::Client && m.json.get("method").is_none() && m.json["id"] == id
+        };
+        tap.wait_for(start, answered).await;
+    }
+
+    fn left_unopened(&self, id: Value) {
+        *self.unopened.lock().unwrap_or_else(|p| p.into_inner()) = Some(id);
+        self.unopened_set.notify_waiters();
+    }
     pub(super) fn problem(&self, problem: String) {
         self.problems
             .lock()
@@ -160,7 +223,7 @@ impl ClientHandler for Handler {
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         let user = &self.0;
         let pushed = user.pushed.fetch_add(1, Ordering::SeqCst) + 1;
@@ -178,6 +241,11 @@ impl ClientHandler for Handler {
                 return Err(ErrorData::internal_error("unanswered question", None));
             }
         };
+        if user.reply_of(&key) == Some(&UserReply::AcceptUrlUnopened) {
+            // The page will never be opened: once the accept is out, the client gives up
+            // the call instead of waiting as long as the link lives.
+            user.left_unopened(serde_json::to_value(&context.id).unwrap_or(Value::Null));
+        }
         match user.answer(&key, &request).await {
             Some(answer) => serde_json::from_value(answer)
                 .map_err(|e| ErrorData::internal_error(format!("bad scripted answer: {e}"), None)),

@@ -16,6 +16,8 @@ mod extractors;
 mod forms;
 mod http_principal;
 mod prompts;
+mod properties;
 mod scripted;
+mod scripted_rounds;
 mod url_mode;
 mod wiring;

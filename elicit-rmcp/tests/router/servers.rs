@@ -297,10 +297,16 @@ pub struct Wired {
 
 impl Wired {
     pub fn new(principal: Principal) -> Self {
+        Self::with_server(elicit_server(), principal)
+    }
+
+    /// A server asking with `server`'s keys and stores (another user's connection to the
+    /// same deployment, when `principal` differs).
+    pub fn with_server(server: ElicitServer, principal: Principal) -> Self {
         Wired {
             tool_router: Self::tool_router(),
             prompt_router: Self::prompt_router(),
-            elicit: ElicitHandler::new(elicit_server(), principal),
+            elicit: ElicitHandler::new(server, principal),
         }
     }
 }
