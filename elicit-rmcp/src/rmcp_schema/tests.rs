@@ -4,16 +4,16 @@ use rmcp::model::{ElicitationSchema, PrimitiveSchemaDefinition};
 use serde_json::{Value, json};
 
 use super::elicitation_schema;
-use crate::convert::convert;
 use crate::schema::RequestedSchema;
 
 fn ours(schema: Value) -> RequestedSchema {
     serde_json::from_value(schema).expect("a schema our parser accepts")
 }
 
-/// What rmcp's own parse of the schema's JSON writes, and its property order.
+/// What rmcp's own parse of the schema's JSON text writes, and its property order.
 fn through_json(schema: &RequestedSchema) -> (String, Option<Vec<String>>) {
-    let parsed: ElicitationSchema = convert(schema).expect("rmcp parses it");
+    let text = serde_json::to_string(schema).unwrap();
+    let parsed: ElicitationSchema = serde_json::from_str(&text).expect("rmcp parses it");
     (
         serde_json::to_string(&parsed).unwrap(),
         parsed.property_order,
