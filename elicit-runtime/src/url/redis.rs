@@ -9,13 +9,14 @@
 //! timeout or a broken connection, the next operation connects again.
 
 mod connection;
+mod epoch;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::future::BoxFuture;
 use crate::state::{Completion, CompletionStore, StoreError};
-use crate::state::{MAX_CLOCK_SKEW, ReplayGuard, StateError};
+use crate::state::{MAX_CLOCK_SKEW, Redemption, ReplayGuard, StateError};
 use connection::Link;
 pub use connection::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT};
 
@@ -98,8 +99,7 @@ impl RedisCompletionStore {
     /// # Ok::<(), elicit_runtime::url::StoreError>(())
     /// ```
     pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
-        let link = Link::new(url, REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT)
-            .map_err(StoreError::new)?;
+        let link = Link::new(url, namespace).map_err(StoreError::new)?;
         Ok(RedisCompletionStore {
             link: Arc::new(link),
             namespace: namespace.to_owned(),
@@ -115,7 +115,7 @@ impl RedisCompletionStore {
     /// A [`StoreError`] if `url` is not a Redis URL or Redis cannot be reached in time.
     pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
         let store = Self::new(url, namespace)?;
-        store.link.connection().await.map_err(StoreError::new)?;
+        store.link.epoch().await.map_err(StoreError::new)?;
         Ok(store)
     }
 
@@ -288,12 +288,24 @@ impl RedisReplayGuard {
     /// # Ok::<(), elicit_runtime::url::StoreError>(())
     /// ```
     pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
-        let link = Link::new(url, REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT)
-            .map_err(StoreError::new)?;
+        let link = Link::new(url, namespace).map_err(StoreError::new)?;
         Ok(RedisReplayGuard {
             link: Arc::new(link),
             prefix: replay_prefix(namespace),
         })
+    }
+
+    /// [`new`](Self::new), connected now (within the connect timeout), so that a wrong URL or
+    /// a Redis that is down shows at startup, and the namespace's epoch is read before the
+    /// server seals its first state.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `url` is not a Redis URL or Redis cannot be reached in time.
+    pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
+        let guard = Self::new(url, namespace)?;
+        guard.link.epoch().await.map_err(StoreError::new)?;
+        Ok(guard)
     }
 
     /// The same guard with other bounds: `connect` for opening a connection, `response` for
@@ -332,25 +344,49 @@ impl RedisReplayGuard {
 }
 
 impl ReplayGuard for RedisReplayGuard {
-    fn redeem(
-        &self,
-        id: [u8; 16],
-        expires_at: SystemTime,
-        _now: SystemTime,
-    ) -> BoxFuture<'_, Result<(), StateError>> {
+    fn redeem(&self, state: Redemption) -> BoxFuture<'_, Result<(), StateError>> {
         Box::pin(async move {
-            let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
-            let mut set = redis::cmd("SET");
-            set.arg(format!("{}{hex}", self.prefix))
-                .arg(1)
-                .arg("NX")
-                .arg("PXAT")
-                .arg(keep_until(expires_at));
-            match self.link.query::<Option<String>>(&set).await {
-                Ok(Some(_)) => Ok(()),
-                Ok(None) => Err(StateError::Replayed),
-                Err(e) => Err(StateError::ReplayGuardUnavailable(e)),
+            let hex: String = state.id.iter().map(|b| format!("{b:02x}")).collect();
+            let key = format!("{}{hex}", self.prefix);
+            let mut epoch = self
+                .link
+                .epoch()
+                .await
+                .map_err(StateError::ReplayGuardUnavailable)?;
+            // The marker changes at most twice in a row (written again, then marked as lost).
+            for _ in 0..3 {
+                if !epoch.admits(state.issued_at) {
+                    tracing::warn!(
+                        target: "elicit",
+                        state = %hex,
+                        epoch = %epoch.raw,
+                        "elicit: requestState sealed before Redis lost its data refused"
+                    );
+                    return Err(StateError::ReplayMemoryLost);
+                }
+                let mut redeem = redis::cmd("EVAL");
+                redeem
+                    .arg(epoch::REDEEM)
+                    .arg(2)
+                    .arg(self.link.epoch_key())
+                    .arg(&key)
+                    .arg(&epoch.raw)
+                    .arg(keep_until(state.expires_at));
+                match self.link.query::<i64>(&redeem).await {
+                    Ok(1) => return Ok(()),
+                    Ok(0) => return Err(StateError::Replayed),
+                    Ok(_) => {}
+                    Err(e) => return Err(StateError::ReplayGuardUnavailable(e)),
+                }
+                epoch = self
+                    .link
+                    .refresh_epoch()
+                    .await
+                    .map_err(StateError::ReplayGuardUnavailable)?;
             }
+            Err(StateError::ReplayGuardUnavailable(
+                "the Redis epoch marker kept changing".to_owned(),
+            ))
         })
     }
 }
