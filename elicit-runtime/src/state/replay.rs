@@ -99,8 +99,9 @@ impl OpenedState {
 /// and refuse every state sealed before the loss with [`StateError::ReplayMemoryLost`]: such a
 /// state may have been spent already.
 ///
-/// The method returns a boxed future so that a guard backed by a network store waits without
-/// blocking the runtime; such a guard must bound that wait (connect and response timeouts) and,
+/// The method returns a boxed future ([`BoxFuture`](crate::legacy::BoxFuture)) so that a guard
+/// backed by a network store waits without blocking the runtime (the `elicit-redis` crate's
+/// `RedisReplayGuard` is one, built on this trait from outside the crate); such a guard must bound that wait (connect and response timeouts) and,
 /// if the store cannot answer in time, fail closed with [`StateError::ReplayGuardUnavailable`].
 /// An in-process guard returns a ready future.
 ///

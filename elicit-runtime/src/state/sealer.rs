@@ -99,8 +99,8 @@ impl StateSealer {
     /// context has used once is refused the second time it comes back.
     ///
     /// A server running several replicas needs a guard they share
-    /// ([`with_replay_guard`](Self::with_replay_guard) with a `RedisReplayGuard`, feature
-    /// `redis`): the in-process guard protects one process only. A server that wants replays
+    /// ([`with_replay_guard`](Self::with_replay_guard) with the `elicit-redis` crate's
+    /// `RedisReplayGuard`): the in-process guard protects one process only. A server that wants replays
     /// possible says so with [`without_replay_guard`](Self::without_replay_guard).
     ///
     /// ```

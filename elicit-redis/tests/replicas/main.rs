@@ -1,4 +1,4 @@
-//! URL mode across server replicas (feature `redis`): two independent `ElicitServer`s sharing
+//! URL mode across server replicas: two independent `ElicitServer`s sharing
 //! one key ring and one Redis, so the landing page, the client's retry and a replayed
 //! `requestState` may each reach a different replica.
 //!
@@ -14,11 +14,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::common_url::*;
+#[path = "../../../elicit-runtime/tests/it/common_url/mod.rs"]
+mod common_url;
+
+use common_url::*;
+use elicit_redis::{RedisCompletionStore, RedisReplayGuard};
 use elicit_runtime::state::{KeyRing, Redemption, ReplayGuard, StateError, StateSealer};
 use elicit_runtime::url::{
     Completion, CompletionStore, LandingPage, MemoryCompletionStore, PageError,
-    RedisCompletionStore, RedisReplayGuard,
 };
 use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{ElicitServer, ElicitUrl, Interrupt};
@@ -45,8 +48,7 @@ impl Redis {
             panic!(
                 "ELICIT_REDIS_URL is not set and `redis-server` cannot be started ({e}). \
                  Install it (`scripts/redis-server` does) or run \
-                 `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-runtime \
-                 --features redis --test it url_redis::`"
+                 `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-redis`"
             )
         });
         Redis {
