@@ -14,7 +14,7 @@
 //! | feature | what it adds |
 //! |---|---|
 //! | `http` | [`WireFix`] around rmcp's `StreamableHttpService` (streamable HTTP) |
-//! | `redis` | the core's `url::RedisCompletionStore` and `url::RedisReplayGuard`, shared by replicas |
+//! | `redis` | `redis`: the `elicit-redis` crate's `RedisCompletionStore` and `RedisReplayGuard`, shared by replicas |
 //! | `testing` | `testing`: the core's helpers plus `ScriptedClient`, rmcp's own client driving a whole server in process (for `[dev-dependencies]`) |
 //!
 //! No feature is on by default. The ready landing route for URL mode is the `elicit-axum` crate.
@@ -74,6 +74,26 @@ pub use extract::Elicit;
 pub use handler::{ElicitHandler, Principal, Tools};
 pub use peer::RmcpPeer;
 pub use service::WireFix;
+
+/// The Redis-backed completion store and replay guard several replicas share (the
+/// `elicit-redis` crate, re-exported whole), so a server on rmcp adds no other dependency line.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use elicit_rmcp::ElicitServer;
+/// use elicit_rmcp::redis::RedisCompletionStore;
+/// use elicit_rmcp::state::{KeyRing, StateSealer};
+///
+/// let store = RedisCompletionStore::connect("redis://127.0.0.1:6379", "myapp").await?;
+/// let sealer = StateSealer::new(KeyRing::from_env("ELICIT_KEYS")?, "myapp")
+///     .with_replay_guard(Arc::new(store.replay_guard()));
+/// let server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
+/// # let _ = server; Ok(()) }
+/// ```
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use elicit_redis as redis;
 
 /// The guide: chapters with tested examples, from a first form to production settings,
 /// testing and performance.

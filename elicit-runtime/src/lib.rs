@@ -6,7 +6,8 @@
 // Layers, lowest first; each module uses only those above it in this list:
 // ordered → wire → schema → state → interrupt/channel/legacy → field/choice → form → server → request
 // → url/tasks → testing; rmcp3 (one trait impl). SDK and web-framework adapters are crates of
-// their own (elicit-rmcp, elicit-axum) on this crate's public API.
+// their own (elicit-rmcp, elicit-axum), and so are the Redis-backed stores (elicit-redis), on
+// this crate's public API.
 mod future;
 mod ordered;
 pub mod wire;

@@ -6,13 +6,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use crate::interrupt::Interrupt;
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::state::Completion;
-use crate::state::{Binding, BindingBuf, CompletionStore};
+use crate::state::{Binding, BindingBuf, CompletionStore, OpenedState};
 use crate::wire::{INTERNAL_ERROR, JsonRpcError};
 
 /// URL mode on an [`InputChannel`](crate::InputChannel): who asks, the call the link is bound
@@ -50,8 +49,8 @@ pub(crate) enum Follow {
     /// is checked against the store once per round.
     Rounds {
         flows: BTreeMap<String, UrlFlow>,
-        /// The id and expiry of the `requestState` this request carried, if any.
-        opened_state: Option<([u8; 16], SystemTime)>,
+        /// The `requestState` this request carried, if any.
+        opened_state: Option<OpenedState>,
     },
     /// The channel waits for the page where it is, then tells the client through `peer`
     /// (2025-11-25), or no one (a task, which the client polls).

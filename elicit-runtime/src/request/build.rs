@@ -12,6 +12,7 @@ use super::trace::Escaped;
 use super::{ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
+use crate::state::OpenedState;
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, INVALID_REQUEST, JsonRpcError, ProtocolEra, RequestMeta,
 };
@@ -179,7 +180,14 @@ impl<'a> ContextBuilder<'a> {
                         );
                         ContextError::from(&e)
                     })?;
-                cx.resume(opened.payload, opened.id, opened.expires_at);
+                cx.resume(
+                    opened.payload,
+                    OpenedState {
+                        id: opened.id,
+                        issued_at: opened.issued_at,
+                        expires_at: opened.expires_at,
+                    },
+                );
             }
         }
         Ok(cx)

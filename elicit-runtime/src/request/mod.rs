@@ -19,7 +19,6 @@ mod trace;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use serde_json::{Value, json};
 
@@ -37,7 +36,7 @@ use crate::interrupt::Interrupt;
 use crate::interrupt::UrlLink;
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
-use crate::state::{Binding, BindingBuf};
+use crate::state::{Binding, BindingBuf, OpenedState};
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, InputRequest, JsonRpcError, MRTR_METHODS, ProtocolEra,
 };
@@ -96,7 +95,7 @@ pub struct ElicitContext {
     pub(crate) link: Option<UrlLink>,
     pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
     /// The id and expiry of the `requestState` this request carried, once opened.
-    pub(crate) opened_state: Option<([u8; 16], SystemTime)>,
+    pub(crate) opened_state: Option<OpenedState>,
     /// Whether that state still has to be redeemed with the replay guard, or was.
     redemption: Redemption,
     /// The first error any question ended in: it wins over "input required", so a batch
@@ -160,10 +159,11 @@ impl ElicitContext {
         }
     }
 
-    /// Continues from the state an earlier round sealed (`id` and `expires_at` are the token's).
+    /// Continues from the state an earlier round sealed (`opened` says which token it came in).
     /// With a replay guard, the state is redeemed when it is first used, not here.
-    fn resume(&mut self, state: RoundState, id: [u8; 16], expires_at: SystemTime) {
-        self.opened_state = Some((id, expires_at));
+    fn resume(&mut self, state: RoundState, opened: OpenedState) {
+        let expires_at = opened.expires_at;
+        self.opened_state = Some(opened);
         if self.server.sealer().has_replay_guard() {
             self.redemption = Redemption::Pending;
         }

@@ -80,14 +80,14 @@ impl ElicitContext {
             Redemption::Refused(error) => return Err(error.clone()),
             Redemption::Pending => {}
         }
-        let Some((id, expires_at)) = self.opened_state else {
+        let Some(opened) = self.opened_state else {
             self.redemption = Redemption::NotNeeded;
             return Ok(());
         };
         let verdict = self
             .server
             .sealer()
-            .redeem_id(id, expires_at, SystemTime::now())
+            .redeem_state(opened.redemption(SystemTime::now()))
             .await;
         match verdict {
             Ok(()) => {

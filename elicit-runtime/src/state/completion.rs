@@ -68,6 +68,10 @@ impl std::error::Error for StoreError {}
 
 /// Records and reads completions of URL-mode flows, keyed by handle id. Entries expire with
 /// their handle.
+///
+/// The methods return a boxed future ([`BoxFuture`](crate::legacy::BoxFuture)), so a store on
+/// a network database waits without blocking the runtime; the `elicit-redis` crate's
+/// `RedisCompletionStore` is one, built on this trait from outside the crate.
 pub trait CompletionStore: Send + Sync {
     /// Records how flow `id` ended. The first record wins; later ones are ignored.
     fn record<'a>(

@@ -67,6 +67,10 @@ pub enum StateError {
     /// The token's id was already redeemed (single-use state, see
     /// [`ReplayGuard`](super::ReplayGuard)).
     Replayed,
+    /// The state was sealed before the replay guard's store lost what it remembered (a Redis
+    /// restarted without persistence, or flushed): whether it was spent before the loss cannot
+    /// be known, so it is refused (fail closed). States sealed after the loss are not affected.
+    ReplayMemoryLost,
     /// The replay guard could not decide (e.g. its store is unreachable); the state is refused
     /// (fail closed). The text is for logs.
     ReplayGuardUnavailable(String),
@@ -95,6 +99,7 @@ impl StateError {
             Self::ArgumentsChanged => "arguments_changed",
             Self::PrincipalMismatch => "principal_mismatch",
             Self::Replayed => "replayed",
+            Self::ReplayMemoryLost => "replay_memory_lost",
             Self::ReplayGuardUnavailable(_) => "replay_guard_unavailable",
         }
     }
@@ -171,6 +176,9 @@ impl fmt::Display for StateError {
             }
             Self::PrincipalMismatch => f.write_str("requestState sealed for another principal"),
             Self::Replayed => f.write_str("requestState already redeemed (replay)"),
+            Self::ReplayMemoryLost => f.write_str(
+                "requestState sealed before the replay guard's store lost its data; it may have been spent",
+            ),
             Self::ReplayGuardUnavailable(detail) => {
                 write!(f, "replay guard unavailable, requestState refused: {detail}")
             }

@@ -76,5 +76,6 @@ pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
 };
 pub use keys::{KeyRing, KeyRingError, KeyWeakness};
-pub use replay::{MemoryReplayGuard, ReplayGuard};
+pub(crate) use replay::OpenedState;
+pub use replay::{MemoryReplayGuard, Redemption, ReplayGuard};
 pub use sealer::{DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX};

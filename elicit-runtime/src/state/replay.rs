@@ -8,6 +8,78 @@ use std::time::SystemTime;
 use super::StateError;
 use crate::future::BoxFuture;
 
+/// What a [`ReplayGuard`] is asked to redeem: one opened state, by its id and lifetime, at the
+/// time the caller checked it.
+///
+/// A guard reads the fields; [`StateSealer::redeem`](super::StateSealer::redeem) builds it from
+/// an [`Opened`](super::Opened) state. A guard backed by a store that may lose its data uses
+/// `issued_at` to refuse states sealed before the loss (whether they were spent before cannot
+/// be known).
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use elicit_runtime::state::Redemption;
+///
+/// let now = SystemTime::now();
+/// let state = Redemption::new([7; 16], now, now + Duration::from_secs(600), now);
+/// assert_eq!(state.id, [7; 16]);
+/// assert_eq!(state.expires_at, state.issued_at + Duration::from_secs(600));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Redemption {
+    /// The state's random id (16 bytes, unique per sealed token).
+    pub id: [u8; 16],
+    /// When the state was sealed (whole seconds, by the sealing replica's clock).
+    pub issued_at: SystemTime,
+    /// When the state stops opening; the guard must remember `id` at least until then.
+    pub expires_at: SystemTime,
+    /// The time the caller checked the state against (so guard and sealer agree on one clock).
+    pub now: SystemTime,
+}
+
+impl Redemption {
+    /// The redemption of state `id`, sealed at `issued_at`, expiring at `expires_at`, checked
+    /// at `now`.
+    ///
+    /// ```
+    /// use std::time::SystemTime;
+    /// use elicit_runtime::state::Redemption;
+    ///
+    /// let t = SystemTime::UNIX_EPOCH;
+    /// assert_eq!(Redemption::new([0; 16], t, t, t).now, t);
+    /// ```
+    #[must_use]
+    pub fn new(
+        id: [u8; 16],
+        issued_at: SystemTime,
+        expires_at: SystemTime,
+        now: SystemTime,
+    ) -> Self {
+        Redemption {
+            id,
+            issued_at,
+            expires_at,
+            now,
+        }
+    }
+}
+
+/// The opened state a request carried, kept until it is redeemed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OpenedState {
+    pub id: [u8; 16],
+    pub issued_at: SystemTime,
+    pub expires_at: SystemTime,
+}
+
+impl OpenedState {
+    /// Its redemption as of `now`.
+    pub(crate) fn redemption(&self, now: SystemTime) -> Redemption {
+        Redemption::new(self.id, self.issued_at, self.expires_at, now)
+    }
+}
+
 /// Server-side memory of redeemed state ids, for state that must be used at most once.
 ///
 /// Sealing binds a token to a principal, a request and a short lifetime, but a client can still
@@ -22,41 +94,39 @@ use crate::future::BoxFuture;
 /// [`open`](super::StateSealer::open).
 ///
 /// `redeem` must be atomic (check and record in one step) and must keep the id at least until
-/// `expires_at`, after which the token cannot open anyway and the id may be forgotten.
+/// `expires_at`, after which the token cannot open anyway and the id may be forgotten. A guard
+/// whose store can lose what it remembered (a restart without persistence, a flush) must notice
+/// and refuse every state sealed before the loss with [`StateError::ReplayMemoryLost`]: such a
+/// state may have been spent already.
 ///
-/// The method returns a boxed future so that a guard backed by a network store waits without
-/// blocking the runtime; such a guard must bound that wait (connect and response timeouts) and,
+/// The method returns a boxed future ([`BoxFuture`](crate::legacy::BoxFuture)) so that a guard
+/// backed by a network store waits without blocking the runtime (the `elicit-redis` crate's
+/// `RedisReplayGuard` is one, built on this trait from outside the crate); such a guard must bound that wait (connect and response timeouts) and,
 /// if the store cannot answer in time, fail closed with [`StateError::ReplayGuardUnavailable`].
 /// An in-process guard returns a ready future.
 ///
 /// ```
 /// use std::time::{Duration, SystemTime};
-/// use elicit_runtime::state::{MemoryReplayGuard, ReplayGuard, StateError};
+/// use elicit_runtime::state::{MemoryReplayGuard, Redemption, ReplayGuard, StateError};
 /// use pollster::block_on;
 ///
 /// let guard = MemoryReplayGuard::new();
 /// let now = SystemTime::now();
-/// let expires = now + Duration::from_secs(600);
-/// assert_eq!(block_on(guard.redeem([1; 16], expires, now)), Ok(()));
-/// assert_eq!(block_on(guard.redeem([1; 16], expires, now)), Err(StateError::Replayed));
-/// assert_eq!(block_on(guard.redeem([2; 16], expires, now)), Ok(()));
+/// let state = |id| Redemption::new(id, now, now + Duration::from_secs(600), now);
+/// assert_eq!(block_on(guard.redeem(state([1; 16]))), Ok(()));
+/// assert_eq!(block_on(guard.redeem(state([1; 16]))), Err(StateError::Replayed));
+/// assert_eq!(block_on(guard.redeem(state([2; 16]))), Ok(()));
 /// ```
 pub trait ReplayGuard: Send + Sync {
-    /// Records `id` as redeemed, or returns [`StateError::Replayed`] if it was redeemed before.
-    ///
-    /// `expires_at` is when the token carrying `id` stops opening; `now` is the time the caller
-    /// checked the token against (so guard and sealer agree on one clock).
+    /// Records `state.id` as redeemed, or returns [`StateError::Replayed`] if it was redeemed
+    /// before.
     ///
     /// # Errors
     ///
-    /// [`StateError::Replayed`] for an id seen before; [`StateError::ReplayGuardUnavailable`] if
-    /// the guard cannot decide (in time).
-    fn redeem(
-        &self,
-        id: [u8; 16],
-        expires_at: SystemTime,
-        now: SystemTime,
-    ) -> BoxFuture<'_, Result<(), StateError>>;
+    /// [`StateError::Replayed`] for an id seen before; [`StateError::ReplayMemoryLost`] for a
+    /// state sealed before the guard's store lost what it remembered;
+    /// [`StateError::ReplayGuardUnavailable`] if the guard cannot decide (in time).
+    fn redeem(&self, state: Redemption) -> BoxFuture<'_, Result<(), StateError>>;
 }
 
 /// Below this many entries the map is never swept.
@@ -114,11 +184,12 @@ impl MemoryReplayGuard {
     ///
     /// ```
     /// use std::time::{Duration, SystemTime};
-    /// use elicit_runtime::state::{MemoryReplayGuard, ReplayGuard};
+    /// use elicit_runtime::state::{MemoryReplayGuard, Redemption, ReplayGuard};
     ///
     /// let guard = MemoryReplayGuard::new();
     /// let now = SystemTime::now();
-    /// pollster::block_on(guard.redeem([0; 16], now + Duration::from_secs(60), now)).unwrap();
+    /// let state = Redemption::new([0; 16], now, now + Duration::from_secs(60), now);
+    /// pollster::block_on(guard.redeem(state)).unwrap();
     /// assert_eq!(guard.len(), 1);
     /// ```
     #[must_use]
@@ -143,11 +214,12 @@ impl MemoryReplayGuard {
     ///
     /// ```
     /// use std::time::{Duration, SystemTime};
-    /// use elicit_runtime::state::{MemoryReplayGuard, ReplayGuard};
+    /// use elicit_runtime::state::{MemoryReplayGuard, Redemption, ReplayGuard};
     ///
     /// let guard = MemoryReplayGuard::new();
     /// let now = SystemTime::now();
-    /// pollster::block_on(guard.redeem([0; 16], now + Duration::from_secs(60), now)).unwrap();
+    /// let state = Redemption::new([0; 16], now, now + Duration::from_secs(60), now);
+    /// pollster::block_on(guard.redeem(state)).unwrap();
     /// guard.prune(now + Duration::from_secs(61));
     /// assert!(guard.is_empty());
     /// ```
@@ -185,13 +257,12 @@ impl fmt::Debug for MemoryReplayGuard {
 }
 
 impl ReplayGuard for MemoryReplayGuard {
-    fn redeem(
-        &self,
-        id: [u8; 16],
-        expires_at: SystemTime,
-        now: SystemTime,
-    ) -> BoxFuture<'_, Result<(), StateError>> {
-        Box::pin(std::future::ready(self.redeem_now(id, expires_at, now)))
+    fn redeem(&self, state: Redemption) -> BoxFuture<'_, Result<(), StateError>> {
+        Box::pin(std::future::ready(self.redeem_now(
+            state.id,
+            state.expires_at,
+            state.now,
+        )))
     }
 }
 
@@ -228,7 +299,7 @@ mod tests {
         expires_at: SystemTime,
         now: SystemTime,
     ) -> Result<(), StateError> {
-        pollster::block_on(guard.redeem(id, expires_at, now))
+        pollster::block_on(guard.redeem(Redemption::new(id, now, expires_at, now)))
     }
 
     fn id(n: u64) -> [u8; 16] {

@@ -12,7 +12,7 @@ use super::Binding;
 use super::digest::{ct_eq, principal_hash};
 use super::envelope::{Header, from_unix_secs, lifetime, parse_payload, ttl_secs, unix_secs};
 use super::frame::{self, Plaintext, Prefix};
-use super::{KeyRing, MemoryReplayGuard, ReplayGuard, SealError, StateError};
+use super::{KeyRing, MemoryReplayGuard, Redemption, ReplayGuard, SealError, StateError};
 use crate::future::BoxFuture;
 
 /// The text every `requestState` token of this crate starts with: format `es` ("elicit state"),
@@ -99,8 +99,8 @@ impl StateSealer {
     /// context has used once is refused the second time it comes back.
     ///
     /// A server running several replicas needs a guard they share
-    /// ([`with_replay_guard`](Self::with_replay_guard) with a `RedisReplayGuard`, feature
-    /// `redis`): the in-process guard protects one process only. A server that wants replays
+    /// ([`with_replay_guard`](Self::with_replay_guard) with the `elicit-redis` crate's
+    /// `RedisReplayGuard`): the in-process guard protects one process only. A server that wants replays
     /// possible says so with [`without_replay_guard`](Self::without_replay_guard).
     ///
     /// ```
@@ -238,18 +238,18 @@ impl StateSealer {
         opened: &Opened<P>,
         now: SystemTime,
     ) -> BoxFuture<'_, Result<(), StateError>> {
-        self.redeem_id(opened.id, opened.expires_at, now)
+        self.redeem_state(Redemption::new(
+            opened.id,
+            opened.issued_at,
+            opened.expires_at,
+            now,
+        ))
     }
 
-    /// [`redeem`](Self::redeem) for a state known by its id and expiry.
-    pub(crate) fn redeem_id(
-        &self,
-        id: [u8; 16],
-        expires_at: SystemTime,
-        now: SystemTime,
-    ) -> BoxFuture<'_, Result<(), StateError>> {
+    /// [`redeem`](Self::redeem) for a state known by its id and lifetime.
+    pub(crate) fn redeem_state(&self, state: Redemption) -> BoxFuture<'_, Result<(), StateError>> {
         match &self.replay {
-            Some(guard) => guard.redeem(id, expires_at, now),
+            Some(guard) => guard.redeem(state),
             None => Box::pin(std::future::ready(Ok(()))),
         }
     }

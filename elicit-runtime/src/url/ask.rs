@@ -265,7 +265,7 @@ async fn consume_carried_completion(
     store: &dyn CompletionStore,
 ) -> Result<(), Interrupt> {
     let Follow::Rounds {
-        opened_state: Some((state_id, expires_at)),
+        opened_state: Some(opened),
         ..
     } = mode.follow
     else {
@@ -273,10 +273,10 @@ async fn consume_carried_completion(
             "a carried completion without the state that carried it",
         ));
     };
-    let state_id: String = state_id.iter().map(|b| format!("{b:02x}")).collect();
+    let state_id: String = opened.id.iter().map(|b| format!("{b:02x}")).collect();
     let marker = format!("{flow_id}.state.{state_id}");
     let first = store
-        .record(&marker, Completion::Redeemed, expires_at)
+        .record(&marker, Completion::Redeemed, opened.expires_at)
         .await
         .map_err(|e| store_unavailable(&e))?;
     if first {

@@ -10,7 +10,7 @@
 //!   encrypted.
 //! * [`LandingPage`] opens the handle only for the browser user who started the flow, then
 //!   records completion or failure in a [`CompletionStore`] (in memory, or Redis with the
-//!   `redis` feature so the page and the retry may reach different replicas). With the `axum`
+//!   `elicit-redis` crate so the page and the retry may reach different replicas). With the `axum`
 //!   feature, `axum::landing_routes` is that page, ready to mount; its docs state the
 //!   contract (link shape, subject check, expiry, single use).
 //! * The handler gets a [`UrlAnswer`]. **An accept never authorizes anything by itself**:
@@ -21,8 +21,6 @@ mod ask;
 pub(crate) mod handle;
 mod link;
 mod page;
-#[cfg(feature = "redis")]
-mod redis;
 
 use std::future::Future;
 
@@ -35,10 +33,6 @@ pub use crate::channel::UrlMode;
 pub use crate::interrupt::UrlLink;
 pub use answer::UrlAnswer;
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
-#[cfg(feature = "redis")]
-pub use redis::{
-    REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisCompletionStore, RedisReplayGuard,
-};
 
 pub use crate::server::{DEFAULT_MAX_URL_WAITS, OriginError};
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};

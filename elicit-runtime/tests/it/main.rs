@@ -2,8 +2,6 @@
 //! link of the crate and its dependencies, which dominates `cargo test` on a small machine.
 //!
 //! Run one module with a name filter, e.g. `cargo test -p elicit-runtime --test it url_flows::`.
-//! `url_redis` needs the `redis` feature and a Redis (see its module docs):
-//! `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-runtime --features redis --test it url_redis::`.
 
 mod common;
 mod common_trace;
@@ -23,5 +21,3 @@ mod round_tracing;
 mod tasks_input;
 mod ui;
 mod url_flows;
-#[cfg(feature = "redis")]
-mod url_redis;

@@ -5,9 +5,10 @@
 
 use std::sync::Arc;
 
+use elicit_redis::RedisCompletionStore;
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{KeyRing, KeyRingError, StateSealer};
-use elicit_runtime::url::{MemoryCompletionStore, RedisCompletionStore};
+use elicit_runtime::url::MemoryCompletionStore;
 
 /// The environment variable holding the key ring (`kid:base64key` entries, primary first).
 pub const KEYS_ENV: &str = "ELICIT_KEYS";

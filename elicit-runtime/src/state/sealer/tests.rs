@@ -1,5 +1,5 @@
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
@@ -259,12 +259,7 @@ fn replay_guard_makes_state_single_use() {
 fn replay_guard_failure_fails_closed() {
     struct Down;
     impl ReplayGuard for Down {
-        fn redeem(
-            &self,
-            _: [u8; 16],
-            _: SystemTime,
-            _: SystemTime,
-        ) -> BoxFuture<'_, Result<(), StateError>> {
+        fn redeem(&self, _: Redemption) -> BoxFuture<'_, Result<(), StateError>> {
             Box::pin(async {
                 Err(StateError::ReplayGuardUnavailable(
                     "store unreachable".into(),

@@ -1,4 +1,5 @@
-//! Helpers shared by the URL-mode tests (`url_flows.rs`, `url_redis.rs`): one URL elicitation,
+//! Helpers shared by the URL-mode tests (`url_flows.rs`, and by path `elicit-redis`'s
+//! `replicas.rs` and `elicit-axum`'s tests): one URL elicitation,
 //! the handler that asks it, a scripted 2026-07-28 caller and readers for what it gets back.
 
 #![allow(dead_code)]

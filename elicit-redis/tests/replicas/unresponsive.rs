@@ -19,9 +19,10 @@ impl Silent {
         Self::serve(|_, _| {})
     }
 
-    /// Answers `+OK` to every command (a `SET` redeems), except that its first connection
-    /// goes silent at its first `SET`.
-    fn answering_after_first_set() -> Silent {
+    /// Answers like a Redis that keeps every state new (the epoch marker read on connecting,
+    /// then each redemption records), except that its first connection goes silent at its
+    /// first redemption.
+    fn answering_after_first_redemption() -> Silent {
         Self::serve(|nth, stream| {
             std::thread::spawn(move || answer_ok(stream, nth == 0));
         })
@@ -66,9 +67,11 @@ impl Silent {
     }
 }
 
-/// Reads RESP commands from `stream` and answers each `+OK`; with `mute_at_set`, stops
-/// answering at the first `SET` (and reads on until the client hangs up).
-fn answer_ok(mut stream: TcpStream, mute_at_set: bool) {
+/// Reads RESP commands from `stream` and answers them: the script reading the epoch marker
+/// (`EVAL` with one key) with a marker written in 1970, a redemption (`EVAL` with two keys)
+/// with `1` (recorded), anything else `+OK`. With `mute_at_redemption`, stops answering at the
+/// first redemption (and reads on until the client hangs up).
+fn answer_ok(mut stream: TcpStream, mute_at_redemption: bool) {
     let mut pending = Vec::new();
     let mut chunk = [0u8; 4096];
     let mut muted = false;
@@ -80,18 +83,26 @@ fn answer_ok(mut stream: TcpStream, mute_at_set: bool) {
             return;
         }
         pending.extend_from_slice(&chunk[..n]);
-        while let Some((name, used)) = command(&pending) {
+        while let Some((args, used)) = command(&pending) {
             pending.drain(..used);
-            muted |= mute_at_set && name.eq_ignore_ascii_case("SET");
-            if !muted && stream.write_all(b"+OK\r\n").is_err() {
+            let eval = args[0].eq_ignore_ascii_case("EVAL");
+            let keys = args.get(2).map(String::as_str);
+            let redemption = eval && keys == Some("2");
+            muted |= mute_at_redemption && redemption;
+            let answer: &[u8] = match (eval, keys) {
+                (true, Some("1")) => b"$15\r\nfake0001:1000:0\r\n",
+                (true, Some("2")) => b":1\r\n",
+                _ => b"+OK\r\n",
+            };
+            if !muted && stream.write_all(answer).is_err() {
                 return;
             }
         }
     }
 }
 
-/// The name of the first complete RESP command in `buf` and its length in bytes.
-fn command(buf: &[u8]) -> Option<(String, usize)> {
+/// The first complete RESP command in `buf` (its name and arguments) and its length in bytes.
+fn command(buf: &[u8]) -> Option<(Vec<String>, usize)> {
     let line = |at: usize| -> Option<(&[u8], usize)> {
         let end = buf[at..].windows(2).position(|w| w == b"\r\n")? + at;
         Some((&buf[at..end], end + 2))
@@ -101,8 +112,8 @@ fn command(buf: &[u8]) -> Option<(String, usize)> {
         .ok()?
         .parse()
         .ok()?;
-    let mut name = String::new();
-    for i in 0..count {
+    let mut args = Vec::with_capacity(count);
+    for _ in 0..count {
         let (len, start) = line(at)?;
         let len: usize = std::str::from_utf8(len.strip_prefix(b"$")?)
             .ok()?
@@ -111,12 +122,10 @@ fn command(buf: &[u8]) -> Option<(String, usize)> {
         if buf.len() < start + len + 2 {
             return None;
         }
-        if i == 0 {
-            name = String::from_utf8_lossy(&buf[start..start + len]).into_owned();
-        }
+        args.push(String::from_utf8_lossy(&buf[start..start + len]).into_owned());
         at = start + len + 2;
     }
-    Some((name, at))
+    (!args.is_empty()).then_some((args, at))
 }
 
 impl Drop for Silent {
@@ -229,7 +238,12 @@ async fn the_guard_and_the_store_say_which_wait_ran_out() {
     let now = SystemTime::now();
     let started = Instant::now();
     let verdict = guard
-        .redeem([1; 16], now + Duration::from_secs(60), now)
+        .redeem(Redemption::new(
+            [1; 16],
+            now,
+            now + Duration::from_secs(60),
+            now,
+        ))
         .await;
     let took = started.elapsed();
     assert_eq!(
@@ -263,7 +277,7 @@ async fn the_guard_and_the_store_say_which_wait_ran_out() {
 /// connection, and the next redemption connects again and works.
 #[tokio::test]
 async fn a_redis_that_stops_answering_fails_after_the_response_timeout_then_recovers() {
-    let fake = Silent::answering_after_first_set();
+    let fake = Silent::answering_after_first_redemption();
     let guard = RedisReplayGuard::new(&fake.url, "mute")
         .unwrap()
         .with_timeouts(CONNECT, RESPONSE);
@@ -271,9 +285,11 @@ async fn a_redis_that_stops_answering_fails_after_the_response_timeout_then_reco
     let later = now + Duration::from_secs(60);
 
     let started = Instant::now();
-    let verdict = guard.redeem([1; 16], later, now).await;
+    let verdict = guard
+        .redeem(Redemption::new([1; 16], now, later, now))
+        .await;
     let took = started.elapsed();
-    eprintln!("an unanswered SET was refused after {took:?}");
+    eprintln!("an unanswered redemption was refused after {took:?}");
     assert_eq!(
         verdict,
         Err(StateError::ReplayGuardUnavailable(
@@ -283,8 +299,18 @@ async fn a_redis_that_stops_answering_fails_after_the_response_timeout_then_reco
     assert!(took >= RESPONSE && took < RESPONSE + MARGIN, "{took:?}");
     assert_eq!(fake.accepted(), 1);
 
-    assert_eq!(guard.redeem([2; 16], later, now).await, Ok(()));
+    assert_eq!(
+        guard
+            .redeem(Redemption::new([2; 16], now, later, now))
+            .await,
+        Ok(())
+    );
     assert_eq!(fake.accepted(), 2, "the guard connected again");
-    assert_eq!(guard.redeem([3; 16], later, now).await, Ok(()));
+    assert_eq!(
+        guard
+            .redeem(Redemption::new([3; 16], now, later, now))
+            .await,
+        Ok(())
+    );
     assert_eq!(fake.accepted(), 2, "and kept the new connection");
 }

@@ -1,11 +1,14 @@
 //! The one Redis connection a store and a guard share: multiplexed, opened lazily, every wait
 //! bounded (connect, then each command), and dropped after a failure so that the next call
-//! connects again.
+//! connects again. Each new connection reads the namespace's epoch marker (see `epoch`), so a
+//! Redis that lost its data while the connection was down is noticed at once.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use redis::aio::MultiplexedConnection;
+
+use super::epoch::{ENSURE, Epoch, fresh_id};
 
 /// How long opening a connection to Redis (TCP connect and handshake) may take by default.
 pub const REDIS_CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
@@ -20,6 +23,10 @@ pub(crate) struct Link {
     response_timeout: Duration,
     /// The open connection, with a number telling it apart from the ones before it.
     slot: Mutex<Slot>,
+    /// The namespace's epoch marker key.
+    epoch_key: String,
+    /// The epoch this process saw last (shared with the links made from this one).
+    epoch: Arc<Mutex<Option<Epoch>>>,
 }
 
 #[derive(Default)]
@@ -29,17 +36,16 @@ struct Slot {
 }
 
 impl Link {
-    /// A link to `url` (checked here, connected on first use).
-    pub(crate) fn new(
-        url: &str,
-        connect_timeout: Duration,
-        response_timeout: Duration,
-    ) -> Result<Self, String> {
+    /// A link to `url` for `namespace` with the default timeouts (checked here, connected on
+    /// first use).
+    pub(crate) fn new(url: &str, namespace: &str) -> Result<Self, String> {
         Ok(Link {
             client: redis::Client::open(url).map_err(|e| e.to_string())?,
-            connect_timeout,
-            response_timeout,
+            connect_timeout: REDIS_CONNECT_TIMEOUT,
+            response_timeout: REDIS_RESPONSE_TIMEOUT,
             slot: Mutex::new(Slot::default()),
+            epoch_key: format!("{namespace}:elicit:epoch"),
+            epoch: Arc::default(),
         })
     }
 
@@ -50,6 +56,8 @@ impl Link {
             connect_timeout: connect,
             response_timeout: response,
             slot: Mutex::new(Slot::default()),
+            epoch_key: self.epoch_key.clone(),
+            epoch: Arc::clone(&self.epoch),
         }
     }
 
@@ -76,7 +84,7 @@ impl Link {
         let connecting = self
             .client
             .get_multiplexed_async_connection_with_config(&config);
-        let connection = match tokio::time::timeout(self.connect_timeout, connecting).await {
+        let mut connection = match tokio::time::timeout(self.connect_timeout, connecting).await {
             Ok(Ok(connection)) => connection,
             Ok(Err(e)) => return Err(format!("cannot connect to Redis: {e}")),
             Err(_) => {
@@ -86,6 +94,12 @@ impl Link {
                 ));
             }
         };
+        // A new connection: Redis may have restarted (and forgotten) while there was none.
+        let ensure = self.ensure_cmd();
+        let marker = self
+            .bounded(ensure.query_async::<String>(&mut connection))
+            .await?;
+        self.saw(&marker)?;
         let mut slot = self.slot();
         if let Some(open) = slot.open.clone() {
             return Ok(open);
@@ -113,12 +127,87 @@ impl Link {
             }
             Err(_) => {
                 self.forget(number);
-                Err(format!(
-                    "Redis did not answer within {:?}",
-                    self.response_timeout
-                ))
+                Err(self.no_answer())
             }
         }
+    }
+
+    /// `answer`, within the response timeout (on a connection not yet in the slot).
+    async fn bounded<T>(
+        &self,
+        answer: impl Future<Output = redis::RedisResult<T>>,
+    ) -> Result<T, String> {
+        match tokio::time::timeout(self.response_timeout, answer).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) => Err(format!("Redis failed: {e}")),
+            Err(_) => Err(self.no_answer()),
+        }
+    }
+
+    fn no_answer(&self) -> String {
+        format!("Redis did not answer within {:?}", self.response_timeout)
+    }
+
+    /// The namespace's epoch key (what the redemption script checks).
+    pub(crate) fn epoch_key(&self) -> &str {
+        &self.epoch_key
+    }
+
+    /// The epoch this process knows, read from Redis if it knows none yet.
+    pub(crate) async fn epoch(&self) -> Result<Epoch, String> {
+        // Connecting reads the marker; a link sharing the memory may have read it already.
+        self.connection().await?;
+        match self.known() {
+            Some(epoch) => Ok(epoch),
+            None => self.refresh_epoch().await,
+        }
+    }
+
+    /// Reads the marker again (writing it if it is gone): the redemption found it changed.
+    pub(crate) async fn refresh_epoch(&self) -> Result<Epoch, String> {
+        let marker: String = self.query(&self.ensure_cmd()).await?;
+        self.saw(&marker)
+    }
+
+    fn known(&self) -> Option<Epoch> {
+        self.epoch
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The script that reads (or writes) the marker, telling Redis the epoch seen last.
+    fn ensure_cmd(&self) -> redis::Cmd {
+        let seen = self.known().map(|epoch| epoch.id).unwrap_or_default();
+        let mut cmd = redis::cmd("EVAL");
+        cmd.arg(ENSURE)
+            .arg(1)
+            .arg(&self.epoch_key)
+            .arg(fresh_id())
+            .arg(seen);
+        cmd
+    }
+
+    /// Remembers the marker Redis holds now, and says so loudly if it replaced the one seen
+    /// before: Redis lost data, and states sealed before it are refused from now on.
+    fn saw(&self, marker: &str) -> Result<Epoch, String> {
+        let epoch = Epoch::parse(marker)?;
+        let mut known = self.epoch.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(before) = known.as_ref()
+            && *before != epoch
+        {
+            tracing::error!(
+                target: "elicit",
+                key = %self.epoch_key,
+                before = %before.raw,
+                now = %epoch.raw,
+                first_admitted = epoch.first_admitted(),
+                "elicit: Redis lost data (restart without persistence, flush or eviction); \
+                 every requestState sealed before the new epoch is refused"
+            );
+        }
+        *known = Some(epoch.clone());
+        Ok(epoch)
     }
 
     /// Drops connection `number` if it is still the open one.

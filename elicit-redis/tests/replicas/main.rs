@@ -1,4 +1,4 @@
-//! URL mode across server replicas (feature `redis`): two independent `ElicitServer`s sharing
+//! URL mode across server replicas: two independent `ElicitServer`s sharing
 //! one key ring and one Redis, so the landing page, the client's retry and a replayed
 //! `requestState` may each reach a different replica.
 //!
@@ -14,11 +14,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::common_url::*;
-use elicit_runtime::state::{KeyRing, ReplayGuard, StateError, StateSealer};
+#[path = "../../../elicit-runtime/tests/it/common_url/mod.rs"]
+mod common_url;
+
+use common_url::*;
+use elicit_redis::{RedisCompletionStore, RedisReplayGuard};
+use elicit_runtime::state::{KeyRing, Redemption, ReplayGuard, StateError, StateSealer};
 use elicit_runtime::url::{
     Completion, CompletionStore, LandingPage, MemoryCompletionStore, PageError,
-    RedisCompletionStore, RedisReplayGuard,
 };
 use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{ElicitServer, ElicitUrl, Interrupt};
@@ -40,38 +43,18 @@ impl Redis {
                 child: None,
             };
         }
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free loopback port")
-            .port();
-        let child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "ELICIT_REDIS_URL is not set and `redis-server` cannot be started ({e}). \
-                     Install it (`scripts/redis-server` does) or run \
-                     `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-runtime \
-                     --features redis --test it url_redis::`"
-                )
-            });
-        let redis = Redis {
+        let port = free_port();
+        let child = spawn_redis(port).unwrap_or_else(|e| {
+            panic!(
+                "ELICIT_REDIS_URL is not set and `redis-server` cannot be started ({e}). \
+                 Install it (`scripts/redis-server` does) or run \
+                 `ELICIT_REDIS_URL=$(scripts/redis-server) cargo test -p elicit-redis`"
+            )
+        });
+        Redis {
             url: format!("redis://127.0.0.1:{port}"),
             child: Some(child),
-        };
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !ping(port) {
-            assert!(
-                Instant::now() < deadline,
-                "redis-server on port {port} did not answer PING"
-            );
-            std::thread::sleep(Duration::from_millis(20));
         }
-        redis
     }
 }
 
@@ -82,6 +65,34 @@ impl Drop for Redis {
             let _ = child.wait();
         }
     }
+}
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
+/// A `redis-server` on `port` that keeps nothing on disk, answering `PING` when this returns.
+fn spawn_redis(port: u16) -> std::io::Result<Child> {
+    let child = Command::new("redis-server")
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !ping(port) {
+        assert!(
+            Instant::now() < deadline,
+            "redis-server on port {port} did not answer PING"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Ok(child)
 }
 
 /// Whether a Redis on `port` answers `PING`.
@@ -328,11 +339,9 @@ async fn entries_expire_in_redis() {
     assert_eq!(store.redeem("flow-2", soon).await.unwrap(), None);
     assert_eq!(store.lookup("flow-2").await.unwrap(), None);
     // The guard: once, then replayed.
-    assert_eq!(guard.redeem([9; 16], soon, now).await, Ok(()));
-    assert_eq!(
-        guard.redeem([9; 16], soon, now).await,
-        Err(StateError::Replayed)
-    );
+    let state = Redemption::new([9; 16], now, soon, now);
+    assert_eq!(guard.redeem(state).await, Ok(()));
+    assert_eq!(guard.redeem(state).await, Err(StateError::Replayed));
 
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(store.lookup("flow-1").await.unwrap(), None);
@@ -345,11 +354,12 @@ async fn entries_expire_in_redis() {
     );
     assert_eq!(
         guard
-            .redeem(
+            .redeem(Redemption::new(
                 [9; 16],
+                now,
                 SystemTime::now() + Duration::from_secs(1),
                 SystemTime::now()
-            )
+            ))
             .await,
         Ok(())
     );
@@ -439,11 +449,12 @@ async fn an_unreachable_redis_is_a_clear_error_and_fails_closed() {
     let guard = RedisReplayGuard::new(&url, &ns).unwrap();
     assert!(matches!(
         guard
-            .redeem(
+            .redeem(Redemption::new(
                 [1; 16],
+                SystemTime::now(),
                 SystemTime::now() + Duration::from_secs(5),
                 SystemTime::now()
-            )
+            ))
             .await,
         Err(StateError::ReplayGuardUnavailable(_))
     ));
@@ -489,7 +500,12 @@ async fn keys_outlive_their_token_by_the_clock_skew_margin() {
     );
     let guard = RedisReplayGuard::new(&redis.url, &ns).expect("a replay guard");
     guard
-        .redeem([9; 16], expires_at, SystemTime::now())
+        .redeem(Redemption::new(
+            [9; 16],
+            SystemTime::now(),
+            expires_at,
+            SystemTime::now(),
+        ))
         .await
         .expect("a first redemption");
 
@@ -501,6 +517,15 @@ async fn keys_outlive_their_token_by_the_clock_skew_margin() {
         .await
         .unwrap();
     keys.sort();
+    // The epoch marker never expires: its loss is how a lost Redis is noticed.
+    let epoch = format!("{ns}:elicit:epoch");
+    let marker_ttl: i64 = redis::cmd("PTTL")
+        .arg(&epoch)
+        .query_async(&mut raw)
+        .await
+        .unwrap();
+    assert_eq!(marker_ttl, -1, "the epoch marker has no expiry");
+    keys.retain(|key| *key != epoch);
     assert_eq!(
         keys.len(),
         3,
@@ -534,4 +559,5 @@ fn assert_store_unavailable(e: &JsonRpcError) {
     );
 }
 
+mod data_loss;
 mod unresponsive;

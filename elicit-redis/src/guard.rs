@@ -1,0 +1,177 @@
+//! [`RedisReplayGuard`]: single use of sealed states across replicas, and refusal of the
+//! states sealed before Redis lost its data.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use elicit_runtime::legacy::BoxFuture;
+use elicit_runtime::state::{Redemption, ReplayGuard, StateError};
+use elicit_runtime::url::StoreError;
+
+use crate::connection::Link;
+use crate::{epoch, keep_until};
+
+/// A [`ReplayGuard`] in Redis: a state id is redeemed with `SET … NX PXAT`, so single use
+/// holds across replicas; `"{namespace}:elicit:epoch"`, checked in the same script, makes a
+/// Redis that lost its data refuse the states sealed before the loss
+/// ([`StateError::ReplayMemoryLost`]; see [the crate docs](crate)).
+///
+/// Async, on a multiplexed connection opened on first use (or by [`connect`](Self::connect)),
+/// and bounded: a redemption fails closed with [`StateError::ReplayGuardUnavailable`] once
+/// [`REDIS_CONNECT_TIMEOUT`](crate::REDIS_CONNECT_TIMEOUT) (connecting) or
+/// [`REDIS_RESPONSE_TIMEOUT`](crate::REDIS_RESPONSE_TIMEOUT) (the answer) runs out, or
+/// whatever [`with_timeouts`](Self::with_timeouts) set; after a timeout or a broken connection
+/// the next redemption connects again. Only requests whose handler asks with a state wait for
+/// it (see [`ReplayGuard`]).
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_redis::RedisReplayGuard;
+///
+/// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?
+///     .with_timeouts(Duration::from_millis(300), Duration::from_millis(200));
+/// let sealer = StateSealer::new(KeyRing::generate(), "myapp").with_replay_guard(Arc::new(guard));
+/// # let _ = sealer;
+/// # Ok::<(), elicit_runtime::url::StoreError>(())
+/// ```
+pub struct RedisReplayGuard {
+    link: Arc<Link>,
+    prefix: String,
+}
+
+impl std::fmt::Debug for RedisReplayGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (connect, response) = self.link.timeouts();
+        f.debug_struct("RedisReplayGuard")
+            .field("prefix", &self.prefix)
+            .field("connect_timeout", &connect)
+            .field("response_timeout", &response)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisReplayGuard {
+    /// A guard in `namespace` on `link` (a store's, or its own).
+    pub(crate) fn on(link: Arc<Link>, namespace: &str) -> Self {
+        RedisReplayGuard {
+            link,
+            prefix: format!("{namespace}:elicit:replay:"),
+        }
+    }
+
+    /// A guard on `url`; keys are `"{namespace}:elicit:replay:{id}"`. Connects on first use.
+    /// [`RedisCompletionStore::replay_guard`](crate::RedisCompletionStore::replay_guard) makes one on a store's connection instead.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `url` is not a Redis URL.
+    ///
+    /// ```
+    /// use elicit_redis::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisReplayGuard};
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(guard.timeouts(), (REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT));
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
+        let link = Link::new(url, namespace).map_err(StoreError::new)?;
+        Ok(Self::on(Arc::new(link), namespace))
+    }
+
+    /// [`new`](Self::new), connected now (within the connect timeout), so that a wrong URL or
+    /// a Redis that is down shows at startup, and the namespace's epoch is read before the
+    /// server seals its first state.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `url` is not a Redis URL or Redis cannot be reached in time.
+    pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
+        let guard = Self::new(url, namespace)?;
+        guard.link.epoch().await.map_err(StoreError::new)?;
+        Ok(guard)
+    }
+
+    /// The same guard with other bounds: `connect` for opening a connection, `response` for
+    /// each command. It opens its own connection on first use.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_redis::RedisReplayGuard;
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?
+    ///     .with_timeouts(Duration::from_secs(2), Duration::from_secs(1));
+    /// assert_eq!(guard.timeouts(), (Duration::from_secs(2), Duration::from_secs(1)));
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn with_timeouts(self, connect: Duration, response: Duration) -> Self {
+        RedisReplayGuard {
+            link: Arc::new(self.link.with_timeouts(connect, response)),
+            ..self
+        }
+    }
+
+    /// The connect and response timeouts.
+    ///
+    /// ```
+    /// use elicit_redis::{REDIS_RESPONSE_TIMEOUT, RedisReplayGuard};
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(guard.timeouts().1, REDIS_RESPONSE_TIMEOUT);
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn timeouts(&self) -> (Duration, Duration) {
+        self.link.timeouts()
+    }
+}
+
+impl ReplayGuard for RedisReplayGuard {
+    fn redeem(&self, state: Redemption) -> BoxFuture<'_, Result<(), StateError>> {
+        Box::pin(async move {
+            let hex: String = state.id.iter().map(|b| format!("{b:02x}")).collect();
+            let key = format!("{}{hex}", self.prefix);
+            let mut epoch = self
+                .link
+                .epoch()
+                .await
+                .map_err(StateError::ReplayGuardUnavailable)?;
+            // The marker changes at most twice in a row (written again, then marked as lost).
+            for _ in 0..3 {
+                if !epoch.admits(state.issued_at) {
+                    tracing::warn!(
+                        target: "elicit",
+                        state = %hex,
+                        epoch = %epoch.raw,
+                        "elicit: requestState sealed before Redis lost its data refused"
+                    );
+                    return Err(StateError::ReplayMemoryLost);
+                }
+                let mut redeem = redis::cmd("EVAL");
+                redeem
+                    .arg(epoch::REDEEM)
+                    .arg(2)
+                    .arg(self.link.epoch_key())
+                    .arg(&key)
+                    .arg(&epoch.raw)
+                    .arg(keep_until(state.expires_at));
+                match self.link.query::<i64>(&redeem).await {
+                    Ok(1) => return Ok(()),
+                    Ok(0) => return Err(StateError::Replayed),
+                    Ok(_) => {}
+                    Err(e) => return Err(StateError::ReplayGuardUnavailable(e)),
+                }
+                epoch = self
+                    .link
+                    .refresh_epoch()
+                    .await
+                    .map_err(StateError::ReplayGuardUnavailable)?;
+            }
+            Err(StateError::ReplayGuardUnavailable(
+                "the Redis epoch marker kept changing".to_owned(),
+            ))
+        })
+    }
+}

@@ -1,0 +1,93 @@
+//! Redis-backed stores for [elicit](https://crates.io/crates/elicit-runtime) servers with
+//! several replicas: the browser's visit to a URL-mode landing page, the client's retry and a
+//! replayed `requestState` may each reach a different process, and all of them must agree.
+//!
+//! * [`RedisCompletionStore`] is the core's [`CompletionStore`]: where landing pages record how
+//!   a URL-mode flow ended. The first record wins (`SET … NX`), redemption is atomic
+//!   (`SET … XX GET`), entries expire with their handle (`PXAT`).
+//! * [`RedisReplayGuard`] is the core's [`ReplayGuard`]: a sealed state is spent once across
+//!   every replica sharing the Redis (its id recorded with `SET … NX PXAT`).
+//!
+//! Both are built on the core's public traits only, so a store on another database is written
+//! the same way.
+//!
+//! # Bounded waits, failing closed
+//!
+//! Every Redis operation is async, over one multiplexed connection opened on first use (or at
+//! start-up with `connect`), and bounded: [`REDIS_CONNECT_TIMEOUT`] to connect and
+//! [`REDIS_RESPONSE_TIMEOUT`] per command unless `with_timeouts` says otherwise. A Redis that is
+//! down, slow or half-open fails the one operation that needed it within those bounds, with an
+//! error saying which wait ran out; the replay guard then refuses the state
+//! ([`StateError::ReplayGuardUnavailable`], which the client reads as "retry"). After a timeout
+//! or a broken connection, the next operation connects again.
+//!
+//! # A Redis that loses its data
+//!
+//! A Redis restarted without persistence, crashed between two writes under `appendfsync
+//! everysec`, flushed or evicting keys forgets the state ids it saw spent. Each namespace
+//! therefore holds an epoch marker, `"{namespace}:elicit:epoch"`, written once and never
+//! expiring; each new connection reads it, and every redemption checks it in the same Lua
+//! script that records the state id. When it is gone or changed, the replica logs an `error`
+//! (target `elicit`) and every replica, reading the same marker, refuses each state sealed
+//! before the new marker, and within [`MAX_CLOCK_SKEW`] after it, with
+//! [`StateError::ReplayMemoryLost`] (the client gets the uniform invalid-state error). States
+//! sealed later work as always. A namespace seen for the first time counts as new: only states
+//! sealed before its marker are refused, so `connect` at start-up means none are. Keep Redis's
+//! data anyway (append-only file, `maxmemory-policy noeviction`): detection is the backstop.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use elicit_redis::RedisCompletionStore;
+//! use elicit_runtime::ElicitServer;
+//! use elicit_runtime::state::{KeyRing, StateSealer};
+//!
+//! let store = RedisCompletionStore::connect("redis://127.0.0.1:6379", "myapp").await?;
+//! let sealer = StateSealer::new(KeyRing::from_env("ELICIT_KEYS")?, "myapp")
+//!     .with_replay_guard(Arc::new(store.replay_guard()));
+//! let server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
+//! # let _ = server; Ok(()) }
+//! ```
+//!
+//! A server on rmcp gets this crate through `elicit-rmcp`'s `redis` feature, as
+//! `elicit_rmcp::redis`.
+//!
+//! [`CompletionStore`]: elicit_runtime::url::CompletionStore
+//! [`ReplayGuard`]: elicit_runtime::state::ReplayGuard
+//! [`StateError::ReplayGuardUnavailable`]: elicit_runtime::state::StateError::ReplayGuardUnavailable
+//! [`StateError::ReplayMemoryLost`]: elicit_runtime::state::StateError::ReplayMemoryLost
+//! [`MAX_CLOCK_SKEW`]: elicit_runtime::state::MAX_CLOCK_SKEW
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod connection;
+mod epoch;
+mod guard;
+mod store;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use elicit_runtime::state::MAX_CLOCK_SKEW;
+
+pub use connection::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT};
+pub use guard::RedisReplayGuard;
+pub use store::RedisCompletionStore;
+
+/// Unix milliseconds of `at` (at least 1: `PXAT 0` is an error).
+fn millis(at: SystemTime) -> u64 {
+    at.duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+        .max(1)
+}
+
+/// How long past a token's expiry its Redis keys live: Redis expires keys by its own clock,
+/// tokens expire by the replica's, and replicas accept a token up to [`MAX_CLOCK_SKEW`] off;
+/// twice that covers a Redis clock as far off the other way.
+const SKEW_MARGIN: Duration = Duration::from_secs(2 * MAX_CLOCK_SKEW.as_secs());
+
+/// `PXAT` for a key that must outlive a token expiring at `at` on any replica's clock.
+fn keep_until(at: SystemTime) -> u64 {
+    millis(at.checked_add(SKEW_MARGIN).unwrap_or(at))
+}

@@ -1,0 +1,201 @@
+//! [`RedisCompletionStore`]: where URL-mode pages record completions, shared by replicas.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use elicit_runtime::legacy::BoxFuture;
+use elicit_runtime::url::{Completion, CompletionStore, StoreError};
+
+use crate::connection::Link;
+use crate::guard::RedisReplayGuard;
+use crate::keep_until;
+
+/// A [`CompletionStore`] in Redis. Entries expire with their handle (`PXAT`); the first record
+/// wins (`SET … NX`) and redemption is atomic (`SET … XX GET`).
+///
+/// Every command is async, on a multiplexed connection opened on first use, and bounded: by
+/// default [`REDIS_CONNECT_TIMEOUT`](crate::REDIS_CONNECT_TIMEOUT) to connect and [`REDIS_RESPONSE_TIMEOUT`](crate::REDIS_RESPONSE_TIMEOUT) per command
+/// ([`with_timeouts`](Self::with_timeouts) sets others). A command whose wait runs out fails
+/// with a [`StoreError`] saying which; after a timeout or a broken connection the next command
+/// connects again. [`replay_guard`](Self::replay_guard) gives a [`RedisReplayGuard`] on the
+/// same connection.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use elicit_runtime::ElicitServer;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_redis::RedisCompletionStore;
+///
+/// let store = RedisCompletionStore::connect("redis://127.0.0.1:6379", "myapp").await?;
+/// let sealer = StateSealer::new(KeyRing::generate(), "myapp")
+///     .with_replay_guard(Arc::new(store.replay_guard()));
+/// let server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
+/// # let _ = server; Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct RedisCompletionStore {
+    link: Arc<Link>,
+    namespace: String,
+    prefix: String,
+}
+
+impl std::fmt::Debug for RedisCompletionStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (connect, response) = self.link.timeouts();
+        f.debug_struct("RedisCompletionStore")
+            .field("prefix", &self.prefix)
+            .field("connect_timeout", &connect)
+            .field("response_timeout", &response)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisCompletionStore {
+    /// A store on `url` that connects on first use; keys are
+    /// `"{namespace}:elicit:completion:{id}"`.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `url` is not a Redis URL.
+    ///
+    /// ```
+    /// use elicit_redis::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisCompletionStore};
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(store.timeouts(), (REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT));
+    /// assert!(RedisCompletionStore::new("http://nope", "myapp").is_err());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
+        let link = Link::new(url, namespace).map_err(StoreError::new)?;
+        Ok(RedisCompletionStore {
+            link: Arc::new(link),
+            namespace: namespace.to_owned(),
+            prefix: format!("{namespace}:elicit:completion:"),
+        })
+    }
+
+    /// [`new`](Self::new), connected now (within the connect timeout), so that a wrong URL or
+    /// a Redis that is down shows at startup.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `url` is not a Redis URL or Redis cannot be reached in time.
+    pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
+        let store = Self::new(url, namespace)?;
+        store.link.epoch().await.map_err(StoreError::new)?;
+        Ok(store)
+    }
+
+    /// The same store with other bounds: `connect` for opening a connection, `response` for
+    /// each command. It opens its own connection on first use (guards made earlier by
+    /// [`replay_guard`](Self::replay_guard) keep theirs).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_redis::RedisCompletionStore;
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?
+    ///     .with_timeouts(Duration::from_millis(200), Duration::from_millis(100));
+    /// assert_eq!(store.timeouts(), (Duration::from_millis(200), Duration::from_millis(100)));
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn with_timeouts(self, connect: Duration, response: Duration) -> Self {
+        RedisCompletionStore {
+            link: Arc::new(self.link.with_timeouts(connect, response)),
+            ..self
+        }
+    }
+
+    /// The connect and response timeouts.
+    ///
+    /// ```
+    /// use elicit_redis::{REDIS_CONNECT_TIMEOUT, RedisCompletionStore};
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(store.timeouts().0, REDIS_CONNECT_TIMEOUT);
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn timeouts(&self) -> (Duration, Duration) {
+        self.link.timeouts()
+    }
+
+    /// A replay guard in the same namespace, on this store's connection and timeouts.
+    ///
+    /// ```
+    /// use elicit_redis::RedisCompletionStore;
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(store.replay_guard().timeouts(), store.timeouts());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn replay_guard(&self) -> RedisReplayGuard {
+        RedisReplayGuard::on(Arc::clone(&self.link), &self.namespace)
+    }
+
+    fn key(&self, id: &str) -> String {
+        format!("{}{id}", self.prefix)
+    }
+}
+
+fn decode(raw: Option<String>) -> Result<Option<Completion>, StoreError> {
+    raw.map(|json| {
+        serde_json::from_str(&json).map_err(|e| StoreError::new(format!("corrupt entry: {e}")))
+    })
+    .transpose()
+}
+
+impl CompletionStore for RedisCompletionStore {
+    fn record<'a>(
+        &'a self,
+        id: &'a str,
+        completion: Completion,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let json =
+                serde_json::to_string(&completion).map_err(|e| StoreError::new(e.to_string()))?;
+            let mut set = redis::cmd("SET");
+            set.arg(self.key(id))
+                .arg(json)
+                .arg("NX")
+                .arg("PXAT")
+                .arg(keep_until(expires_at));
+            let set: Option<String> = self.link.query(&set).await.map_err(StoreError::new)?;
+            Ok(set.is_some())
+        })
+    }
+
+    fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        Box::pin(async move {
+            let mut get = redis::cmd("GET");
+            get.arg(self.key(id));
+            let raw: Option<String> = self.link.query(&get).await.map_err(StoreError::new)?;
+            decode(raw)
+        })
+    }
+
+    fn redeem<'a>(
+        &'a self,
+        id: &'a str,
+        expires_at: SystemTime,
+    ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
+        Box::pin(async move {
+            let tombstone = serde_json::to_string(&Completion::Redeemed)
+                .map_err(|e| StoreError::new(e.to_string()))?;
+            let mut set = redis::cmd("SET");
+            set.arg(self.key(id))
+                .arg(tombstone)
+                .arg("XX")
+                .arg("GET")
+                .arg("PXAT")
+                .arg(keep_until(expires_at));
+            let before: Option<String> = self.link.query(&set).await.map_err(StoreError::new)?;
+            decode(before)
+        })
+    }
+}
