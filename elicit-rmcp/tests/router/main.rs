@@ -16,6 +16,7 @@ mod extractors;
 mod forms;
 mod http_principal;
 mod prompts;
+mod reask;
 mod scripted;
 mod url_mode;
 mod wiring;

@@ -88,7 +88,9 @@ pub(crate) fn message(original: &str, schema: &RequestedSchema, errors: &Content
                 .iter()
                 .find(|(name, _)| *name == error.field)
                 .and_then(|(_, property)| property.annotations().title.as_deref());
-            message.push_str(title.unwrap_or(&error.field));
+            // A name a hand-written decoder reports is not checked against the form: it is
+            // quoted like a reason.
+            push_plain(&mut message, title.unwrap_or(&error.field));
         }
         message.push(' ');
         push_plain(&mut message, &error.reason);
