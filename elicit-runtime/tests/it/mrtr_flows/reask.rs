@@ -229,3 +229,26 @@ fn the_re_ask_count_is_sealed_a_tampered_or_replayed_state_is_refused() {
         (-32602, "Invalid or expired requestState")
     );
 }
+
+#[test]
+fn leaving_the_re_asked_question_unanswered_neither_resets_nor_spends_the_count() {
+    let server = server();
+    let first = first_params(forms());
+    let r1 = asks(round(&server, &first, ask_guests));
+    let bad = || accept(json!({"count": 40, "note": "window"}));
+    let r2 = asks(round(&server, &retry(&first, &r1, bad()), ask_guests));
+    // A retry without the answer gets the same re-asked question again, count and all.
+    let r3 = asks(round(&server, &retry(&first, &r2, json!({})), ask_guests));
+    assert_eq!(request(&r3, "guests"), reasked_with_note());
+    let r4 = asks(round(&server, &retry(&first, &r3, bad()), ask_guests));
+    assert_eq!(request(&r4, "guests"), reasked_with_note());
+    // The third invalid answer is past the default limit of 2 re-asks.
+    let r5 = asks(round(&server, &retry(&first, &r4, json!({})), ask_guests));
+    let error = fails(round(&server, &retry(&first, &r5, bad()), ask_guests));
+    assert_eq!(
+        error.data,
+        Some(
+            json!({"key": "guests", "errors": [{"field": "count", "reason": "must be at most 12"}]})
+        )
+    );
+}
