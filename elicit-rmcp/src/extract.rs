@@ -24,6 +24,7 @@ use crate::__private::{MISSING_WIRING, is_marker};
 use crate::ElicitServer;
 use crate::InputChannel;
 use crate::Interrupt;
+use crate::form::Reask;
 use crate::request::{ElicitContext, RequestParts};
 use crate::url::UrlMode;
 use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
@@ -293,6 +294,18 @@ impl InputChannel for Elicit {
 
     fn failed(&mut self, error: &JsonRpcError) {
         self.cx_mut().failed(error);
+    }
+
+    fn max_reasks(&self) -> u8 {
+        self.cx().max_reasks()
+    }
+
+    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
+        self.cx_mut().reask_under_way(key, origin)
+    }
+
+    fn reasking(&mut self, key: &str, reask: &Reask) {
+        self.cx_mut().reasking(key, reask);
     }
 
     fn url_mode(&mut self) -> Option<&mut UrlMode> {

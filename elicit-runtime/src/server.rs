@@ -13,6 +13,12 @@ use crate::waits::{DEFAULT_MAX_URL_WAITS_PER_USER, UrlWait, UrlWaits};
 /// `elicit_runtime::url::DEFAULT_MAX_URL_WAITS`).
 pub const DEFAULT_MAX_URL_WAITS: usize = 256;
 
+/// How many times a form question whose accepted answer fails its checks is asked again before
+/// the call fails with `-32602`, unless the question
+/// ([`Question::reasks`](crate::Question::reasks)) or the server
+/// ([`ElicitServer::with_max_reasks`](crate::ElicitServer::with_max_reasks)) says otherwise.
+pub const DEFAULT_MAX_REASKS: u8 = 2;
+
 /// The server's elicitation settings: the sealer for `requestState` (keys, audience, expiry,
 /// replay guard), the server's identity and URL mode's completion store. Cheap to clone;
 /// build one at start-up and share it.
@@ -41,6 +47,7 @@ struct Inner {
     /// Permits for 2025-11-25 handlers waiting on a URL-mode page.
     url_waits: UrlWaits,
     url_origin: Option<String>,
+    max_reasks: u8,
 }
 
 impl fmt::Debug for ElicitServer {
@@ -52,6 +59,7 @@ impl fmt::Debug for ElicitServer {
             .field("single_use", &self.inner.single_use)
             .field("strict_provenance", &self.inner.strict_provenance)
             .field("principal_required", &self.inner.principal_required)
+            .field("max_reasks", &self.inner.max_reasks)
             .finish()
     }
 }
@@ -69,6 +77,7 @@ impl ElicitServer {
                 principal_required: false,
                 url_waits: UrlWaits::new(DEFAULT_MAX_URL_WAITS, DEFAULT_MAX_URL_WAITS_PER_USER),
                 url_origin: None,
+                max_reasks: DEFAULT_MAX_REASKS,
             }),
         }
     }
@@ -194,6 +203,29 @@ impl ElicitServer {
     /// ```
     pub fn with_strict_provenance(self) -> Self {
         self.with(|inner| inner.strict_provenance = true)
+    }
+
+    /// Asks a form question again at most `times` times when an accepted answer fails the
+    /// form's checks (by default [`DEFAULT_MAX_REASKS`]); `0` turns re-asking off, so such an
+    /// answer ends the call with `-32602` listing every bad field, as before re-asking
+    /// existed. A question can say otherwise ([`Question::reasks`](crate::Question::reasks)).
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "booking-server"));
+    /// assert_eq!(server.max_reasks(), elicit_runtime::form::DEFAULT_MAX_REASKS);
+    /// let patient = server.with_max_reasks(5);
+    /// assert_eq!(patient.max_reasks(), 5);
+    /// ```
+    pub fn with_max_reasks(self, times: u8) -> Self {
+        self.with(|inner| inner.max_reasks = times)
+    }
+
+    /// How many times a form question is asked again after an answer fails its checks.
+    pub fn max_reasks(&self) -> u8 {
+        self.inner.max_reasks
     }
 
     /// Whether every question of this server requires strict provenance.

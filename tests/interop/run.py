@@ -68,6 +68,16 @@ BOOKING_FULL_TEXT = (
 )
 BOOKING_MIN = {"date": "2027-01-02"}
 BOOKING_MIN_TEXT = "accept: table for 2 at Chez Rust on 2027-01-02 at 19:30, seating indoor"
+# Too many guests and a broken email: asked again, saying so.
+BOOKING_BAD = {"date": "2026-12-24", "time": "20:00", "guests": 40, "email": "ada@"}
+BOOKING_REASKED_MESSAGE = (
+    "Book a table at Chez Rust\n\nPlease correct and send again:\n"
+    "- Guests must be at most 12\n- Email must be a valid email address"
+)
+BOOKING_CORRECTED_TEXT = (
+    "accept: table for 4 at Chez Rust on 2026-12-24 at 20:00, seating indoor, "
+    "confirmation to ada@example.com"
+)
 DATES = {"start": "2026-12-24", "nights": 2}
 TRAVELERS = {"adults": 2, "children": 1}
 TRIP_TEXT = "accept: 2 nights in Rome from 2026-12-24 for 2 adults and 1 children"
@@ -309,6 +319,28 @@ class User:
             t.join(timeout=10)
 
 
+class CorrectsOnce:
+    """A user who mistypes the booking once, then fixes what the server says is wrong.
+
+    The first answer has too many guests and a broken email. The second takes the re-asked
+    form as a client that pre-fills `default`s shows it, and changes only the bad fields.
+    """
+
+    def __init__(self) -> None:
+        self.asked: list[Any] = []
+        self.corrected: dict[str, Any] = {}
+
+    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
+        self.asked.append(params)
+        if len(self.asked) == 1:
+            return types.ElicitResult(action="accept", content=dict(BOOKING_BAD))
+        props = params.requested_schema["properties"]
+        content = {name: p["default"] for name, p in props.items() if "default" in p}
+        content.update(guests=4, email="ada@example.com")
+        self.corrected = content
+        return types.ElicitResult(action="accept", content=content)
+
+
 # --------------------------------------------------------------------------------------------
 # Running clients through the tee
 # --------------------------------------------------------------------------------------------
@@ -399,6 +431,30 @@ def check_booking_params(params: dict[str, Any]) -> None:
     assert e["type"] == "array" and e["default"] == [], e
     assert [o["const"] for o in e["items"]["anyOf"]] == ["high_chair", "birthday_cake", "step_free_access"], e
     assert props["email"]["type"] == "string" and props["email"]["format"] == "email", props["email"]
+
+
+def reasked_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The booking form's schema as re-asked after BOOKING_BAD: the date and time that passed
+    pre-filled as defaults and no longer required (the form required only the date); the
+    guests and email that failed as the form had them."""
+    expected = json.loads(json.dumps(schema))
+    expected["properties"]["date"]["default"] = BOOKING_BAD["date"]
+    expected["properties"]["time"]["default"] = BOOKING_BAD["time"]
+    assert expected.pop("required") == ["date"]
+    return expected
+
+
+def reasked_params(params: dict[str, Any]) -> dict[str, Any]:
+    """The `elicitation/create` params of the booking form re-asked after BOOKING_BAD."""
+    return {
+        "mode": "form",
+        "message": BOOKING_REASKED_MESSAGE,
+        "requestedSchema": reasked_schema(params["requestedSchema"]),
+    }
+
+
+def without_meta(params: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in params.items() if k != "_meta"}
 
 
 def check_confirm_params(params: dict[str, Any]) -> None:
@@ -500,6 +556,52 @@ def register_modern_and_legacy() -> None:
         scenario(f"{m}: book_table accept (date only, defaults apply)")(book("accept", BOOKING_MIN, BOOKING_MIN_TEXT))
         scenario(f"{m}: book_table decline")(book("decline", BOOKING_FULL, "decline:"))
         scenario(f"{m}: book_table cancel")(book("cancel", BOOKING_FULL, "cancel:"))
+
+        # --- book_table: an invalid answer is asked again ------------------------------------
+        async def book_corrected(sc: Scenario, mode: str = mode, legacy: bool = legacy) -> None:
+            user = CorrectsOnce()
+            result, w = await sc.client("client", mode, user, call("book_table", {"restaurant": "Chez Rust"}))
+            assert not result.is_error, result
+            assert text_of(result) == BOOKING_CORRECTED_TEXT, text_of(result)
+            assert len(user.asked) == 2, f"asked {len(user.asked)} times"
+            # What the callback got the second time: the same form, its message saying what was
+            # wrong with each bad field (by title), the values that passed pre-filled.
+            first, again = user.asked
+            assert again.message == BOOKING_REASKED_MESSAGE, again.message
+            assert again.requested_schema == reasked_schema(first.requested_schema), json.dumps(
+                again.requested_schema
+            )
+            check_restricted_schema(again.requested_schema)
+            # The same on the wire, exactly, and the corrected answer as the client sent it.
+            corrected = {"action": "accept", "content": user.corrected}
+            if legacy:
+                w.check_legacy()
+                [call_] = w.tool_calls("book_table")
+                elic = w.requests("S->C", "elicitation/create")
+                assert len(elic) == 2, f"{len(elic)} elicitation/create requests"
+                for i, _, _ in elic:
+                    assert call_["i"] < i < call_["j"], "elicitation/create not sent during the tools/call"
+                asked, reasked = (without_meta(e[1]["params"]) for e in elic)
+                check_booking_params(asked)
+                assert reasked == reasked_params(asked), json.dumps(reasked)
+            else:
+                w.check_modern()
+                calls = w.tool_calls("book_table")
+                assert len(calls) == 3, f"expected call, retry, retry; got {len(calls)} tools/call"
+                r1, r2, r3 = (c["resp"]["result"] for c in calls)
+                assert r1["resultType"] == r2["resultType"] == "input_required"
+                assert list(r2["inputRequests"]) == ["booking"], r2["inputRequests"]
+                asked = r1["inputRequests"]["booking"]["params"]
+                check_booking_params(asked)
+                reasked = r2["inputRequests"]["booking"]["params"]
+                assert reasked == reasked_params(asked), json.dumps(reasked)
+                assert r2["requestState"] != r1["requestState"]
+                retry = calls[2]["req"]["params"]
+                assert retry["requestState"] == r2["requestState"]
+                assert retry["inputResponses"] == {"booking": corrected}, retry["inputResponses"]
+                assert r3["resultType"] == "complete", r3
+            w.check_tools_list_answered(modern=not legacy)
+        scenario(f"{m}: book_table invalid answer asked again, then corrected")(book_corrected)
 
         # --- connect_account (URL mode) ------------------------------------------------------
         def connect(action: str, expect: str, mode: str = mode, legacy: bool = legacy):

@@ -18,6 +18,35 @@ pub(super) fn confirm_request(id: &str) -> Value {
     })
 }
 
+/// `plan_trip`'s dates form for Lisbon, exactly as the client gets it.
+pub(super) fn trip_dates_request() -> Value {
+    json!({
+        "mode": "form",
+        "message": "When do you travel to Lisbon?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "start": {"type": "string", "title": "First day", "format": "date"},
+                "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 30, "default": 3}
+            },
+            "required": ["start"]
+        }
+    })
+}
+
+/// `plan_trip`'s travelers form, exactly as the client gets it.
+pub(super) fn travelers_request() -> Value {
+    json!({
+        "mode": "form",
+        "message": "Who travels?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"adults": {"type": "integer", "title": "Adults", "minimum": 1, "maximum": 9}},
+            "required": ["adults"]
+        }
+    })
+}
+
 /// An `input_required` result asking `requests` (its `requestState` left out).
 pub(super) fn round(requests: Value) -> Value {
     json!({

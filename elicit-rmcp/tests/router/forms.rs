@@ -106,27 +106,7 @@ async fn the_hand_wired_call_tool_asks_the_same_way() {
 
 #[tokio::test]
 async fn two_questions_go_out_in_one_round() {
-    let dates = json!({
-        "mode": "form",
-        "message": "When do you travel to Lisbon?",
-        "requestedSchema": {
-            "type": "object",
-            "properties": {
-                "start": {"type": "string", "title": "First day", "format": "date"},
-                "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 30, "default": 3}
-            },
-            "required": ["start"]
-        }
-    });
-    let travelers = json!({
-        "mode": "form",
-        "message": "Who travels?",
-        "requestedSchema": {
-            "type": "object",
-            "properties": {"adults": {"type": "integer", "title": "Adults", "minimum": 1, "maximum": 9}},
-            "required": ["adults"]
-        }
-    });
+    let (dates, travelers) = (trip_dates_request(), travelers_request());
     for era in ERAS {
         let user = User::answering(|request| {
             let ElicitRequestParams::FormElicitationParams { message, .. } = request else {

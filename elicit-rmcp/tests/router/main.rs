@@ -17,6 +17,7 @@ mod forms;
 mod http_principal;
 mod prompts;
 mod properties;
+mod reask;
 mod scripted;
 mod scripted_rounds;
 mod url_mode;

@@ -8,9 +8,12 @@ use std::future::Future;
 use serde_json::Value;
 
 use crate::interrupt::Interrupt;
+mod reask;
 mod url_mode;
 
+pub use crate::server::DEFAULT_MAX_REASKS;
 use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, JsonRpcError};
+pub use reask::Reask;
 pub use url_mode::UrlMode;
 pub(crate) use url_mode::{Follow, UrlFlow, internal};
 
@@ -84,6 +87,32 @@ pub trait InputChannel: Send {
     /// asked several questions before its first `?`. The default ignores it.
     fn failed(&mut self, error: &JsonRpcError) {
         let _ = error;
+    }
+
+    /// How many times a form question whose accepted answer fails its checks is asked again
+    /// on this channel, unless the question says ([`Question::reasks`](crate::Question::reasks)).
+    /// A request context answers with its server's
+    /// [`max_reasks`](crate::ElicitServer::max_reasks); the default is
+    /// [`DEFAULT_MAX_REASKS`].
+    fn max_reasks(&self) -> u8 {
+        DEFAULT_MAX_REASKS
+    }
+
+    /// The re-ask of the question with digest `origin` under `key` that an earlier round of
+    /// this call put and this channel kept ([`reasking`](Self::reasking)), if any: the answer
+    /// under `key` then answers the re-asked question. The default keeps none.
+    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
+        let _ = (key, origin);
+        None
+    }
+
+    /// Told that the question under `key` is asked again as `reask` says, because its answer
+    /// failed the form's checks; the next [`input`](Self::input) under `key` asks the re-asked
+    /// question. A 2026-07-28 request context drops the answer this request carried for `key`
+    /// and seals `reask` into `requestState` (so [`reask_under_way`](Self::reask_under_way)
+    /// finds it in the next round). The default does nothing: each `input` is asked anew.
+    fn reasking(&mut self, key: &str, reask: &Reask) {
+        let _ = (key, reask);
     }
 
     /// URL mode on this channel: who asks, the call links are bound to, and how an accepted

@@ -7,7 +7,7 @@ use super::ElicitForm;
 use super::answer::Answer;
 use super::prepared::Prepared;
 use crate::interrupt::Interrupt;
-use crate::schema::RequestedSchema;
+use crate::schema::{ContentError, RequestedSchema};
 use crate::wire::{ElicitAction, ElicitResult, JsonRpcError};
 
 /// What of an elicitation result is worth keeping: the action, and content only on accept.
@@ -49,11 +49,21 @@ impl Serialize for Normalized<'_> {
     }
 }
 
-/// Decodes a raw elicitation result for `prepared` into a typed answer.
+/// What an elicitation result decodes to: the typed answer, or accepted content that fails the
+/// form's checks (which the ask may put to the user again).
+pub(crate) enum Decoded<T> {
+    Answer(Answer<T>),
+    Invalid {
+        content: Map<String, Value>,
+        errors: ContentError,
+    },
+}
+
+/// Decodes a raw elicitation result for `prepared`.
 pub(crate) fn decode_answer<T: ElicitForm>(
     prepared: &Prepared,
     response: Value,
-) -> Result<Answer<T>, Interrupt> {
+) -> Result<Decoded<T>, Interrupt> {
     let key = prepared.key();
     let result = ElicitResult::take(response).map_err(|(_, e)| {
         Interrupt::error(JsonRpcError::invalid_params(
@@ -61,34 +71,41 @@ pub(crate) fn decode_answer<T: ElicitForm>(
             Some(json!({"key": key})),
         ))
     })?;
-    decode_result(key, prepared.schema(), result)
+    Ok(decode_result(prepared.schema(), result))
 }
 
-/// Decodes an elicitation result under `key` against `schema` (this form's, possibly with
-/// call-site defaults).
-pub(crate) fn decode_result<T: ElicitForm>(
-    key: &str,
-    schema: &RequestedSchema,
-    result: ElicitResult,
-) -> Result<Answer<T>, Interrupt> {
+/// Decodes an elicitation result against `schema` (this form's, possibly with call-site
+/// defaults).
+fn decode_result<T: ElicitForm>(schema: &RequestedSchema, result: ElicitResult) -> Decoded<T> {
     match result.action {
         ElicitAction::Accept => {
             let content = Value::Object(result.content.unwrap_or_default());
-            T::decode_with(&content, schema)
-                .map(Answer::Accepted)
-                .map_err(|errors| {
-                    let fields: Vec<Value> = errors
-                        .errors()
-                        .iter()
-                        .map(|e| json!({"field": e.field, "reason": e.reason}))
-                        .collect();
-                    Interrupt::error(JsonRpcError::invalid_params(
-                        format!("the answer to `{key}` is invalid: {errors}"),
-                        Some(json!({"key": key, "errors": fields})),
-                    ))
-                })
+            match T::decode_with(&content, schema) {
+                Ok(form) => Decoded::Answer(Answer::Accepted(form)),
+                Err(errors) => Decoded::Invalid {
+                    content: match content {
+                        Value::Object(content) => content,
+                        _ => Map::new(),
+                    },
+                    errors,
+                },
+            }
         }
-        ElicitAction::Decline => Ok(Answer::Declined),
-        ElicitAction::Cancel => Ok(Answer::Cancelled),
+        ElicitAction::Decline => Decoded::Answer(Answer::Declined),
+        ElicitAction::Cancel => Decoded::Answer(Answer::Cancelled),
     }
+}
+
+/// The `-32602` an answer to `key` that fails the form's checks ends the call with, listing
+/// every bad field (`data.errors`, the same reasons a re-asked question shows).
+pub(crate) fn invalid_answer(key: &str, errors: &ContentError) -> Interrupt {
+    let fields: Vec<Value> = errors
+        .errors()
+        .iter()
+        .map(|e| json!({"field": e.field, "reason": e.reason}))
+        .collect();
+    Interrupt::error(JsonRpcError::invalid_params(
+        format!("the answer to `{key}` is invalid: {errors}"),
+        Some(json!({"key": key, "errors": fields})),
+    ))
 }

@@ -5,13 +5,16 @@
 mod answer;
 mod ask;
 mod decode;
+mod defaults;
 mod prepared;
 mod question;
+mod reask;
 
 use std::future::Future;
 
 use serde_json::{Map, Value};
 
+pub use crate::channel::{DEFAULT_MAX_REASKS, Reask};
 pub use answer::Answer;
 pub(crate) use decode::{Normalized, normalized};
 pub use prepared::Prepared;

@@ -4,17 +4,18 @@
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use std::future::Future;
 
 use super::ElicitForm;
 use super::answer::Answer;
 use super::ask::ask_prepared;
+use super::defaults::with_defaults;
 use super::prepared::Prepared;
 use crate::channel::InputChannel;
 use crate::interrupt::Interrupt;
-use crate::schema::{PropertySchema, RequestedSchema};
+use crate::schema::RequestedSchema;
 use crate::wire::{ElicitMode, INTERNAL_ERROR, JsonRpcError};
 
 /// A form question ready to ask, with what the call site changed.
@@ -46,6 +47,7 @@ pub struct Question<T: ElicitForm> {
     message: Option<String>,
     defaults: Option<T::Defaults>,
     strict: bool,
+    reasks: Option<u8>,
     _form: PhantomData<fn() -> T>,
 }
 
@@ -63,6 +65,7 @@ impl<T: ElicitForm> Question<T> {
             message: None,
             defaults: None,
             strict: false,
+            reasks: None,
             _form: PhantomData,
         }
     }
@@ -94,6 +97,33 @@ impl<T: ElicitForm> Question<T> {
     /// for the trade-off and the server-wide setting.
     pub fn strict_provenance(mut self) -> Self {
         self.strict = true;
+        self
+    }
+
+    /// Asks again at most `times` times when an accepted answer fails the form's checks;
+    /// `0` turns re-asking off for this question, so such an answer ends the call with
+    /// `-32602` at once. Without it the server's limit applies
+    /// ([`ElicitServer::with_max_reasks`](crate::ElicitServer::with_max_reasks), by default
+    /// [`DEFAULT_MAX_REASKS`](crate::form::DEFAULT_MAX_REASKS)).
+    ///
+    /// Turn it off where an invalid answer says something a person should not be asked to
+    /// fix, e.g. a form a client fills in by itself.
+    ///
+    /// ```
+    /// use elicit_runtime::{ElicitForm, Question};
+    ///
+    /// /// Book a table
+    /// #[derive(ElicitForm)]
+    /// struct Booking {
+    ///     #[elicit(minimum = 1, maximum = 12)]
+    ///     guests: u8,
+    /// }
+    ///
+    /// let once: Question<Booking> = Booking::question().reasks(0);
+    /// # let _ = once;
+    /// ```
+    pub fn reasks(mut self, times: u8) -> Self {
+        self.reasks = Some(times);
         self
     }
 
@@ -144,9 +174,16 @@ impl<T: ElicitForm> Question<T> {
     /// several questions before the first `?` to batch them into one round. On 2025-11-25:
     /// sends `elicitation/create` to the client and waits for the reply.
     ///
+    /// When accepted content breaks the form's constraints, the question is asked again: the
+    /// same key, the message followed by one line per bad field (its title or name and what
+    /// was wrong), and the values that passed pre-filled as `default`s. On 2026-07-28 that is
+    /// the next round (answers to other questions are kept); on 2025-11-25 a second
+    /// `elicitation/create`. After [`reasks`](Self::reasks) re-asks (by default
+    /// [`DEFAULT_MAX_REASKS`](crate::form::DEFAULT_MAX_REASKS)) such an answer fails with
+    /// `-32602` listing every bad field. A decline or cancel is never asked again.
+    ///
     /// Fails with `-32021` when the client did not declare form elicitation (see
-    /// [`Question::ask_if_supported`] for questions the handler can do without), and with
-    /// `-32602` listing every bad field when accepted content breaks the form's constraints.
+    /// [`Question::ask_if_supported`] for questions the handler can do without).
     pub fn ask<C: InputChannel + ?Sized>(
         self,
         channel: &mut C,
@@ -155,7 +192,7 @@ impl<T: ElicitForm> Question<T> {
             channel.require_provenance(&self.key);
         }
         let prepared = self.prepare();
-        ask_prepared(channel, prepared)
+        ask_prepared(channel, prepared, self.reasks)
     }
 
     /// Asks only if the client can show forms; resolves to `None` otherwise.
@@ -184,42 +221,6 @@ pub fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> St
 /// that binds answers to questions and URL flows to calls.
 pub(crate) fn short_digest(parts: &[&[u8]]) -> String {
     crate::state::short_digest(parts)
-}
-
-/// `schema` with call-site defaults applied.
-fn with_defaults(
-    schema: &RequestedSchema,
-    content: &Map<String, Value>,
-) -> Result<RequestedSchema, String> {
-    let mut schema = schema.clone();
-    for (name, value) in content {
-        let Some((_, property)) = schema.properties.iter_mut().find(|(n, _)| n == name) else {
-            return Err(format!("the form has no field `{name}`"));
-        };
-        property
-            .check(value)
-            .map_err(|reason| format!("`{name}` {reason}"))?;
-        set_default(property, value);
-        schema.required.retain(|r| r != name);
-    }
-    Ok(schema)
-}
-
-fn set_default(property: &mut PropertySchema, value: &Value) {
-    match property {
-        PropertySchema::String(s) => s.default = value.as_str().map(str::to_owned),
-        PropertySchema::Number(n) => n.default = value.as_number().cloned(),
-        PropertySchema::Boolean(b) => b.default = value.as_bool(),
-        PropertySchema::SingleSelect(s) => s.default = value.as_str().map(str::to_owned),
-        PropertySchema::MultiSelect(m) => {
-            m.default = value.as_array().map(|items| {
-                items
-                    .iter()
-                    .filter_map(|v| v.as_str().map(str::to_owned))
-                    .collect()
-            })
-        }
-    }
 }
 
 /// A digest for a non-form input request: key, method and canonical params.

@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::round::Carried;
+use crate::channel::Reask;
 use crate::form::{Normalized, normalized};
 use crate::interrupt::Interrupt;
 use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
@@ -31,6 +32,9 @@ pub(crate) struct Answers {
     pub strict_keys: BTreeSet<String>,
     /// Set by `lookup` when the answer it returned is new in this request (`inputResponses`).
     pub fresh: bool,
+    /// Form questions asked again because their answer failed the form's checks: carried from
+    /// round to round, so the answer is read against the re-asked question.
+    pub reasks: BTreeMap<String, Reask>,
 }
 
 impl Answers {
@@ -154,6 +158,15 @@ impl Answers {
             carried.insert(key, Carried { digest, response });
         }
         carried
+    }
+
+    /// Records that the question under `key` is asked again: the answer this request used
+    /// for it is dropped (from this request and from earlier rounds), so the next lookup asks.
+    pub fn reask(&mut self, key: &str, reask: Reask) {
+        self.resolved.remove(key);
+        self.responses.remove(key);
+        self.carried.remove(key);
+        self.reasks.insert(key.to_owned(), reask);
     }
 
     /// Adds a question to this round.

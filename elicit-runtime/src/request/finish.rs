@@ -166,6 +166,7 @@ impl ElicitContext {
                 None => std::mem::take(&mut self.url_flows),
             },
             round: self.trace.round,
+            reasks: std::mem::take(&mut answers.reasks),
         };
         let cannot = |e: &dyn std::fmt::Display| {
             JsonRpcError::new(

@@ -30,7 +30,7 @@ use round::RoundState;
 pub(crate) use round::UrlFlow;
 
 use crate::channel::InputChannel;
-use crate::channel::{Follow, UrlMode};
+use crate::channel::{Follow, Reask, UrlMode};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
 use crate::interrupt::UrlLink;
@@ -171,6 +171,7 @@ impl ElicitContext {
         self.trace.asked_at = expires_at.checked_sub(self.server.sealer().ttl());
         self.answers.asked_before = Some(state.asked);
         self.answers.carried = state.answers;
+        self.answers.reasks = state.reasks;
         self.url_flows = state.url_flows;
     }
 
@@ -336,6 +337,26 @@ impl InputChannel for ElicitContext {
 
     fn require_provenance(&mut self, key: &str) {
         self.answers.strict_keys.insert(key.to_owned());
+    }
+
+    fn max_reasks(&self) -> u8 {
+        self.server.max_reasks()
+    }
+
+    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
+        self.answers
+            .reasks
+            .get(key)
+            .filter(|reask| reask.is_for(origin))
+            .cloned()
+    }
+
+    /// On 2026-07-28 the re-ask travels in the sealed state; on 2025-11-25 the next `input`
+    /// sends it to the peer at once, and there is nothing to keep.
+    fn reasking(&mut self, key: &str, reask: &Reask) {
+        if self.era == ProtocolEra::Mrtr2026 {
+            self.answers.reask(key, reask.clone());
+        }
     }
 
     fn failed(&mut self, error: &JsonRpcError) {

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::channel::Reask;
 pub(crate) use crate::channel::UrlFlow;
 
 mod binary;
@@ -21,6 +22,8 @@ pub(crate) struct RoundState {
     pub url_flows: BTreeMap<String, UrlFlow>,
     /// The number of the round that sealed this state (1 for the first call).
     pub round: u32,
+    /// Key → the form question asked again because its answer failed the form's checks.
+    pub reasks: BTreeMap<String, Reask>,
 }
 
 /// An answer, with the digest of the question it answers.

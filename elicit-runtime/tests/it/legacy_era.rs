@@ -264,27 +264,6 @@ fn a_reply_with_meta_is_accepted() {
 }
 
 #[test]
-fn invalid_accepted_content_is_invalid_params() {
-    let peer = FakePeer::new([
-        accept(json!({"date": "2026-02-03"})),
-        accept(json!({"count": 0})),
-    ]);
-    let e = error(run_legacy(
-        json!({"elicitation": {}}),
-        Some(peer.clone()),
-        book,
-    ));
-    assert_eq!(e.code, -32602);
-    assert_eq!(
-        e.data,
-        Some(
-            json!({"key": "guests", "errors": [{"field": "count", "reason": "must be at least 1"}]})
-        )
-    );
-    assert_eq!(peer.sent().len(), 2);
-}
-
-#[test]
 fn a_reply_that_is_not_an_elicitation_result_is_invalid_params() {
     for reply in [
         json!({"foo": 1}),
@@ -558,3 +537,5 @@ fn a_2025_version_in_meta_without_a_session_is_the_clients_error() {
     let e = error(outcome);
     assert_eq!(e.code, -32602, "{e:?}");
 }
+
+mod reask;

@@ -157,11 +157,18 @@ async fn ask_guests(cx: &mut ElicitContext) -> Result<Answer<Guests>, Interrupt>
 }
 
 fn answer_once(response: Value) -> Result<Reply<Answer<Guests>>, JsonRpcError> {
-    let server = server();
+    answer_once_on(&server(), response)
+}
+
+/// The guests asked on `server`, and `response` given to them.
+fn answer_once_on(
+    server: &ElicitServer,
+    response: Value,
+) -> Result<Reply<Answer<Guests>>, JsonRpcError> {
     let first = first_params(forms());
-    let ask = asks(round(&server, &first, ask_guests));
+    let ask = asks(round(server, &first, ask_guests));
     round(
-        &server,
+        server,
         &retry(&first, &ask, json!({"guests": response})),
         ask_guests,
     )
@@ -192,5 +199,6 @@ mod carried_answers;
 mod first_round;
 mod one_round;
 mod other_shapes;
+mod reask;
 mod several_rounds;
 mod validation;

@@ -274,14 +274,32 @@ fn the_same_form_asked_twice_at_once_gets_two_keys() {
 }
 
 #[test]
-fn invalid_content_is_invalid_params() {
+fn invalid_content_is_asked_again_under_a_fresh_key_then_invalid_params() {
     let input = TaskInput::new(forms());
     let worker = ask_guests(&input);
     outstanding(&input, &["guests"]);
-    update(
-        &input,
-        json!({"guests": {"action": "accept", "content": {"count": 13}}}),
+    let bad = json!({"action": "accept", "content": {"count": 13}});
+    update(&input, json!({"guests": bad}));
+    // Keys are never reused in a task: the re-asked question is `guests.2`.
+    let again = outstanding(&input, &["guests.2"]);
+    assert_eq!(
+        serde_json::to_value(&again.input_requests["guests.2"]).unwrap(),
+        json!({
+            "method": "elicitation/create",
+            "params": {
+                "mode": "form",
+                "message": "How many guests?\n\nPlease correct and send again:\n- count must be at most 12",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {"count": {"type": "integer", "minimum": 1, "maximum": 12}},
+                    "required": ["count"]
+                }
+            }
+        })
     );
+    update(&input, json!({"guests.2": bad}));
+    outstanding(&input, &["guests.3"]);
+    update(&input, json!({"guests.3": bad}));
     let error = received(&worker)
         .unwrap_err()
         .into_error()

@@ -1,11 +1,16 @@
 //! The binary layout of a [`RoundState`] inside a sealed `requestState`.
 //!
 //! ```text
-//! version (u8 = 1) ‖ round (u32 BE)
+//! version (u8 = 1 or 2) ‖ round (u32 BE)
 //! ‖ count (u32 BE) × ( key ‖ digest )                      questions asked
 //! ‖ count (u32 BE) × ( key ‖ digest ‖ answer JSON )        answers carried
 //! ‖ count (u32 BE) × ( key ‖ id ‖ exp (u64 BE) ‖ flag (u8: 0 open, 1 done) [‖ completion JSON] )
+//! version 2 only:
+//! ‖ count (u32 BE) × ( key ‖ origin digest ‖ times (u8) ‖ message ‖ defaults JSON )   re-asks
 //! ```
+//!
+//! A state without re-asks is written as version 1, byte for byte as before re-asking existed,
+//! so states sealed by an older replica still open and the common state does not grow.
 //!
 //! Every text is a u32 BE length and UTF-8 bytes. A state only ever comes back inside an
 //! authenticated frame, so this reader never sees bytes another writer made; it still checks
@@ -17,10 +22,13 @@
 use std::collections::BTreeMap;
 
 use super::{Carried, RoundState, UrlFlow};
+use crate::channel::Reask;
 use crate::state::{SealError, StateError};
 
-/// Version of the layout (the payload's first byte).
+/// Version of the layout (the payload's first byte) without re-asks.
 const VERSION: u8 = 1;
+/// Version of the layout with the re-asks section.
+const VERSION_REASKS: u8 = 2;
 
 /// Appends `state` to `buf`.
 ///
@@ -29,7 +37,11 @@ const VERSION: u8 = 1;
 /// [`SealError::Serialize`] if a completion does not serialize (it always does: its results
 /// are JSON values) or a text is longer than a u32 can count.
 pub(crate) fn write(state: &RoundState, buf: &mut Vec<u8>) -> Result<(), SealError> {
-    buf.push(VERSION);
+    buf.push(if state.reasks.is_empty() {
+        VERSION
+    } else {
+        VERSION_REASKS
+    });
     buf.extend_from_slice(&state.round.to_be_bytes());
     count(buf, state.asked.len())?;
     for (key, digest) in &state.asked {
@@ -57,13 +69,26 @@ pub(crate) fn write(state: &RoundState, buf: &mut Vec<u8>) -> Result<(), SealErr
             }
         }
     }
+    if !state.reasks.is_empty() {
+        count(buf, state.reasks.len())?;
+        for (key, reask) in &state.reasks {
+            text(buf, key)?;
+            text(buf, &reask.origin)?;
+            buf.push(reask.count);
+            text(buf, &reask.message)?;
+            let json = serde_json::to_string(&reask.defaults)
+                .map_err(|e| SealError::Serialize(e.to_string()))?;
+            text(buf, &json)?;
+        }
+    }
     Ok(())
 }
 
 /// Reads back what [`write`] wrote; anything else is [`StateError::Malformed`].
 pub(crate) fn read(bytes: &[u8]) -> Result<RoundState, StateError> {
     let mut r = Reader(bytes);
-    if r.take(1)? != [VERSION] {
+    let version = r.take(1)?;
+    if version != [VERSION] && version != [VERSION_REASKS] {
         return Err(malformed());
     }
     let round = u32::from_be_bytes(r.array()?);
@@ -92,6 +117,19 @@ pub(crate) fn read(bytes: &[u8]) -> Result<RoundState, StateError> {
         };
         url_flows.insert(key, UrlFlow { id, exp, done });
     }
+    let mut reasks = BTreeMap::new();
+    if version == [VERSION_REASKS] {
+        for _ in 0..r.count()? {
+            let key = r.text()?;
+            let reask = Reask {
+                origin: r.text()?,
+                count: r.take(1)?[0],
+                message: r.text()?,
+                defaults: serde_json::from_str(&r.text()?).map_err(|_| malformed())?,
+            };
+            reasks.insert(key, reask);
+        }
+    }
     if !r.0.is_empty() {
         return Err(malformed());
     }
@@ -100,6 +138,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<RoundState, StateError> {
         answers,
         url_flows,
         round,
+        reasks,
     })
 }
 

@@ -1,10 +1,16 @@
-//! Validation of accepted content.
+//! Validation of accepted content, with re-asking off (`reask.rs` covers the default, which
+//! asks again first): the error lists every field.
 
 use super::*;
 
+/// [`answer_once`] on a server that asks nothing again.
+fn answer_once_strictly(response: Value) -> Result<Reply<Answer<Guests>>, JsonRpcError> {
+    answer_once_on(&server().with_max_reasks(0), response)
+}
+
 #[test]
 fn accepted_content_breaking_the_form_is_an_error_listing_every_field() {
-    let error = fails(answer_once(
+    let error = fails(answer_once_strictly(
         json!({"action": "accept", "content": {"count": 40, "note": 5}}),
     ));
     assert_eq!(error.code, -32602);
@@ -30,7 +36,7 @@ fn accepted_content_breaking_the_form_is_an_error_listing_every_field() {
 
 #[test]
 fn accept_without_content_is_an_error_not_a_decline() {
-    let error = fails(answer_once(json!({"action": "accept"})));
+    let error = fails(answer_once_strictly(json!({"action": "accept"})));
     assert_eq!(error.code, -32602);
     assert_eq!(
         error.data,
@@ -40,7 +46,7 @@ fn accept_without_content_is_an_error_not_a_decline() {
 
 #[test]
 fn accepted_content_of_the_wrong_format_is_an_error() {
-    let server = server();
+    let server = server().with_max_reasks(0);
     let first = first_params(forms());
     let r1 = asks(round(&server, &first, day_then_guests));
     let bad = json!({"day": {"action": "accept", "content": {"date": "soon"}}});

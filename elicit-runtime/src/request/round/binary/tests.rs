@@ -3,6 +3,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::{read, write};
+use crate::channel::Reask;
 use crate::request::round::{Carried, RoundState, UrlFlow};
 use crate::state::{Completion, StateError};
 
@@ -44,6 +45,16 @@ fn state() -> RoundState {
             ),
         ]),
         round: 3,
+        reasks: BTreeMap::from([(
+            "guests".into(),
+            Reask {
+                origin: "b2XgR5yq0wLk9ZpE3sTj1Q".into(),
+                count: 2,
+                message: "How many?\n\nPlease correct and send again:\n- count must be at most 12"
+                    .into(),
+                defaults: json!({"note": "window ✓"}).as_object().cloned().unwrap(),
+            },
+        )]),
     }
 }
 
@@ -87,6 +98,44 @@ fn the_layout_is_the_documented_one() {
 }
 
 #[test]
+fn re_asks_are_a_version_2_section_after_the_flows() {
+    let reask = RoundState {
+        reasks: BTreeMap::from([(
+            "k".into(),
+            Reask {
+                origin: "o".into(),
+                count: 1,
+                message: "m".into(),
+                defaults: serde_json::Map::new(),
+            },
+        )]),
+        ..RoundState::default()
+    };
+    assert_eq!(
+        bytes(&reask),
+        [
+            &[2u8][..],
+            &0u32.to_be_bytes(),
+            &0u32.to_be_bytes(),
+            &0u32.to_be_bytes(),
+            &0u32.to_be_bytes(),
+            &1u32.to_be_bytes(),
+            &1u32.to_be_bytes(),
+            b"k",
+            &1u32.to_be_bytes(),
+            b"o",
+            &[1u8],
+            &1u32.to_be_bytes(),
+            b"m",
+            &2u32.to_be_bytes(),
+            b"{}",
+        ]
+        .concat()
+    );
+    assert_eq!(read(&bytes(&reask)).unwrap(), reask);
+}
+
+#[test]
 fn every_truncation_and_any_trailing_byte_is_refused() {
     let full = bytes(&state());
     for len in 0..full.len() {
@@ -104,8 +153,12 @@ fn every_truncation_and_any_trailing_byte_is_refused() {
 fn other_versions_counts_texts_and_flags_are_refused() {
     let full = bytes(&state());
     let mut version = full.clone();
-    version[0] = 2;
+    version[0] = 3;
     assert!(read(&version).is_err());
+    // Version 1 has no re-asks section: one that carries one is refused.
+    let mut one = full.clone();
+    one[0] = 1;
+    assert!(read(&one).is_err());
 
     // A count far beyond what the rest could hold is refused before any loop runs.
     let mut count = bytes(&RoundState::default());

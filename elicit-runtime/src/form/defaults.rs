@@ -1,0 +1,64 @@
+//! Pre-filled values in a form's schema: the call site's defaults, and the values a re-asked
+//! question keeps from the answer before.
+
+use serde_json::{Map, Value};
+
+use crate::schema::{PropertySchema, RequestedSchema};
+
+/// `schema` with `content` as defaults: each value is checked against its property, becomes
+/// its `default`, and takes the field out of `required`.
+pub(super) fn with_defaults(
+    schema: &RequestedSchema,
+    content: &Map<String, Value>,
+) -> Result<RequestedSchema, String> {
+    let mut schema = schema.clone();
+    for (name, value) in content {
+        let Some((_, property)) = schema.properties.iter_mut().find(|(n, _)| n == name) else {
+            return Err(format!("the form has no field `{name}`"));
+        };
+        property
+            .check(value)
+            .map_err(|reason| format!("`{name}` {reason}"))?;
+        set_default(property, value);
+        schema.required.retain(|r| r != name);
+    }
+    Ok(schema)
+}
+
+/// `value` as an integer property's default is written: `1`, not `1.0` (a client may send either
+/// and the check accepts both, but a default typed `integer` must be a JSON integer for clients
+/// that read it into an integer type, rmcp among them).
+fn canonical(value: &serde_json::Number, integer: bool) -> serde_json::Number {
+    match value.as_f64() {
+        Some(f) if integer && value.is_f64() && f.fract() == 0.0 => {
+            if f >= 0.0 && f < u64::MAX as f64 {
+                serde_json::Number::from(f as u64)
+            } else if f >= i64::MIN as f64 && f < 0.0 {
+                serde_json::Number::from(f as i64)
+            } else {
+                value.clone()
+            }
+        }
+        _ => value.clone(),
+    }
+}
+
+/// Writes `value` as the property's `default`.
+fn set_default(property: &mut PropertySchema, value: &Value) {
+    match property {
+        PropertySchema::String(s) => s.default = value.as_str().map(str::to_owned),
+        PropertySchema::Number(n) => {
+            n.default = value.as_number().map(|v| canonical(v, n.integer));
+        }
+        PropertySchema::Boolean(b) => b.default = value.as_bool(),
+        PropertySchema::SingleSelect(s) => s.default = value.as_str().map(str::to_owned),
+        PropertySchema::MultiSelect(m) => {
+            m.default = value.as_array().map(|items| {
+                items
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            })
+        }
+    }
+}
