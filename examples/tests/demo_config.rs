@@ -52,7 +52,8 @@ async fn the_local_demo_keeps_memory_stores_and_its_own_links() {
         .await
         .unwrap();
     assert!(server.completion_store().is_some());
-    assert!(!server.single_use_completions());
+    // Completions are single use with no setting, in the demo too.
+    assert!(server.single_use_completions());
     let public = DemoConfig {
         public_origin: Some("https://demo.example.com".into()),
         ..DemoConfig::local()
