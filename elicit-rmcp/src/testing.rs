@@ -170,9 +170,45 @@ impl ScriptedClient {
         self
     }
 
-    /// Answers form `T`, asked under its own key, with `reply`.
+    /// Answers form `T`, asked under its own key, with `reply` (every time it is asked).
     pub fn reply<T: ElicitForm>(self, reply: UserReply) -> Self {
         self.reply_as::<T>(T::key(), reply)
+    }
+
+    /// Answers form `T`'s first asking with the first of `replies`, the question asked again
+    /// (an invalid answer re-asked, see the guide's chapter 5) with the next, and so on; the
+    /// last reply answers every later asking. The user who types a wrong value, then corrects it:
+    ///
+    /// ```
+    /// use elicit_rmcp::ElicitForm;
+    /// use elicit_rmcp::testing::{ScriptedClient, UserReply};
+    /// use elicit_rmcp::wire::ProtocolEra;
+    /// use serde_json::json;
+    ///
+    /// /// How many guests?
+    /// #[derive(ElicitForm)]
+    /// struct Guests {
+    ///     #[elicit(minimum = 1, maximum = 12)]
+    ///     count: u8,
+    /// }
+    ///
+    /// let client = ScriptedClient::new(ProtocolEra::Mrtr2026).replies::<Guests>([
+    ///     UserReply::Accept(json!({"count": 40})),
+    ///     UserReply::Accept(json!({"count": 4})),
+    /// ]);
+    /// # let _ = client;
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `replies` is empty.
+    pub fn replies<T: ElicitForm>(self, replies: impl IntoIterator<Item = UserReply>) -> Self {
+        let replies: Vec<UserReply> = replies.into_iter().collect();
+        assert!(
+            !replies.is_empty(),
+            "ScriptedClient::replies needs at least one reply"
+        );
+        self.set_entry(T::key(), replies, Some(form_properties::<T>()))
     }
 
     /// Answers form `T` asked under `key` (a question whose key was changed at the call site).
@@ -188,17 +224,27 @@ impl ScriptedClient {
     /// Answers the form asked under `key`, whose `requestedSchema` has these `properties`
     /// (how it is recognised on 2025-11-25), with `reply`.
     pub fn reply_to_form<S: Into<String>>(
-        mut self,
+        self,
         key: &str,
         properties: impl IntoIterator<Item = S>,
         reply: UserReply,
     ) -> Self {
         let properties = properties.into_iter().map(Into::into).collect();
+        self.set_entry(key, vec![reply], Some(properties))
+    }
+
+    /// Scripts the question under `key` (replacing what was scripted for it).
+    fn set_entry(
+        mut self,
+        key: &str,
+        replies: Vec<UserReply>,
+        properties: Option<Vec<String>>,
+    ) -> Self {
         self.entries.retain(|e| e.key != key);
         self.entries.push(Entry {
             key: key.to_owned(),
-            reply,
-            properties: Some(properties),
+            replies,
+            properties,
         });
         self
     }
@@ -209,14 +255,8 @@ impl ScriptedClient {
     }
 
     /// Answers the URL-mode question asked under `key` with `reply`.
-    pub fn reply_url_as(mut self, key: &str, reply: UserReply) -> Self {
-        self.entries.retain(|e| e.key != key);
-        self.entries.push(Entry {
-            key: key.to_owned(),
-            reply,
-            properties: None,
-        });
-        self
+    pub fn reply_url_as(self, key: &str, reply: UserReply) -> Self {
+        self.set_entry(key, vec![reply], None)
     }
 
     /// The landing page URL-mode links lead to, and the user signed in to the browser that

@@ -43,7 +43,8 @@ impl UserReply {
 #[derive(Debug, Clone)]
 pub(super) struct Entry {
     pub(super) key: String,
-    pub(super) reply: UserReply,
+    /// The replies to the question's first, second, … asking; the last one repeats.
+    pub(super) replies: Vec<UserReply>,
     /// A form's property names, to recognise it on 2025-11-25; `None` for URL mode.
     pub(super) properties: Option<Vec<String>>,
 }

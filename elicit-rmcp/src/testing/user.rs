@@ -26,6 +26,8 @@ pub(super) struct User {
     pub(super) script: ScriptedClient,
     problems: Mutex<Vec<String>>,
     pushed: AtomicUsize,
+    /// How many times each question was answered in this call (which scripted reply is next).
+    answered: Mutex<std::collections::HashMap<String, usize>>,
     /// The id of the pushed URL-mode request (2025-11-25) the user accepted without opening
     /// its page, and a signal when it is set.
     unopened: Mutex<Option<Value>>,
@@ -38,6 +40,7 @@ impl User {
             script,
             problems: Mutex::new(Vec::new()),
             pushed: AtomicUsize::new(0),
+            answered: Mutex::default(),
             unopened: Mutex::new(None),
             unopened_set: Notify::new(),
         }
@@ -50,16 +53,24 @@ impl User {
             .unwrap_or_else(|p| p.into_inner())
             .clear();
         self.pushed.store(0, Ordering::SeqCst);
+        self.answered
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
         *self.unopened.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 
-    /// The scripted reply to the question under `key`.
+    /// The scripted reply to the next asking of the question under `key`.
     pub(super) fn reply_of(&self, key: &str) -> Option<&UserReply> {
-        self.script
-            .entries
-            .iter()
-            .find(|e| e.key == key)
-            .map(|e| &e.reply)
+        let entry = self.script.entries.iter().find(|e| e.key == key)?;
+        let answered = self
+            .answered
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(key)
+            .copied()
+            .unwrap_or(0);
+        entry.replies.get(answered).or_else(|| entry.replies.last())
     }
 
     /// Resolves once the user has accepted a pushed URL-mode request without opening its
@@ -149,17 +160,23 @@ impl User {
 
     /// The `ElicitResult` JSON for one question, or `None` to leave it unanswered.
     pub(super) async fn answer(&self, key: &str, request: &ElicitRequestParams) -> Option<Value> {
-        let Some(entry) = self.script.entries.iter().find(|e| e.key == key) else {
+        let Some(reply) = self.reply_of(key) else {
             self.problem(format!(
                 "unanswered question {key}: the script has no reply for it"
             ));
             return None;
         };
+        *self
+            .answered
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(key.to_owned())
+            .or_default() += 1;
         let url = match request {
             ElicitRequestParams::UrlElicitationParams { url, .. } => Some(url.as_str()),
             _ => None,
         };
-        match (&entry.reply, url) {
+        match (reply, url) {
             (UserReply::Accept(content), None) => {
                 Some(serde_json::json!({"action": "accept", "content": content}))
             }

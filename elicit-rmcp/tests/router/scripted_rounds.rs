@@ -309,3 +309,38 @@ async fn a_hand_made_call_on_2025_gives_up_an_unopened_page_too_and_the_session_
     assert_eq!(session.send(&echo).await.text(), "hihi");
     session.close().await;
 }
+
+/// `replies` scripts a user who mistypes, then corrects: the first answer is re-asked (the
+/// message names the bad field, the good value pre-filled), the second completes the call,
+/// on both eras.
+#[tokio::test]
+async fn a_scripted_mistake_then_its_correction_completes_on_both_eras() {
+    for era in ProtocolEra::ALL {
+        let run = ScriptedClient::new(era)
+            .replies::<TripDates>([
+                UserReply::Accept(json!({"start": "soon", "nights": 4})),
+                UserReply::Accept(json!({"start": "2026-09-01"})),
+            ])
+            .accept(&Travelers { adults: 2 })
+            .call_tool(Wired::new(Principal::anonymous()), "plan_trip", trip())
+            .await;
+        assert_eq!(
+            run.text(),
+            "accept: 4 nights in Lisbon from 2026-09-01 for 2 adults",
+            "{era:?}"
+        );
+        let answers = run.transcript.answers();
+        let dates: Vec<_> = answers
+            .iter()
+            .filter(|answer| answer["content"].get("start").is_some())
+            .collect();
+        assert_eq!(
+            dates,
+            [
+                &&json!({"action": "accept", "content": {"start": "soon", "nights": 4}}),
+                &&json!({"action": "accept", "content": {"start": "2026-09-01"}}),
+            ],
+            "{era:?}"
+        );
+    }
+}
