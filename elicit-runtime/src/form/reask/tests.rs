@@ -5,14 +5,15 @@ use serde_json::{Map, Value, json};
 use super::*;
 use crate::schema::RequestedSchema;
 
-/// The question of a booking form: guests (titled, 1–12), an email, an optional note (parsed
-/// from JSON, so its properties are in key order: email, guests, note).
+/// The question of a booking form: an email, guests (titled, 1–12), an optional note. Written
+/// in key order, so the properties come out in this order whether or not serde_json keeps
+/// insertion order (`preserve_order`, which a workspace build with rmcp turns on).
 fn booking() -> Prepared {
     let schema = RequestedSchema::from_value(&json!({
         "type": "object",
         "properties": {
-            "guests": {"type": "integer", "title": "Number of guests", "minimum": 1, "maximum": 12},
             "email": {"type": "string", "format": "email"},
+            "guests": {"type": "integer", "title": "Number of guests", "minimum": 1, "maximum": 12},
             "note": {"type": "string"}
         },
         "required": ["guests", "email"]
