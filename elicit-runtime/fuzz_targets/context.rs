@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::fixtures::{Booking, PRINCIPAL, block_on, connect_github, server};
+use crate::channel::Reask;
 use crate::request::round::{self, Carried, RoundState, UrlFlow};
 use crate::state::Binding;
 use crate::wire::INVALID_PARAMS;
@@ -82,8 +83,9 @@ pub(crate) fn seal_given_state(server: &ElicitServer, params: &mut Value) -> Opt
 }
 
 /// A round state described in JSON: `{"q": {key: digest}, "a": {key: {"d": digest, "r": answer}},
-/// "u": {key: {"id", "exp", "done"?}}, "n": round}` (the layout before it became binary, which
-/// the seeds and corpus use).
+/// "u": {key: {"id", "exp", "done"?}}, "n": round, "r": {key: {"o": origin digest, "c": count,
+/// "m": message, "d": {defaults}}}}` (the layout before it became binary, which the seeds and
+/// corpus use; re-asks came later).
 fn described_round(payload: &Value) -> Option<RoundState> {
     let object = payload.as_object()?;
     let texts = |v: Option<&Value>| -> Option<BTreeMap<String, String>> {
@@ -128,11 +130,27 @@ fn described_round(payload: &Value) -> Option<RoundState> {
     let round = object
         .get("n")
         .map_or(Some(0), |n| n.as_u64().and_then(|n| u32::try_from(n).ok()))?;
+    let mut reasks = BTreeMap::new();
+    for (key, reask) in object
+        .get("r")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let reask = Reask {
+            origin: reask.get("o")?.as_str()?.to_owned(),
+            count: u8::try_from(reask.get("c")?.as_u64()?).ok()?,
+            message: reask.get("m")?.as_str()?.to_owned(),
+            defaults: reask.get("d")?.as_object()?.clone(),
+        };
+        reasks.insert(key.clone(), reask);
+    }
     Some(RoundState {
         asked,
         answers,
         url_flows,
         round,
+        reasks,
     })
 }
 
