@@ -36,16 +36,21 @@ fn errors_of(value: &Value) -> ContentError {
     booking().schema().validate(value).unwrap_err()
 }
 
+/// The re-ask after `answer` to `prepared`, following `earlier` (if any).
+fn reask_after(prepared: &Prepared, earlier: Option<&Reask>, answer: &Value) -> Reask {
+    next(
+        prepared,
+        earlier,
+        &content(answer.clone()),
+        &errors_of(answer),
+    )
+}
+
 #[test]
 fn the_message_lists_each_bad_field_by_title_or_name_with_the_decoders_reason() {
     let answer = json!({"guests": 40, "email": "nope"});
     let prepared = booking();
-    let reask = next(
-        &prepared,
-        None,
-        &content(answer.clone()),
-        &errors_of(&answer),
-    );
+    let reask = reask_after(&prepared, None, &answer);
     assert_eq!(
         reask.message(),
         "Book a table\n\nPlease correct and send again:\n\
@@ -61,12 +66,7 @@ fn the_message_lists_each_bad_field_by_title_or_name_with_the_decoders_reason() 
 fn values_that_passed_are_pre_filled_and_failed_ones_are_not() {
     let answer = json!({"guests": 4, "email": "nope", "note": "window", "extra": 1});
     let prepared = booking();
-    let first = next(
-        &prepared,
-        None,
-        &content(answer.clone()),
-        &errors_of(&answer),
-    );
+    let first = reask_after(&prepared, None, &answer);
     assert_eq!(
         Value::Object(first.defaults().clone()),
         json!({"guests": 4, "note": "window"})
@@ -87,12 +87,7 @@ fn values_that_passed_are_pre_filled_and_failed_ones_are_not() {
     assert_ne!(asked.digest(), prepared.digest());
     // The second answer breaks what passed before: that value is no longer pre-filled.
     let again = json!({"guests": 99, "email": "a@b.co"});
-    let second = next(
-        &prepared,
-        Some(&first),
-        &content(again.clone()),
-        &errors_of(&again),
-    );
+    let second = reask_after(&prepared, Some(&first), &again);
     assert_eq!(second.count(), 2);
     assert_eq!(
         Value::Object(second.defaults().clone()),
@@ -110,12 +105,7 @@ fn values_that_passed_are_pre_filled_and_failed_ones_are_not() {
 fn an_integer_answered_as_a_float_is_pre_filled_as_an_integer() {
     let answer = json!({"guests": 4.0, "email": "nope"});
     let prepared = booking();
-    let first = next(
-        &prepared,
-        None,
-        &content(answer.clone()),
-        &errors_of(&answer),
-    );
+    let first = reask_after(&prepared, None, &answer);
     let asked = question(&first, &prepared).unwrap();
     let schema = serde_json::to_string(asked.schema()).unwrap();
     assert!(schema.contains(r#""default":4}"#), "{schema}");
