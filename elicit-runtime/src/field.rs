@@ -199,7 +199,7 @@ impl ElicitField for bool {
 
 /// Reads a JSON number as a whole number, accepting `3.0` as `3` (as JSON Schema does).
 #[inline]
-fn whole_number(value: &Value) -> Option<i128> {
+pub(crate) fn whole_number(value: &Value) -> Option<i128> {
     let n = value.as_number()?;
     if let Some(i) = n.as_i64() {
         return Some(i128::from(i));

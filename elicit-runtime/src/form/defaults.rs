@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::field::whole_number;
 use crate::schema::{PropertySchema, RequestedSchema};
 
 /// `schema` with `content` as defaults: each value is checked against its property, becomes
@@ -29,18 +30,16 @@ pub(super) fn with_defaults(
 /// and the check accepts both, but a default typed `integer` must be a JSON integer for clients
 /// that read it into an integer type, rmcp among them).
 fn canonical(value: &serde_json::Number, integer: bool) -> serde_json::Number {
-    match value.as_f64() {
-        Some(f) if integer && value.is_f64() && f.fract() == 0.0 => {
-            if f >= 0.0 && f < u64::MAX as f64 {
-                serde_json::Number::from(f as u64)
-            } else if f >= i64::MIN as f64 && f < 0.0 {
-                serde_json::Number::from(f as i64)
-            } else {
-                value.clone()
-            }
-        }
-        _ => value.clone(),
-    }
+    let whole = integer
+        .then(|| whole_number(&Value::Number(value.clone())))
+        .flatten();
+    let Some(whole) = whole else {
+        return value.clone();
+    };
+    i64::try_from(whole)
+        .map(serde_json::Number::from)
+        .or_else(|_| u64::try_from(whole).map(serde_json::Number::from))
+        .unwrap_or_else(|_| value.clone())
 }
 
 /// Writes `value` as the property's `default`.
