@@ -112,22 +112,7 @@ pub fn landing_route(data: &[u8]) {
         Ok((opened, _)) => page.confirmation_token(&opened, &input.principal).ok(),
         Err(_) => None,
     };
-    let token = input
-        .token
-        .clone()
-        .or_else(|| own.clone())
-        .unwrap_or_default();
-    let posted_body = input.body.clone().unwrap_or_else(|| {
-        form_urlencoded::Serializer::new(String::new())
-            .append_pair("token", &token)
-            .append_pair("decision", &input.decision)
-            .finish()
-    });
-    let query = input.query.clone().unwrap_or_else(|| {
-        form_urlencoded::Serializer::new(String::new())
-            .append_pair("elicitation", &link)
-            .finish()
-    });
+    let (query, posted_body) = query_and_body(&input, &link, own.as_deref());
     let Some(request) = requests(&input, &query, &posted_body) else {
         return;
     };
@@ -135,35 +120,12 @@ pub fn landing_route(data: &[u8]) {
     if let Some(origin) = &input.route_origin {
         route = route.with_origin(origin.clone());
     }
-    let refused = |status| body_of(route.route.texts.refused_page(status));
-
     let mut recorded_before = false;
     for _ in 0..if input.again { 2 } else { 1 } {
         let Some(request) = request() else {
             return;
         };
-        let response = block_on(route.route.serve(request));
-        let status = response.status();
-        assert!(
-            [200, 401, 403, 404].contains(&status.as_u16()),
-            "status {status}"
-        );
-        assert_eq!(
-            response.headers().get(header::CACHE_CONTROL),
-            Some(&HeaderValue::from_static("no-store"))
-        );
-        let answer = body_of(response);
-        if status == StatusCode::NOT_FOUND || status == StatusCode::FORBIDDEN {
-            assert_eq!(
-                answer,
-                refused(status),
-                "a refusal that is not the uniform page"
-            );
-        }
-        let user_is_principal = input.user.as_deref() == Some(&*input.principal);
-        if input.method == "GET" && status == StatusCode::OK {
-            assert!(user_is_principal, "the page shown to another user");
-        }
+        let status = check_answer(&input, &route, block_on(route.route.serve(request)));
         if own.is_none() || !minted {
             continue;
         }
@@ -172,14 +134,7 @@ pub fn landing_route(data: &[u8]) {
             Err(PageError::AlreadyRecorded)
         );
         if recorded && !recorded_before {
-            let posted = form_urlencoded::parse(posted_body.as_bytes())
-                .find(|(name, _)| name == "token")
-                .map(|(_, token)| token.into_owned());
-            assert_eq!(input.method, "POST");
-            assert!(user_is_principal, "recorded for another user");
-            assert_eq!(posted, own, "recorded without the page's token");
-            assert!(from_own_page(&input), "recorded from another site");
-            assert_eq!(status, StatusCode::OK);
+            check_recording(&input, &posted_body, own.as_deref(), status);
         }
         if recorded_before {
             assert_eq!(status, StatusCode::NOT_FOUND, "a flow recorded twice");
@@ -189,6 +144,65 @@ pub fn landing_route(data: &[u8]) {
         }
         recorded_before = recorded;
     }
+}
+
+/// The query the input gives (or the link's), and the form it posts (or the token it names,
+/// else the page's own, with its decision).
+fn query_and_body(input: &RouteInput, link: &str, own: Option<&str>) -> (String, String) {
+    let token = input.token.as_deref().or(own).unwrap_or_default();
+    let body = input.body.clone().unwrap_or_else(|| {
+        form_urlencoded::Serializer::new(String::new())
+            .append_pair("token", token)
+            .append_pair("decision", &input.decision)
+            .finish()
+    });
+    let query = input.query.clone().unwrap_or_else(|| {
+        form_urlencoded::Serializer::new(String::new())
+            .append_pair("elicitation", link)
+            .finish()
+    });
+    (query, body)
+}
+
+/// Never a panic or a 5xx; every answer `no-store`; every refusal the one uniform page of its
+/// status; a `GET` shows the page only to the link's own user.
+fn check_answer(input: &RouteInput, route: &LandingRoute<Hook>, response: Response) -> StatusCode {
+    let status = response.status();
+    assert!(
+        [200, 401, 403, 404].contains(&status.as_u16()),
+        "status {status}"
+    );
+    assert_eq!(
+        response.headers().get(header::CACHE_CONTROL),
+        Some(&HeaderValue::from_static("no-store"))
+    );
+    let answer = body_of(response);
+    if status == StatusCode::NOT_FOUND || status == StatusCode::FORBIDDEN {
+        let refused = body_of(route.route.texts.refused_page(status));
+        assert_eq!(answer, refused, "a refusal that is not the uniform page");
+    }
+    if input.method == "GET" && status == StatusCode::OK {
+        assert!(is_principal(input), "the page shown to another user");
+    }
+    status
+}
+
+/// The request that recorded the flow: a `POST` from the link's user, with the token the page
+/// gave that user, from the route's own origin, answered 200.
+fn check_recording(input: &RouteInput, posted_body: &str, own: Option<&str>, status: StatusCode) {
+    let posted = form_urlencoded::parse(posted_body.as_bytes())
+        .find(|(name, _)| name == "token")
+        .map(|(_, token)| token.into_owned());
+    assert_eq!(input.method, "POST");
+    assert!(is_principal(input), "recorded for another user");
+    assert_eq!(posted.as_deref(), own, "recorded without the page's token");
+    assert!(from_own_page(input), "recorded from another site");
+    assert_eq!(status, StatusCode::OK);
+}
+
+/// The request comes from the link's own user.
+fn is_principal(input: &RouteInput) -> bool {
+    input.user.as_deref() == Some(&*input.principal)
 }
 
 /// What makes the request the input describes, as often as it is sent (`None`: not a valid

@@ -73,7 +73,7 @@
 //! use axum::http::{Request, StatusCode, request::Parts};
 //! use axum::response::{IntoResponse, Response};
 //! use elicit_runtime::state::{KeyRing, StateSealer};
-//! use elicit_runtime::testing::TestClient;
+//! use elicit_testing::TestClient;
 //! use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
 //! use elicit_runtime::url::{LandingPage, MemoryCompletionStore};
 //! use elicit_runtime::{ElicitServer, ElicitUrl, Reply, UrlAnswer, elicit_url};

@@ -15,7 +15,7 @@
 //! |---|---|
 //! | `http` | [`WireFix`] around rmcp's `StreamableHttpService` (streamable HTTP) |
 //! | `redis` | `redis`: the `elicit-redis` crate's `RedisCompletionStore` and `RedisReplayGuard`, shared by replicas |
-//! | `testing` | `testing`: the core's helpers plus `ScriptedClient`, rmcp's own client driving a whole server in process (for `[dev-dependencies]`) |
+//! | `testing` | `testing`: the `elicit-testing` helpers plus `ScriptedClient`, rmcp's own client driving a whole server in process (for `[dev-dependencies]`) |
 //!
 //! No feature is on by default. The ready landing route for URL mode is the `elicit-axum` crate.
 //!

@@ -108,10 +108,10 @@ use crate::url::{ElicitUrl, LandingPage};
 use crate::wire::ProtocolEra;
 use script::{Browser, Entry, form_properties, url_key};
 
-/// The core's testing kit (`Responses`, `TestClient`, `answers`, `review`): one `testing`
+/// The `elicit-testing` kit (`Responses`, `TestClient`, `answers`, `review`): one `testing`
 /// module for a server on rmcp.
 #[doc(no_inline)]
-pub use elicit_runtime::testing::*;
+pub use elicit_testing::*;
 pub use round::{Round, ToolCall};
 pub use run::{Outcome, Run};
 pub use script::UserReply;

@@ -32,7 +32,7 @@
 //! Group `mrtr_retry_round_parts` times the four steps on their own (`iter_batched` with the
 //! earlier steps as setup).
 //!
-//! Run: `cargo bench -p elicit-runtime --features testing --bench mrtr_round -- --warm-up-time 1 --measurement-time 3`
+//! Run: `cargo bench -p elicit-runtime --bench mrtr_round -- --warm-up-time 1 --measurement-time 3`
 //!
 //! On a loaded machine the wall-clock ratio of the two codecs drifts from run to run; with
 //! `ELICIT_BENCH_PAIRED=<rounds>` the binary instead alternates short batches of each elicit

@@ -11,7 +11,7 @@ use super::fixtures::{ConnectGithub, PRINCIPAL, block_on, connect_github, same_j
 use crate::state::Binding;
 use crate::url::handle;
 use crate::url::handle::confirm;
-use crate::url::{LandingPage, MemoryCompletionStore, PageError};
+use crate::url::{LandingPage, MemoryCompletionStore, OpenedHandle, OpenedHandleKey, PageError};
 use crate::{ElicitServer, ElicitUrl};
 
 /// What the input describes: a handle (the link's text, or one this server mints now for
@@ -69,30 +69,8 @@ pub fn landing_page_open(data: &[u8]) {
     let ttl = Duration::from_secs(input.ttl);
     let server = ElicitServer::new(sealer().with_ttl(ttl))
         .with_completion_store(std::sync::Arc::new(MemoryCompletionStore::new()));
-    let minted = input.handle.is_none();
-    let token = match &input.handle {
-        Some(token) => token.clone(),
-        None => {
-            let Some(issued) = SystemTime::now().checked_sub(Duration::from_secs(input.age)) else {
-                return;
-            };
-            let args = json!({"repo": "octo/hello"});
-            let binding = Binding::tool_call(TOOL, &args).with_principal(&*input.principal);
-            let minted = handle::mint(
-                server.sealer(),
-                &binding,
-                &input.principal,
-                &input.key,
-                &input.message,
-                input.state.clone(),
-                issued,
-                input.id.clone(),
-            );
-            match minted {
-                Ok((_, token)) => token,
-                Err(_) => return,
-            }
-        }
+    let Some(token) = handle_text(&server, &input) else {
+        return;
     };
     let page = LandingPage::new(&server);
     let subject = input.subject.as_str();
@@ -102,35 +80,9 @@ pub fn landing_page_open(data: &[u8]) {
         .is_ok_and(|c| c.expires_at() > SystemTime::now() + Duration::from_secs(2));
     let typed = block_on(page.open::<ConnectGithub>(&token, subject));
     let raw = block_on(page.open_raw(&token, subject));
-    for error in [typed.as_ref().err(), raw.as_ref().err()]
-        .into_iter()
-        .flatten()
-    {
-        let _ = (error.to_string(), error.reason());
-    }
-    if settled {
-        match (&typed, &raw) {
-            (Ok(opened), Ok((key, state))) => {
-                assert_eq!((opened.id(), key.key()), (key.id(), ConnectGithub::KEY));
-                let state = serde_json::from_value::<ConnectGithub>(state.clone());
-                assert_eq!(state.ok().as_ref(), Some(&opened.state));
-            }
-            (Err(PageError::WrongKind), Ok(_)) => {}
-            (Err(typed), Err(raw)) => assert_eq!(typed, raw),
-            (typed, raw) => panic!("typed {typed:?} vs raw {raw:?}"),
-        }
-    }
-    if minted {
-        let fresh = input.age == 0 && input.ttl >= 2;
-        if fresh && !subject.is_empty() && subject == input.principal {
-            assert!(raw.is_ok(), "a fresh handle refused its own user: {raw:?}");
-        }
-        if let Ok((key, state)) = &raw {
-            assert!(!subject.is_empty() && subject == input.principal);
-            assert_eq!(key.key(), input.key);
-            assert_eq!(key.message(), input.message);
-            assert!(same_json(state, &input.state), "{state} vs {}", input.state);
-        }
+    check_opened(&typed, &raw, settled);
+    if input.handle.is_none() {
+        check_minted(&input, &raw);
     }
     if let Some(posted) = &input.token {
         let confirmed = block_on(page.open_confirmed(&token, subject, posted));
@@ -146,47 +98,146 @@ pub fn landing_page_open(data: &[u8]) {
         return;
     };
     let own = page.confirmation_token(key, subject).expect("a token");
-    if let Some((id, for_subject)) = &input.token_for
-        && let Ok(sealed) = confirm::seal(server.sealer(), id, for_subject)
+    let flow = Flow {
+        page: &page,
+        server: &server,
+        token: &token,
+        subject,
+        key,
+        own: &own,
+        settled,
+    };
+    flow.check_tokens(input.token_for.as_ref());
+    flow.check_recorded_once(&typed);
+}
+
+/// The handle the input gives, or one minted now as it describes; `None` when it cannot be
+/// minted (an issue time before the epoch, a state that does not seal).
+fn handle_text(server: &ElicitServer, input: &PageInput) -> Option<String> {
+    if let Some(token) = &input.handle {
+        return Some(token.clone());
+    }
+    let issued = SystemTime::now().checked_sub(Duration::from_secs(input.age))?;
+    let args = json!({"repo": "octo/hello"});
+    let binding = Binding::tool_call(TOOL, &args).with_principal(&*input.principal);
+    let minted = handle::mint(
+        server.sealer(),
+        &binding,
+        &input.principal,
+        &input.key,
+        &input.message,
+        input.state.clone(),
+        issued,
+        input.id.clone(),
+    );
+    minted.ok().map(|(_, token)| token)
+}
+
+/// Typed and raw opening agree: the same flow, key and state, or the same refusal (a handle
+/// of another kind opens raw only).
+fn check_opened(
+    typed: &Result<OpenedHandle<ConnectGithub>, PageError>,
+    raw: &Result<(OpenedHandleKey, Value), PageError>,
+    settled: bool,
+) {
+    for error in [typed.as_ref().err(), raw.as_ref().err()]
+        .into_iter()
+        .flatten()
     {
-        let confirmed = block_on(page.open_confirmed(&token, subject, &sealed));
-        if settled {
-            let expected = id == key.id() && for_subject == subject;
-            assert_eq!(confirmed.is_ok(), expected, "{confirmed:?}");
-            if !expected {
-                assert_eq!(confirmed.err(), Some(PageError::Unconfirmed));
+        let _ = (error.to_string(), error.reason());
+    }
+    if !settled {
+        return;
+    }
+    match (typed, raw) {
+        (Ok(opened), Ok((key, state))) => {
+            assert_eq!((opened.id(), key.key()), (key.id(), ConnectGithub::KEY));
+            let state = serde_json::from_value::<ConnectGithub>(state.clone());
+            assert_eq!(state.ok().as_ref(), Some(&opened.state));
+        }
+        (Err(PageError::WrongKind), Ok(_)) => {}
+        (Err(typed), Err(raw)) => assert_eq!(typed, raw),
+        (typed, raw) => panic!("typed {typed:?} vs raw {raw:?}"),
+    }
+}
+
+/// A handle minted now opens for its own user when fresh, only for that user, and hands back
+/// the key, message and state it was minted with.
+fn check_minted(input: &PageInput, raw: &Result<(OpenedHandleKey, Value), PageError>) {
+    let subject = input.subject.as_str();
+    let fresh = input.age == 0 && input.ttl >= 2;
+    if fresh && !subject.is_empty() && subject == input.principal {
+        assert!(raw.is_ok(), "a fresh handle refused its own user: {raw:?}");
+    }
+    if let Ok((key, state)) = raw {
+        assert!(!subject.is_empty() && subject == input.principal);
+        assert_eq!(key.key(), input.key);
+        assert_eq!(key.message(), input.message);
+        assert!(same_json(state, &input.state), "{state} vs {}", input.state);
+    }
+}
+
+/// A handle that opened for `subject`, with the page's own confirmation token for it.
+struct Flow<'a> {
+    page: &'a LandingPage,
+    server: &'a ElicitServer,
+    token: &'a str,
+    subject: &'a str,
+    key: &'a OpenedHandleKey,
+    own: &'a str,
+    settled: bool,
+}
+
+impl Flow<'_> {
+    /// A token sealed for a flow and user confirms exactly when both are this handle's and
+    /// this browser's; the page's own token confirms it, for this user and flow only.
+    fn check_tokens(&self, token_for: Option<&(String, String)>) {
+        let (page, sealer, subject) = (self.page, self.server.sealer(), self.subject);
+        if let Some((id, for_subject)) = token_for
+            && let Ok(sealed) = confirm::seal(sealer, id, for_subject)
+        {
+            let confirmed = block_on(page.open_confirmed(self.token, subject, &sealed));
+            if self.settled {
+                let expected = id == self.key.id() && for_subject == subject;
+                assert_eq!(confirmed.is_ok(), expected, "{confirmed:?}");
+                if !expected {
+                    assert_eq!(confirmed.err(), Some(PageError::Unconfirmed));
+                }
             }
         }
-    }
-    if settled {
-        let confirmed = block_on(page.open_confirmed(&token, subject, &own));
+        if !self.settled {
+            return;
+        }
+        let confirmed = block_on(page.open_confirmed(self.token, subject, self.own));
         assert_eq!(
             confirmed.map(|(k, _)| k.id().to_owned()).ok().as_deref(),
-            Some(key.id())
+            Some(self.key.id())
         );
         let other = format!("{subject}\0other");
-        assert!(!confirm::check(server.sealer(), key.id(), &other, &own));
-        assert!(!confirm::check(
-            server.sealer(),
-            &format!("{}x", key.id()),
-            subject,
-            &own
-        ));
+        assert!(!confirm::check(sealer, self.key.id(), &other, self.own));
+        let other_flow = format!("{}x", self.key.id());
+        assert!(!confirm::check(sealer, &other_flow, subject, self.own));
     }
-    match &typed {
-        Ok(opened) => block_on(page.complete(opened, Some(json!({"account": "octocat"})))),
-        Err(_) => block_on(page.fail_raw(key, "the user gave up")),
-    }
-    .expect("the first recording");
-    let again = block_on(page.open_raw(&token, subject));
-    let twice = block_on(page.complete_raw(key, None));
-    let confirmed_again = block_on(page.open_confirmed(&token, subject, &own));
-    if settled {
-        assert!(
-            matches!(again, Err(PageError::AlreadyRecorded)),
-            "{again:?}"
-        );
-        assert_eq!(confirmed_again.err(), Some(PageError::AlreadyRecorded));
-        assert_eq!(twice, Err(PageError::AlreadyRecorded));
+
+    /// The flow is recorded once (completed when it opened typed, failed otherwise); then
+    /// opening, confirming and recording again are refused as already recorded.
+    fn check_recorded_once(&self, typed: &Result<OpenedHandle<ConnectGithub>, PageError>) {
+        let (page, key) = (self.page, self.key);
+        match typed {
+            Ok(opened) => block_on(page.complete(opened, Some(json!({"account": "octocat"})))),
+            Err(_) => block_on(page.fail_raw(key, "the user gave up")),
+        }
+        .expect("the first recording");
+        let again = block_on(page.open_raw(self.token, self.subject));
+        let twice = block_on(page.complete_raw(key, None));
+        let confirmed_again = block_on(page.open_confirmed(self.token, self.subject, self.own));
+        if self.settled {
+            assert!(
+                matches!(again, Err(PageError::AlreadyRecorded)),
+                "{again:?}"
+            );
+            assert_eq!(confirmed_again.err(), Some(PageError::AlreadyRecorded));
+            assert_eq!(twice, Err(PageError::AlreadyRecorded));
+        }
     }
 }

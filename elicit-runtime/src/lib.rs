@@ -5,9 +5,9 @@
 
 // Layers, lowest first; each module uses only those above it in this list:
 // ordered → wire → schema → state → interrupt/channel/legacy → field/choice → form → server → request
-// → url/tasks → testing; rmcp3 (one trait impl). SDK and web-framework adapters are crates of
-// their own (elicit-rmcp, elicit-axum), and so are the Redis-backed stores (elicit-redis), on
-// this crate's public API.
+// → url/tasks; rmcp3 (one trait impl). SDK and web-framework adapters are crates of their own
+// (elicit-rmcp, elicit-axum), and so are the Redis-backed stores (elicit-redis) and the test
+// helpers (elicit-testing), on this crate's public API.
 mod future;
 mod ordered;
 pub mod wire;
@@ -30,9 +30,6 @@ pub mod request;
 
 pub mod tasks;
 pub mod url;
-
-#[cfg(feature = "testing")]
-pub mod testing;
 
 pub use channel::InputChannel;
 pub use choice::ElicitEnum;

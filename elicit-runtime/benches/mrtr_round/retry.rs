@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion};
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::testing::Responses;
 use elicit_runtime::wire::InputRequiredResult;
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+use elicit_testing::Responses;
 use pollster::block_on;
 use serde_json::{Value, json};
 

@@ -199,7 +199,7 @@ fn review_pins_key_message_and_schema() {
         #[elicit(format = "email")]
         email: Option<String>,
     }
-    insta::assert_snapshot!(elicit_runtime::testing::review::<SeatChoice>(), @r##"
+    insta::assert_snapshot!(elicit_testing::review::<SeatChoice>(), @r##"
     {
       "key": "seat_choice",
       "message": "Where should we seat you?",

@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 
 use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::testing::TestClient;
 use elicit_runtime::wire::{ClientCapabilities, InputRequest, JsonRpcError, ProtocolEra};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+use elicit_testing::TestClient;
 use pollster::block_on;
 use serde_json::{Value, json};
 

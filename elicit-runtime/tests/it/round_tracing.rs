@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use crate::common_trace::{Recorded, recorded};
 use elicit_runtime::state::{KeyRing, MemoryReplayGuard, StateSealer};
-use elicit_runtime::testing::TestClient;
 use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
+use elicit_testing::TestClient;
 use pollster::block_on;
 use serde_json::{Value, json};
 

@@ -186,18 +186,7 @@ impl Fixtures {
                 Ok(CallToolResponse::Task(task))
             }
             "confirm_delete" => {
-                let filename = request
-                    .arguments
-                    .as_ref()
-                    .and_then(|args| args.get("filename"))
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| {
-                        McpError::invalid_params(
-                            "the argument `filename` (a string) is required",
-                            None,
-                        )
-                    })?
-                    .to_owned();
+                let filename = filename(&request)?;
                 let task = self
                     .tasks
                     .spawn(capabilities()?, move |input| delete_file(input, filename));
@@ -207,34 +196,51 @@ impl Fixtures {
                 let task = self.tasks.spawn(capabilities()?, two_questions);
                 Ok(CallToolResponse::Task(task))
             }
-            _ => {
-                // The name is asked in the call; the round that has it starts the task.
-                let mut asked = None;
-                let response = call_tool(&self.elicit, request, context, None, async |cx| {
-                    let name = match Name::ask(cx).await? {
-                        Answer::Accepted(form) => form.name,
-                        Answer::Declined | Answer::Cancelled => "stranger".to_owned(),
-                    };
-                    asked = Some((name, cx.capabilities().clone()));
-                    Ok(CallToolResult::success(Vec::new()))
-                })
-                .await?;
-                Ok(match (response, asked) {
-                    (CallToolResponse::Complete(_), Some((name, capabilities))) => {
-                        CallToolResponse::Task(self.tasks.spawn(
-                            capabilities,
-                            move |_| async move {
-                                Ok(CallToolResult::success(vec![ContentBlock::text(format!(
-                                    "Hello, {name}!"
-                                ))]))
-                            },
-                        ))
-                    }
-                    (response, _) => response,
-                })
-            }
+            _ => self.greet_from_task(request, context).await,
         }
     }
+
+    /// `test_tool_with_task`: the name is asked in the call; the round that has it starts the
+    /// task that greets.
+    async fn greet_from_task(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let mut asked = None;
+        let response = call_tool(&self.elicit, request, context, None, async |cx| {
+            let name = match Name::ask(cx).await? {
+                Answer::Accepted(form) => form.name,
+                Answer::Declined | Answer::Cancelled => "stranger".to_owned(),
+            };
+            asked = Some((name, cx.capabilities().clone()));
+            Ok(CallToolResult::success(Vec::new()))
+        })
+        .await?;
+        Ok(match (response, asked) {
+            (CallToolResponse::Complete(_), Some((name, capabilities))) => {
+                CallToolResponse::Task(self.tasks.spawn(capabilities, move |_| async move {
+                    Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+                        "Hello, {name}!"
+                    ))]))
+                }))
+            }
+            (response, _) => response,
+        })
+    }
+}
+
+/// `confirm_delete`'s argument `filename`.
+fn filename(request: &CallToolRequestParams) -> Result<String, McpError> {
+    request
+        .arguments
+        .as_ref()
+        .and_then(|args| args.get("filename"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            McpError::invalid_params("the argument `filename` (a string) is required", None)
+        })
 }
 
 impl ServerHandler for Fixtures {

@@ -6,9 +6,9 @@
 
 use std::fmt::Debug;
 
-use elicit_runtime::testing::TestClient;
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
 use elicit_runtime::{ElicitContext, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer};
+use elicit_testing::TestClient;
 use serde_json::{Value, json};
 
 /// The user who starts every flow.

@@ -3,7 +3,7 @@
 //! that validates before sending would check it. Optional fields are absent, never `null`;
 //! `answers::lenient` adds the `null`s a sloppy client sends and the server still accepts.
 
-use elicit_runtime::testing::answers;
+use elicit_testing::answers;
 
 use super::differential::validator;
 use super::generated::Everything;

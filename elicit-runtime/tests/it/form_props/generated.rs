@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use elicit_runtime::testing::answers::{self, Invalid, Rule};
+use elicit_testing::answers::{self, Invalid, Rule};
 
 use super::*;
 

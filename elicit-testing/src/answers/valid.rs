@@ -5,7 +5,7 @@ use proptest::strategy::Union;
 use serde_json::{Number, Value};
 
 use super::text;
-use crate::schema::{MultiSelectSchema, NumberSchema, PropertySchema, StringSchema};
+use elicit_runtime::schema::{MultiSelectSchema, NumberSchema, PropertySchema, StringSchema};
 
 /// One of `strategies` (never empty), each as likely as the others.
 pub(super) fn one_of<T: std::fmt::Debug + 'static>(
@@ -35,6 +35,7 @@ pub(super) fn value(schema: &PropertySchema) -> Option<BoxedStrategy<Value>> {
             proptest::sample::select(values).boxed()
         }
         PropertySchema::MultiSelect(m) => multi(m)?,
+        _ => crate::lockstep("property kind"),
     };
     Some(match schema.default_value() {
         Some(default) => one_of(vec![Just(default).boxed(), values]),

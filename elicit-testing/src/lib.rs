@@ -1,9 +1,21 @@
-//! Helpers for testing handlers without a transport (feature `testing`): build `inputResponses` from form types,
-//! drive a handler through its rounds the way a client would, generate valid and invalid
-//! answers for any form ([`answers`]), and pin what a form asks for review ([`review`]).
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod answers;
 mod review;
+
+/// The arm for a variant of one of the core's `#[non_exhaustive]` enums that this crate does
+/// not know. It cannot be reached: this crate requires the exact `elicit-runtime` version it
+/// is released with, so it knows every variant there is.
+#[cold]
+fn lockstep(what: &str) -> ! {
+    panic!(
+        "elicit-testing {} met a {what} it does not know; it must be used with elicit-runtime {0}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
 
 /// The proptest this crate's [`answers`] strategies are built with.
 pub use proptest;
@@ -13,17 +25,17 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::form::ElicitForm;
-use crate::interrupt::Interrupt;
-use crate::request::{ElicitContext, Reply};
-use crate::server::ElicitServer;
-use crate::wire::{InputRequest, InputRequiredResult, JsonRpcError, PROTOCOL_2026_07_28};
+use elicit_runtime::ElicitServer;
+use elicit_runtime::Interrupt;
+use elicit_runtime::form::ElicitForm;
+use elicit_runtime::request::{ElicitContext, Reply};
+use elicit_runtime::wire::{InputRequest, InputRequiredResult, JsonRpcError, PROTOCOL_2026_07_28};
 
 /// `inputResponses` built from form types, keyed by each form's key.
 ///
 /// ```
 /// use elicit_runtime::ElicitForm;
-/// use elicit_runtime::testing::Responses;
+/// use elicit_testing::Responses;
 ///
 /// /// Guests?
 /// #[derive(ElicitForm)]
@@ -76,7 +88,7 @@ impl Responses {
 /// ```
 /// use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt};
 /// use elicit_runtime::state::{KeyRing, StateSealer};
-/// use elicit_runtime::testing::TestClient;
+/// use elicit_testing::TestClient;
 /// use pollster::block_on;
 /// use serde_json::json;
 ///
@@ -201,15 +213,16 @@ impl TestClient {
                 // Only `round` shows a link: a test of `ask_or_link` reads the reply itself.
                 Reply::Link(link) => {
                     return Err(JsonRpcError::new(
-                        crate::wire::INTERNAL_ERROR,
+                        elicit_runtime::wire::INTERNAL_ERROR,
                         format!("the call ended with a link instead of a result: {link}"),
                         Some(serde_json::json!({"url": link.url})),
                     ));
                 }
+                _ => lockstep("reply"),
             }
         }
         Err(JsonRpcError::new(
-            crate::wire::INTERNAL_ERROR,
+            elicit_runtime::wire::INTERNAL_ERROR,
             format!("no result after {} rounds", self.max_rounds),
             None,
         ))

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::form::ElicitForm;
-use crate::schema::RequestedSchema;
+use elicit_runtime::form::ElicitForm;
+use elicit_runtime::schema::RequestedSchema;
 
 /// The form's key, message and `requestedSchema` as pretty JSON, in declaration order: pin it
 /// in a snapshot so that any change to what users are asked shows up as a reviewed diff.
@@ -23,7 +23,7 @@ use crate::schema::RequestedSchema;
 ///     note: Option<String>,
 /// }
 ///
-/// insta::assert_snapshot!(elicit_runtime::testing::review::<Booking>(), @r#"
+/// insta::assert_snapshot!(elicit_testing::review::<Booking>(), @r#"
 /// {
 ///   "key": "booking",
 ///   "message": "Book a table",

@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use elicit_runtime::ElicitForm;
-//! use elicit_runtime::testing::answers;
+//! use elicit_testing::answers;
 //! use proptest::prelude::*;
 //! use serde_json::Value;
 //!
@@ -54,8 +54,8 @@ use std::fmt;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-use crate::form::ElicitForm;
-use crate::schema::RequestedSchema;
+use elicit_runtime::form::ElicitForm;
+use elicit_runtime::schema::RequestedSchema;
 
 /// The rule an [`Invalid`] answer breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -93,7 +93,7 @@ impl Rule {
     /// A short name for the rule, such as `too long`.
     ///
     /// ```
-    /// assert_eq!(elicit_runtime::testing::answers::Rule::BelowMinimum.as_str(), "below minimum");
+    /// assert_eq!(elicit_testing::answers::Rule::BelowMinimum.as_str(), "below minimum");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -150,7 +150,7 @@ pub fn valid<T: ElicitForm>() -> impl Strategy<Value = Map<String, Value>> {
 ///
 /// ```
 /// use elicit_runtime::ElicitForm;
-/// use elicit_runtime::testing::answers;
+/// use elicit_testing::answers;
 /// use proptest::prelude::*;
 /// use serde_json::Value;
 ///
@@ -191,7 +191,7 @@ pub fn invalid<T: ElicitForm>() -> impl Strategy<Value = Invalid> {
 ///
 /// ```
 /// use elicit_runtime::schema::RequestedSchema;
-/// use elicit_runtime::testing::answers;
+/// use elicit_testing::answers;
 /// use proptest::prelude::*;
 /// use serde_json::{Value, json};
 ///
@@ -267,7 +267,7 @@ fn content_for(schema: &RequestedSchema, nulls: bool) -> BoxedStrategy<Map<Strin
 ///
 /// ```
 /// use elicit_runtime::schema::RequestedSchema;
-/// use elicit_runtime::testing::answers::{self, Rule};
+/// use elicit_testing::answers::{self, Rule};
 /// use proptest::prelude::*;
 /// use serde_json::{Value, json};
 ///

@@ -6,7 +6,9 @@ use serde_json::{Value, json};
 use super::Rule;
 use super::text;
 use super::valid::{chosen, edges_and_between, multi_sizes, one_of, whole, whole_bounds};
-use crate::schema::{EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, StringSchema};
+use elicit_runtime::schema::{
+    EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, StringSchema,
+};
 
 /// What replaces the property in otherwise valid content: `None` removes it.
 pub(super) type Breaking = BoxedStrategy<Option<Value>>;
@@ -29,6 +31,7 @@ pub(super) fn breaking(schema: &PropertySchema, required: bool) -> Vec<(Rule, Br
         PropertySchema::Boolean(_) => vec![json!("true"), json!(0), json!(1), json!([])],
         PropertySchema::SingleSelect(_) => vec![json!(1), json!(false), json!([]), json!({})],
         PropertySchema::MultiSelect(_) => vec![json!("x"), json!(1), json!({}), json!([1])],
+        _ => crate::lockstep("property kind"),
     };
     rules.push((Rule::WrongType, values(wrong_types)));
     match schema {
@@ -43,6 +46,7 @@ pub(super) fn breaking(schema: &PropertySchema, required: bool) -> Vec<(Rule, Br
             ));
         }
         PropertySchema::MultiSelect(m) => multi(m, &mut rules),
+        _ => crate::lockstep("property kind"),
     }
     rules
 }

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use crate::schema::StringFormat;
+use elicit_runtime::schema::StringFormat;
 
 /// The characters free text is made of: ASCII, a space, and characters of two, three and four
 /// UTF-8 bytes, so that lengths are counted in characters, not bytes.
@@ -30,6 +30,7 @@ pub(super) fn feasible(format: StringFormat) -> &'static [(u64, u64)] {
         StringFormat::Date => &[(10, 10)],
         // `…:SSZ`; a fraction takes at least two characters (`.5`).
         StringFormat::DateTime => &[(20, 20), (22, u64::MAX)],
+        _ => crate::lockstep("string format"),
     }
 }
 
@@ -40,6 +41,7 @@ pub(super) fn unbounded_max(format: StringFormat) -> u64 {
         StringFormat::Email => EMAILS.iter().map(|(l, d)| l.len() + 1 + d.len()).max(),
         StringFormat::Uri => URIS.iter().map(|u| u.len()).max(),
         StringFormat::Date | StringFormat::DateTime => None,
+        _ => crate::lockstep("string format"),
     };
     longest.unwrap_or(0) as u64 + UNBOUNDED_EXTRA
 }
@@ -87,6 +89,7 @@ fn build(format: StringFormat, len: usize, seed: u64) -> String {
                 n => format!("{stem}.{}{offset}", "5".repeat(n - 1)),
             }
         }
+        _ => crate::lockstep("string format"),
     }
 }
 
@@ -227,6 +230,7 @@ pub(super) fn near_misses(format: StringFormat) -> &'static [&'static str] {
             "2024-04-31T10:00:00Z",
             "2024-01-01T10:00:60Z",
         ],
+        _ => crate::lockstep("string format"),
     }
 }
 
@@ -248,7 +252,7 @@ pub(super) fn misformatted(format: StringFormat, len: u64, seed: u64) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
+    use elicit_runtime::schema::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};
 
     fn passes(format: StringFormat, s: &str) -> bool {
         match format {
@@ -256,6 +260,7 @@ mod tests {
             StringFormat::Uri => is_valid_uri(s),
             StringFormat::Date => is_valid_date(s),
             StringFormat::DateTime => is_valid_date_time(s),
+            _ => crate::lockstep("string format"),
         }
     }
 
