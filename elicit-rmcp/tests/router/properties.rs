@@ -1,6 +1,8 @@
 //! Property tests of an rmcp tool that takes `Elicit`, driven as it is (no body moved into a
 //! function over `InputChannel`): each case runs the whole server in process with the
-//! scripted client, on both eras, fed by the `testing::answers` strategies.
+//! scripted client, on both eras, fed by the `testing::answers` strategies. Whatever a client
+//! answers, it gets a result, a re-ask or a `-32602` naming the field: never a `-32603` from
+//! turning what it sent (a re-ask's pre-filled values, say) into rmcp's types.
 
 use std::time::Instant;
 
@@ -9,7 +11,7 @@ use elicit_rmcp::testing::proptest::prelude::*;
 use elicit_rmcp::testing::proptest::test_runner::{Config, TestRunner};
 use elicit_rmcp::testing::{ScriptedClient, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
-use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, Principal};
+use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, Principal};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
 use serde_json::json;
@@ -29,6 +31,35 @@ struct Booking {
     note: Option<String>,
 }
 
+/// Every kind of field a form can have, each with the rules it can carry.
+#[derive(Debug, ElicitForm)]
+#[elicit(message = "Tell us about your order")]
+struct Order {
+    #[elicit(format = "uri", max_length = 200)]
+    site: String,
+    #[elicit(format = "date-time")]
+    when: Option<String>,
+    #[elicit(min_length = 2, max_length = 8, default = "ab")]
+    code: String,
+    #[elicit(minimum = -3, maximum = 3)]
+    step: i32,
+    #[elicit(minimum = 0.5, maximum = 9.5, default = 1.5)]
+    weight: f64,
+    gift: bool,
+    wrap: Option<bool>,
+    size: Size,
+    #[elicit(min_items = 1, max_items = 2)]
+    extras: Vec<Size>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ElicitEnum)]
+#[elicit(rename_all = "lowercase")]
+enum Size {
+    Small,
+    Medium,
+    Large,
+}
+
 #[derive(Clone)]
 struct Tables {
     tool_router: ToolRouter<Self>,
@@ -42,6 +73,14 @@ impl Tables {
         Ok(match Booking::ask(&mut cx).await? {
             Answer::Accepted(b) => format!("{} guests on {}", b.guests, b.date),
             _ => "not booked".to_owned(),
+        })
+    }
+
+    #[tool(description = "Place an order")]
+    async fn order(&self, mut cx: Elicit) -> Result<String, McpError> {
+        Ok(match Order::ask(&mut cx).await? {
+            Answer::Accepted(order) => format!("ordered {:?} from {}", order.size, order.site),
+            _ => "not ordered".to_owned(),
         })
     }
 }
@@ -101,5 +140,46 @@ fn every_valid_answer_books_and_every_invalid_one_names_its_field_on_both_eras()
             2 * CASES,
             f64::from(2 * CASES) / seconds
         );
+    }
+}
+
+/// Every kind of field, answered validly, leniently (`null` for optional fields) and with one
+/// rule broken, through the whole server on both eras: each invalid answer is asked again
+/// (its valid values pre-filled as defaults), then refused naming its field.
+#[test]
+fn every_field_kind_answered_anyhow_ends_in_a_result_or_a_32602_on_both_eras() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = tables();
+    let call = |era, content: serde_json::Map<String, serde_json::Value>| {
+        rt.block_on(
+            ScriptedClient::new(era)
+                .reply::<Order>(UserReply::Accept(content.into()))
+                .call_tool(server.clone(), "order", json!({})),
+        )
+    };
+    for era in ProtocolEra::ALL {
+        let mut runner = TestRunner::new(Config::with_cases(CASES));
+        for accepted in [
+            answers::valid::<Order>().boxed(),
+            answers::lenient::<Order>().boxed(),
+        ] {
+            runner
+                .run(&accepted, |content| {
+                    let run = call(era, content);
+                    prop_assert!(run.text().starts_with("ordered "), "{}", run.text());
+                    Ok(())
+                })
+                .unwrap();
+        }
+        runner
+            .run(&answers::invalid::<Order>(), |bad| {
+                let run = call(era, bad.content);
+                let error = run.error();
+                prop_assert_eq!(error.code.0, -32602, "{}: {}", bad.rule, error.message);
+                let data = error.data.as_ref().unwrap();
+                prop_assert_eq!(&data["errors"][0]["field"], &json!(bad.field));
+                Ok(())
+            })
+            .unwrap();
     }
 }
