@@ -240,6 +240,24 @@ fn params() -> Vec<Value> {
         json!({"name": "book_table"}),
         json!({"name": 7, "arguments": null, "_meta": meta("2026-07-28")}),
     ];
+    // A re-ask: the first round answered out of range, then that re-ask's own state (which
+    // carries the re-ask) retried with a corrected answer and with the same wrong one; and a
+    // described state with a re-ask, as the fuzzer mutates it.
+    let wrong = json!({Booking::key(): {"action": "accept", "content": {"guests": 99}}});
+    if let Some(state) = next_state(&first) {
+        let reasked = call(Some(wrong.clone()), Some(state));
+        if let Some(state) = next_state(&reasked) {
+            seeds.push(call(Some(accepted.clone()), Some(state.clone())));
+            seeds.push(call(Some(wrong), Some(state)));
+        }
+        seeds.push(reasked);
+    }
+    let reask =
+        json!({"o": "0", "c": 1, "m": "Please correct and send again:", "d": {"guests": 2}});
+    seeds.push(call(
+        Some(accepted.clone()),
+        Some(json!({"q": {}, "r": {Booking::key(): reask}})),
+    ));
     for asked in [first, second] {
         if let Some(state) = next_state(&asked) {
             seeds.push(call(Some(all.clone()), Some(state.clone())));
