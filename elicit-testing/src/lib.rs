@@ -6,17 +6,6 @@
 pub mod answers;
 mod review;
 
-/// The arm for a variant of one of the core's `#[non_exhaustive]` enums that this crate does
-/// not know. It cannot be reached: this crate requires the exact `elicit-runtime` version it
-/// is released with, so it knows every variant there is.
-#[cold]
-fn lockstep(what: &str) -> ! {
-    panic!(
-        "elicit-testing {} met a {what} it does not know; it must be used with elicit-runtime {0}",
-        env!("CARGO_PKG_VERSION")
-    )
-}
-
 /// The proptest this crate's [`answers`] strategies are built with.
 pub use proptest;
 pub use review::review;
@@ -25,11 +14,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use elicit_runtime::ElicitServer;
-use elicit_runtime::Interrupt;
 use elicit_runtime::form::ElicitForm;
 use elicit_runtime::request::{ElicitContext, Reply};
 use elicit_runtime::wire::{InputRequest, InputRequiredResult, JsonRpcError, PROTOCOL_2026_07_28};
+use elicit_runtime::{ElicitServer, Interrupt};
 
 /// `inputResponses` built from form types, keyed by each form's key.
 ///
@@ -227,4 +215,15 @@ impl TestClient {
             None,
         ))
     }
+}
+
+/// The arm for a variant of one of the core's `#[non_exhaustive]` enums that this crate does
+/// not know. It cannot be reached: this crate requires the exact `elicit-runtime` version it
+/// is released with, so it knows every variant there is.
+#[cold]
+fn lockstep(what: &str) -> ! {
+    panic!(
+        "elicit-testing {} met a {what} it does not know; it must be used with elicit-runtime {0}",
+        env!("CARGO_PKG_VERSION")
+    )
 }
