@@ -98,12 +98,7 @@ fn described_round(payload: &Value) -> Option<RoundState> {
     };
     let asked = texts(object.get("q"))?;
     let mut answers = BTreeMap::new();
-    for (key, carried) in object
-        .get("a")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
+    for (key, carried) in entries(object, "a") {
         let carried = Carried {
             digest: carried.get("d")?.as_str()?.to_owned(),
             response: carried.get("r")?.to_string().into_boxed_str(),
@@ -111,12 +106,7 @@ fn described_round(payload: &Value) -> Option<RoundState> {
         answers.insert(key.clone(), carried);
     }
     let mut url_flows = BTreeMap::new();
-    for (key, flow) in object
-        .get("u")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
+    for (key, flow) in entries(object, "u") {
         let flow = UrlFlow {
             id: flow.get("id")?.as_str()?.to_owned(),
             exp: flow.get("exp")?.as_u64()?,
@@ -131,12 +121,7 @@ fn described_round(payload: &Value) -> Option<RoundState> {
         .get("n")
         .map_or(Some(0), |n| n.as_u64().and_then(|n| u32::try_from(n).ok()))?;
     let mut reasks = BTreeMap::new();
-    for (key, reask) in object
-        .get("r")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
+    for (key, reask) in entries(object, "r") {
         let reask = Reask {
             origin: reask.get("o")?.as_str()?.to_owned(),
             count: u8::try_from(reask.get("c")?.as_u64()?).ok()?,
@@ -152,6 +137,18 @@ fn described_round(payload: &Value) -> Option<RoundState> {
         round,
         reasks,
     })
+}
+
+/// The members of the object under `key`; none when it is absent or not an object.
+fn entries<'a>(
+    object: &'a serde_json::Map<String, Value>,
+    key: &str,
+) -> impl Iterator<Item = (&'a String, &'a Value)> {
+    object
+        .get(key)
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
 }
 
 /// The input is the `params` of a `tools/call`. A `requestState` given as JSON rather than a
