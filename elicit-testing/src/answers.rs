@@ -15,7 +15,7 @@
 //! ```
 //! use elicit_runtime::ElicitForm;
 //! use elicit_testing::answers;
-//! use proptest::prelude::*;
+//! use elicit_testing::proptest::prelude::*;
 //! use serde_json::Value;
 //!
 //! /// Book a table
@@ -151,7 +151,7 @@ pub fn valid<T: ElicitForm>() -> impl Strategy<Value = Map<String, Value>> {
 /// ```
 /// use elicit_runtime::ElicitForm;
 /// use elicit_testing::answers;
-/// use proptest::prelude::*;
+/// use elicit_testing::proptest::prelude::*;
 /// use serde_json::Value;
 ///
 /// /// Anything to add?
@@ -192,7 +192,7 @@ pub fn invalid<T: ElicitForm>() -> impl Strategy<Value = Invalid> {
 /// ```
 /// use elicit_runtime::schema::RequestedSchema;
 /// use elicit_testing::answers;
-/// use proptest::prelude::*;
+/// use elicit_testing::proptest::prelude::*;
 /// use serde_json::{Value, json};
 ///
 /// let schema = RequestedSchema::from_value(&json!({
@@ -268,7 +268,7 @@ fn content_for(schema: &RequestedSchema, nulls: bool) -> BoxedStrategy<Map<Strin
 /// ```
 /// use elicit_runtime::schema::RequestedSchema;
 /// use elicit_testing::answers::{self, Rule};
-/// use proptest::prelude::*;
+/// use elicit_testing::proptest::prelude::*;
 /// use serde_json::{Value, json};
 ///
 /// let schema = RequestedSchema::from_value(&json!({
