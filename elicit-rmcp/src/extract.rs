@@ -15,19 +15,13 @@ use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rmcp::handler::server::common::{AsRequestContext, FromContextPart};
-use rmcp::model::{ErrorCode, InputResponses, JsonObject, RequestMetaObject};
+use rmcp::model::{InputResponses, JsonObject, RequestMetaObject};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
-use serde_json::Value;
 
-use crate::__private::{MISSING_WIRING, is_marker};
 use crate::ElicitServer;
-use crate::InputChannel;
-use crate::Interrupt;
-use crate::form::Reask;
+use crate::channel::MISSING_WIRING;
 use crate::request::{ElicitContext, RequestParts};
-use crate::url::UrlMode;
-use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
 
 /// The elicitation context of one rmcp tool or prompt call, taken as a method parameter.
 ///
@@ -35,8 +29,10 @@ use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
 /// `Form::ask(&mut cx)` or `Form::question()…ask(&mut cx)`, URL mode with `state.ask(&mut cx)`.
 /// The `?` after an ask ends the method: on 2026-07-28 the call answers with an
 /// `InputRequiredResult`; on 2025-11-25 the question went to the client through rmcp's peer
-/// and the answer is already there. The method returns `Result<_, rmcp::ErrorData>`, which
-/// an [`Interrupt`] converts into.
+/// and the answer is already there. The method returns `Result<_, rmcp::ErrorData>`: the
+/// asks on an `Elicit` fail with that type (its [`InputChannel::Error`](crate::InputChannel::Error)),
+/// and so do its [`sample`](Elicit::sample), [`list_roots`](Elicit::list_roots) and
+/// [`retry_later`](Elicit::retry_later). Other errors are yours to return as usual.
 ///
 /// It may stand anywhere among the method's parameters, before or after `Parameters<T>`: the
 /// sealed state always binds the tool name, the full arguments (not just what `Parameters<T>`
@@ -233,11 +229,11 @@ impl<C: AsRequestContext> FromContextPart<C> for Elicit {
 }
 
 impl Elicit {
-    fn cx(&self) -> &ElicitContext {
+    pub(super) fn cx(&self) -> &ElicitContext {
         self.cx.as_ref().expect("the context is only taken by drop")
     }
 
-    fn cx_mut(&mut self) -> &mut ElicitContext {
+    pub(super) fn cx_mut(&mut self) -> &mut ElicitContext {
         self.cx.as_mut().expect("the context is only taken by drop")
     }
 }
@@ -268,53 +264,4 @@ impl std::fmt::Debug for Elicit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("Elicit").field(self.cx()).finish()
     }
-}
-
-impl InputChannel for Elicit {
-    fn capabilities(&self) -> &ClientCapabilities {
-        self.cx().capabilities()
-    }
-
-    fn input<'a>(
-        &'a mut self,
-        key: &'a str,
-        digest: &'a str,
-        request: InputRequest,
-    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
-        self.cx_mut().input(key, digest, request)
-    }
-
-    fn require_provenance(&mut self, key: &str) {
-        self.cx_mut().require_provenance(key);
-    }
-
-    fn answered(&mut self, key: &str, kept: Value) {
-        self.cx_mut().answered(key, kept);
-    }
-
-    fn failed(&mut self, error: &JsonRpcError) {
-        self.cx_mut().failed(error);
-    }
-
-    fn max_reasks(&self) -> u8 {
-        self.cx().max_reasks()
-    }
-
-    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
-        self.cx_mut().reask_under_way(key, origin)
-    }
-
-    fn reasking(&mut self, key: &str, reask: &Reask) {
-        self.cx_mut().reasking(key, reask);
-    }
-
-    fn url_mode(&mut self) -> Option<&mut UrlMode> {
-        self.cx_mut().url_mode()
-    }
-}
-
-/// Whether `error` is an input-required [`Interrupt`] on its way through rmcp's router.
-pub(super) fn is_input_required(error: &McpError) -> bool {
-    // Compared in place: this runs on every error a method returns.
-    error.code == ErrorCode::INTERNAL_ERROR && is_marker(error.data.as_ref())
 }

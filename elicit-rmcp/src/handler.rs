@@ -15,8 +15,9 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 
+use super::channel::is_input_required;
 use super::convert::from_mcp_error;
-use super::extract::{Params, Pending, Reclaimed, Slot, SlotHandle, is_input_required};
+use super::extract::{Params, Pending, Reclaimed, Slot, SlotHandle};
 use super::service::is_bridged;
 use crate::ElicitServer;
 use crate::Interrupt;

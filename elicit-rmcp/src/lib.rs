@@ -57,6 +57,7 @@ pub use elicit_macros::{
     RmcpElicitEnum as ElicitEnum, RmcpElicitForm as ElicitForm, RmcpElicitUrl as ElicitUrl,
 };
 
+mod channel;
 mod convert;
 mod dispatch;
 mod extract;

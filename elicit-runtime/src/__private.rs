@@ -7,9 +7,6 @@ pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
 pub use crate::form::{Answer, ElicitForm, Question, question_digest};
 pub use crate::interrupt::Interrupt;
-/// For `elicit-rmcp`: the input-required marker and the missing-wiring message.
-#[cfg(feature = "rmcp3")]
-pub use crate::rmcp3::{MISSING_WIRING, is_marker};
 pub use crate::schema::{
     ContentError, InvalidValue, PropertySchema, RequestedSchema, StringFormat,
 };

@@ -5,9 +5,10 @@
 
 // Layers, lowest first; each module uses only those above it in this list:
 // ordered → wire → schema → state → interrupt/channel/legacy → field/choice → form → server → request
-// → url/tasks; rmcp3 (one trait impl). SDK and web-framework adapters are crates of their own
-// (elicit-rmcp, elicit-axum), and so are the Redis-backed stores (elicit-redis) and the test
-// helpers (elicit-testing), on this crate's public API.
+// → url/tasks. SDK and web-framework adapters are crates of their own (elicit-rmcp,
+// elicit-axum: an adapter's channel names its SDK's error as `InputChannel::Error`), and so
+// are the Redis-backed stores (elicit-redis) and the test helpers (elicit-testing), on this
+// crate's public API.
 mod future;
 mod ordered;
 pub mod wire;
@@ -120,9 +121,6 @@ pub use url::{ElicitUrl, UrlAnswer};
 
 #[doc(hidden)]
 pub mod __private;
-
-#[cfg(feature = "rmcp3")]
-mod rmcp3;
 
 // The bodies of the fuzz targets, outside `src/` and outside the published package: compiled
 // only with `--cfg fuzzing` (cargo-fuzz sets it; `./scripts/test` replays the corpora with it).

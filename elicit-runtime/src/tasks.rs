@@ -152,6 +152,12 @@ impl TaskInput {
 }
 
 impl InputChannel for TaskInput {
+    type Error = Interrupt;
+
+    fn stop(&self, interrupt: Interrupt) -> Interrupt {
+        interrupt
+    }
+
     fn capabilities(&self) -> &ClientCapabilities {
         &self.capabilities
     }

@@ -214,6 +214,18 @@ macro_rules! shop_tools {
                 ))
             }
 
+            #[tool(description = "Summarize with the client's model (sampling, after its roots)")]
+            async fn summarize(&self, mut cx: Elicit) -> Result<String, McpError> {
+                let roots = cx.list_roots("where").await?;
+                let params = json!({"messages": [], "maxTokens": 16, "roots": roots});
+                Ok(cx.sample("summary", params).await?.to_string())
+            }
+
+            #[tool(description = "Poll a job that is never done")]
+            async fn poll_job(&self, cx: Elicit) -> Result<String, McpError> {
+                Err(cx.retry_later())
+            }
+
             #[tool(description = "Echo: never asks")]
             async fn echo(
                 &self,

@@ -34,9 +34,15 @@ pub(crate) use url_mode::{Follow, UrlFlow, internal};
 /// #[derive(ElicitForm)]
 /// struct Confirm { sure: bool }
 ///
-/// // One helper serves a tool call's context and a task's input alike.
-/// async fn confirmed<C: InputChannel>(channel: &mut C) -> Result<bool, Interrupt> {
+/// // One helper serves a tool call's context and a task's input alike (and an SDK
+/// // adapter's channel, whose asks fail with that SDK's error type).
+/// async fn confirmed<C: InputChannel>(channel: &mut C) -> Result<bool, C::Error> {
 ///     Ok(matches!(Confirm::ask(channel).await?, Answer::Accepted(Confirm { sure: true })))
+/// }
+///
+/// // Where a handler has an `Interrupt` of its own, the channel turns it into its error.
+/// fn later<C: InputChannel>(channel: &C) -> C::Error {
+///     channel.stop(Interrupt::input_required())
 /// }
 /// # fn both(cx: &mut ElicitContext, task: &mut TaskInput) {
 /// let _in_a_tool = confirmed(cx);
@@ -45,6 +51,19 @@ pub(crate) use url_mode::{Follow, UrlFlow, internal};
 /// # let _ = TaskInput::new(ClientCapabilities::default());
 /// ```
 pub trait InputChannel: Send {
+    /// What an ask on this channel fails with, so that `?` after it ends the handler.
+    ///
+    /// [`Interrupt`] on the core's channels ([`ElicitContext`](crate::ElicitContext),
+    /// [`TaskInput`](crate::tasks::TaskInput)). An SDK adapter's channel names the error its
+    /// handlers return (`elicit_rmcp::Elicit` names `rmcp::ErrorData`): the adapter, not the
+    /// core, knows that type, so the core names no SDK in its API.
+    type Error: Send;
+
+    /// The error that stops a handler with `interrupt` ("input required", a failed request
+    /// or a link): what every ask on this channel returns when it cannot resolve to an
+    /// answer. On the core's channels it is `interrupt` itself.
+    fn stop(&self, interrupt: Interrupt) -> Self::Error;
+
     /// What the client declared it can handle.
     fn capabilities(&self) -> &ClientCapabilities;
 
@@ -121,4 +140,18 @@ pub trait InputChannel: Send {
     fn url_mode(&mut self) -> Option<&mut UrlMode> {
         None
     }
+}
+
+/// Ends an ask: an error is told to the channel (which keeps the first), and the interrupt
+/// becomes the channel's error.
+pub(crate) fn settle<V, C: InputChannel + ?Sized>(
+    channel: &mut C,
+    result: Result<V, Interrupt>,
+) -> Result<V, C::Error> {
+    result.map_err(|stop| {
+        if let Some(error) = stop.as_error() {
+            channel.failed(error);
+        }
+        channel.stop(stop)
+    })
 }

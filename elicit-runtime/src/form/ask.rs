@@ -9,8 +9,7 @@ use super::answer::Answer;
 use super::decode::{Decoded, accepted, decode_answer, invalid_answer};
 use super::prepared::Prepared;
 use super::reask;
-use crate::channel::InputChannel;
-use crate::channel::Reask;
+use crate::channel::{InputChannel, Reask, settle};
 use crate::interrupt::Interrupt;
 use crate::schema::RequestedSchema;
 use crate::wire::{ElicitMode, ElicitParams, FormParams, InputRequest, JsonRpcError};
@@ -19,12 +18,12 @@ use crate::wire::{ElicitMode, ElicitParams, FormParams, InputRequest, JsonRpcErr
 /// An accepted answer that fails the form's checks puts the question again (the original
 /// message with what was wrong, the values that passed pre-filled), at most `reasks` times
 /// (the channel's limit when `None`); then it is `-32602`. Every error is reported to the
-/// channel, which keeps the first.
+/// channel, which keeps the first, and ends as the channel's error.
 pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
     channel: &mut C,
     prepared: Result<Prepared, Interrupt>,
     reasks: Option<u8>,
-) -> Result<Answer<T>, Interrupt> {
+) -> Result<Answer<T>, C::Error> {
     let result = async {
         let original = prepared?;
         if !channel.supports(ElicitMode::Form) {
@@ -71,12 +70,7 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
         }
     }
     .await;
-    if let Err(stop) = &result
-        && let Some(error) = stop.as_error()
-    {
-        channel.failed(error);
-    }
-    result
+    settle(channel, result)
 }
 
 /// Whether `response` is `{"action", "content"}` (nothing else) with only fields `schema`

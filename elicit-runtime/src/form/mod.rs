@@ -22,7 +22,6 @@ pub use question::{Question, question_digest};
 pub(crate) use question::{question_digest_raw, short_digest};
 
 use crate::channel::InputChannel;
-use crate::interrupt::Interrupt;
 use crate::schema::{ContentError, RequestedSchema};
 
 /// A form-mode elicitation: the message shown to the user, the `requestedSchema` the client
@@ -90,7 +89,7 @@ pub trait ElicitForm: Sized + 'static {
     /// Asks the user to fill in this form, as declared; see [`Question::ask`].
     fn ask<C: InputChannel + ?Sized>(
         channel: &mut C,
-    ) -> impl Future<Output = Result<Answer<Self>, Interrupt>> + Send + '_ {
+    ) -> impl Future<Output = Result<Answer<Self>, C::Error>> + Send + '_ {
         Question::<Self>::new().ask(channel)
     }
 
@@ -98,7 +97,7 @@ pub trait ElicitForm: Sized + 'static {
     /// [`Question::ask_if_supported`].
     fn ask_if_supported<C: InputChannel + ?Sized>(
         channel: &mut C,
-    ) -> impl Future<Output = Result<Option<Answer<Self>>, Interrupt>> + Send + '_ {
+    ) -> impl Future<Output = Result<Option<Answer<Self>>, C::Error>> + Send + '_ {
         Question::<Self>::new().ask_if_supported(channel)
     }
     /// The `content` a client would send to answer with this value.

@@ -187,7 +187,7 @@ impl<T: ElicitForm> Question<T> {
     pub fn ask<C: InputChannel + ?Sized>(
         self,
         channel: &mut C,
-    ) -> impl Future<Output = Result<Answer<T>, Interrupt>> + Send + '_ {
+    ) -> impl Future<Output = Result<Answer<T>, C::Error>> + Send + '_ {
         if self.strict {
             channel.require_provenance(&self.key);
         }
@@ -199,7 +199,7 @@ impl<T: ElicitForm> Question<T> {
     pub fn ask_if_supported<C: InputChannel + ?Sized>(
         self,
         channel: &mut C,
-    ) -> impl Future<Output = Result<Option<Answer<T>>, Interrupt>> + Send + '_ {
+    ) -> impl Future<Output = Result<Option<Answer<T>>, C::Error>> + Send + '_ {
         let supported = channel.supports(ElicitMode::Form);
         let asked = supported.then(|| self.ask(channel));
         async move {

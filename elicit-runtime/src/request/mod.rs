@@ -316,7 +316,21 @@ impl ElicitContext {
     }
 }
 
+/// So that what takes a request's context ([`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link),
+/// [`ElicitUrl::require`](crate::ElicitUrl::require)) takes it as it takes an adapter's channel.
+impl AsMut<ElicitContext> for ElicitContext {
+    fn as_mut(&mut self) -> &mut ElicitContext {
+        self
+    }
+}
+
 impl InputChannel for ElicitContext {
+    type Error = Interrupt;
+
+    fn stop(&self, interrupt: Interrupt) -> Interrupt {
+        interrupt
+    }
+
     fn capabilities(&self) -> &ClientCapabilities {
         &self.capabilities
     }

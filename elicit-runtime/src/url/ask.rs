@@ -8,8 +8,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::{Value, json};
 
 use super::{Askable, UrlAnswer};
-use crate::channel::InputChannel;
-use crate::channel::{Follow, UrlFlow, UrlMode, internal};
+use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal, settle};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
 use crate::state::{Completion, CompletionStore, POLL_INTERVAL, principal_hash};
@@ -33,14 +32,9 @@ pub(super) fn store_unavailable(error: &crate::state::StoreError) -> Interrupt {
 pub(crate) async fn ask<C: InputChannel + ?Sized, T: Askable>(
     channel: &mut C,
     state: T,
-) -> Result<UrlAnswer<T>, Interrupt> {
+) -> Result<UrlAnswer<T>, C::Error> {
     let result = ask_inner(channel, state).await;
-    if let Err(stop) = &result
-        && let Some(error) = stop.as_error()
-    {
-        channel.failed(error);
-    }
-    result
+    settle(channel, result)
 }
 
 /// The channel's URL mode, or why it has none.

@@ -37,7 +37,7 @@ pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 pub use crate::server::{DEFAULT_MAX_URL_WAITS, OriginError};
 pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 pub use crate::waits::DEFAULT_MAX_URL_WAITS_PER_USER;
-use crate::{ElicitContext, InputChannel, Interrupt};
+use crate::{ElicitContext, InputChannel};
 
 /// A URL-mode elicitation: the struct is the server-side state bound to the request, and
 /// [`#[elicit_url]`](crate::elicit_url) (or `#[derive(ElicitUrl)]`) supplies the key, message
@@ -68,7 +68,7 @@ pub trait ElicitUrl: Send + 'static {
     fn ask<C: InputChannel>(
         self,
         channel: &mut C,
-    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_
+    ) -> impl Future<Output = Result<UrlAnswer<Self>, C::Error>> + Send + '_
     where
         Self: Serialize + DeserializeOwned,
     {
@@ -79,7 +79,7 @@ pub trait ElicitUrl: Send + 'static {
     fn ask_if_supported<C: InputChannel>(
         self,
         channel: &mut C,
-    ) -> impl Future<Output = Result<Option<UrlAnswer<Self>>, Interrupt>> + Send + '_
+    ) -> impl Future<Output = Result<Option<UrlAnswer<Self>>, C::Error>> + Send + '_
     where
         Self: Serialize + DeserializeOwned,
     {
@@ -101,28 +101,37 @@ pub trait ElicitUrl: Send + 'static {
     /// The flow is bound exactly as a URL-mode flow (principal, tool, arguments, audience,
     /// expiry) and its completion is single use. With Redis as the completion store it works
     /// across replicas. `tools/call` only.
-    fn ask_or_link(
+    ///
+    /// `cx` is a request's context, or an SDK adapter's channel that lends one
+    /// (`elicit_rmcp::Elicit`).
+    fn ask_or_link<C: InputChannel + AsMut<ElicitContext>>(
         self,
-        cx: &mut ElicitContext,
-    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_
+        cx: &mut C,
+    ) -> impl Future<Output = Result<UrlAnswer<Self>, C::Error>> + Send + '_
     where
         Self: Serialize + DeserializeOwned,
     {
-        cx.ask_url_or_link(self)
+        async move {
+            let result = cx.as_mut().ask_url_or_link(self).await;
+            result.map_err(|stop| cx.stop(stop))
+        }
     }
 
     /// On 2025-11-25: fails the request with `URLElicitationRequiredError` (-32042) carrying
     /// the link, unless the page already completed for this very call (same user, tool and
     /// arguments), in which case the answer is returned; the client retries the call after the
     /// user finished. On 2026-07-28, where -32042 does not exist, this is [`ElicitUrl::ask`].
-    fn require(
+    fn require<C: InputChannel + AsMut<ElicitContext>>(
         self,
-        cx: &mut ElicitContext,
-    ) -> impl Future<Output = Result<UrlAnswer<Self>, Interrupt>> + Send + '_
+        cx: &mut C,
+    ) -> impl Future<Output = Result<UrlAnswer<Self>, C::Error>> + Send + '_
     where
         Self: Serialize + DeserializeOwned,
     {
-        cx.require_url(self)
+        async move {
+            let result = cx.as_mut().require_url(self).await;
+            result.map_err(|stop| cx.stop(stop))
+        }
     }
 }
 

@@ -1,0 +1,136 @@
+//! [`Elicit`] as an input channel: it asks through the call's context, and its asks fail with
+//! rmcp's `ErrorData`, so `?` after an ask works in a method returning
+//! `Result<_, rmcp::ErrorData>`.
+//!
+//! "Input required" and "end with a link" cannot be said in an `ErrorData`, so they travel as
+//! an internal error carrying a marker that [`ElicitHandler`](super::ElicitHandler)'s wiring
+//! recognizes and replaces with the round's result; the context keeps what the result needs
+//! (the questions of the round, the link). A client sees the marker only when that wiring is
+//! missing, and then the message says what to add.
+
+use std::future::Future;
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::ErrorCode;
+use serde_json::{Value, json};
+
+use super::convert::to_mcp_error;
+use super::extract::Elicit;
+use crate::form::Reask;
+use crate::request::ElicitContext;
+use crate::url::UrlMode;
+use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
+use crate::{InputChannel, Interrupt};
+
+/// The `data` of the error an input-required [`Interrupt`] becomes on its way through rmcp's
+/// router: `{"elicit": "input_required"}`.
+const MARKER: (&str, &str) = ("elicit", "input_required");
+
+/// What a call fails with when a method takes [`Elicit`] but the call did not come through
+/// [`ElicitHandler`](super::ElicitHandler).
+pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp::Elicit`, but \
+     the call did not run through elicit: annotate the `ServerHandler` impl with \
+     `#[tool_handler(router = self.elicit.tools(&self.tool_router))]`, or have `call_tool` \
+     return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
+     (for prompts, `get_prompt` returns `self.elicit.get_prompt(&self.prompt_router, self, \
+     request, context).await`)";
+
+/// An [`Interrupt`] as the error an rmcp method returns: a failed request is its JSON-RPC
+/// error; "input required" (or a link) is the marker the wiring replaces.
+fn to_error_data(interrupt: Interrupt) -> McpError {
+    match interrupt.into_error() {
+        Some(error) => to_mcp_error(error),
+        None => McpError::internal_error(
+            format!("input required, but {MISSING_WIRING}"),
+            Some(json!({MARKER.0: MARKER.1})),
+        ),
+    }
+}
+
+/// Whether `error` is an input-required [`Interrupt`] on its way through rmcp's router.
+pub(super) fn is_input_required(error: &McpError) -> bool {
+    // Compared in place: this runs on every error a method returns.
+    error.code == ErrorCode::INTERNAL_ERROR
+        && matches!(&error.data, Some(Value::Object(data))
+            if data.len() == 1 && data.get(MARKER.0).and_then(Value::as_str) == Some(MARKER.1))
+}
+
+/// The context's requests, with rmcp's error, so `?` works on them in a method.
+impl Elicit {
+    /// [`ElicitContext::sample`], failing with rmcp's error.
+    pub async fn sample(&mut self, key: &str, params: Value) -> Result<Value, McpError> {
+        self.cx_mut()
+            .sample(key, params)
+            .await
+            .map_err(to_error_data)
+    }
+
+    /// [`ElicitContext::list_roots`], failing with rmcp's error.
+    pub async fn list_roots(&mut self, key: &str) -> Result<Value, McpError> {
+        self.cx_mut().list_roots(key).await.map_err(to_error_data)
+    }
+
+    /// [`ElicitContext::retry_later`] as rmcp's error: `return Err(cx.retry_later())` ends
+    /// this round without new questions, and the client retries with the sealed state.
+    pub fn retry_later(&self) -> McpError {
+        to_error_data(self.cx().retry_later())
+    }
+}
+
+/// So that [`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link) and
+/// [`ElicitUrl::require`](crate::ElicitUrl::require) take `&mut cx`.
+impl AsMut<ElicitContext> for Elicit {
+    fn as_mut(&mut self) -> &mut ElicitContext {
+        self.cx_mut()
+    }
+}
+
+impl InputChannel for Elicit {
+    /// rmcp's error, which a tool or prompt method returns.
+    type Error = McpError;
+
+    fn stop(&self, interrupt: Interrupt) -> McpError {
+        to_error_data(interrupt)
+    }
+
+    fn capabilities(&self) -> &ClientCapabilities {
+        self.cx().capabilities()
+    }
+
+    fn input<'a>(
+        &'a mut self,
+        key: &'a str,
+        digest: &'a str,
+        request: InputRequest,
+    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
+        self.cx_mut().input(key, digest, request)
+    }
+
+    fn require_provenance(&mut self, key: &str) {
+        self.cx_mut().require_provenance(key);
+    }
+
+    fn answered(&mut self, key: &str, kept: Value) {
+        self.cx_mut().answered(key, kept);
+    }
+
+    fn failed(&mut self, error: &JsonRpcError) {
+        self.cx_mut().failed(error);
+    }
+
+    fn max_reasks(&self) -> u8 {
+        self.cx().max_reasks()
+    }
+
+    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
+        self.cx_mut().reask_under_way(key, origin)
+    }
+
+    fn reasking(&mut self, key: &str, reask: &Reask) {
+        self.cx_mut().reasking(key, reask);
+    }
+
+    fn url_mode(&mut self) -> Option<&mut UrlMode> {
+        self.cx_mut().url_mode()
+    }
+}
