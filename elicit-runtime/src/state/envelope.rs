@@ -189,6 +189,13 @@ pub(crate) fn from_unix_secs(secs: u64) -> Option<SystemTime> {
     UNIX_EPOCH.checked_add(Duration::from_secs(secs))
 }
 
+/// An expiry `secs` after the epoch. One that `SystemTime` cannot hold (never sealed: sealers
+/// clamp their TTL) reads as the epoch, so what it guards counts as expired: fail closed,
+/// never panic.
+pub(crate) fn expiry_from_unix_secs(secs: u64) -> SystemTime {
+    from_unix_secs(secs).unwrap_or(UNIX_EPOCH)
+}
+
 /// A TTL in whole seconds: rounded up, at least one, at most [`MAX_TTL`].
 pub(crate) fn ttl_secs(ttl: Duration) -> u64 {
     let secs = ttl

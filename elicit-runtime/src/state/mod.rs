@@ -71,7 +71,7 @@ pub(crate) use digest::{
     question_digest_raw, short_digest,
 };
 pub use envelope::MAX_TTL;
-pub(crate) use envelope::{from_unix_secs, lifetime, ttl_secs};
+pub(crate) use envelope::{expiry_from_unix_secs, lifetime, ttl_secs};
 pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
 };

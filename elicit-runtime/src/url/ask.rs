@@ -280,10 +280,9 @@ async fn consume_carried_completion(
     }
 }
 
-/// When `flow`'s link expires. An expiry past what the clock can hold reads as already expired
-/// (fails closed).
+/// When `flow`'s link expires (failing closed, see `expiry_from_unix_secs`).
 fn expires_at(flow: &UrlFlow) -> SystemTime {
-    crate::state::from_unix_secs(flow.exp).unwrap_or(SystemTime::UNIX_EPOCH)
+    crate::state::expiry_from_unix_secs(flow.exp)
 }
 
 /// The longest pause between two looks at the store while a handler waits for the page.

@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use crate::state::frame::{self, Prefix};
 use crate::state::{
-    Binding, SealError, StateError, StateSealer, ct_eq, from_unix_secs, lifetime, principal_hash,
-    ttl_secs,
+    Binding, SealError, StateError, StateSealer, ct_eq, expiry_from_unix_secs, lifetime,
+    principal_hash, ttl_secs,
 };
 
 pub(crate) mod confirm;
@@ -46,7 +46,7 @@ impl Claims {
     /// The expiry. One that `SystemTime` cannot hold (never sealed: sealers clamp their TTL)
     /// is read as the epoch, so the handle counts as expired: fail closed, never panic.
     pub fn expires_at(&self) -> SystemTime {
-        from_unix_secs(self.exp).unwrap_or(SystemTime::UNIX_EPOCH)
+        expiry_from_unix_secs(self.exp)
     }
 
     /// Whether `subject` is the principal who started the elicitation.

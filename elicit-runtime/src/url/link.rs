@@ -119,7 +119,7 @@ impl ElicitContext {
             ])
         };
         let (_, exp) = crate::state::lifetime(SystemTime::now(), sealer.ttl());
-        let expires_at = crate::state::from_unix_secs(exp).unwrap_or(SystemTime::UNIX_EPOCH);
+        let expires_at = crate::state::expiry_from_unix_secs(exp);
         let mut id = flow_id(0);
         for generation in 1..=MAX_GENERATIONS {
             match read_completion(single_use, &id, store.as_ref(), expires_at).await? {

@@ -196,4 +196,10 @@ fn lifetimes_and_timestamps_never_overflow() {
         from_unix_secs(60),
         Some(std::time::UNIX_EPOCH + Duration::from_secs(60))
     );
+    // An expiry the clock cannot hold is already over: fail closed.
+    assert_eq!(expiry_from_unix_secs(u64::MAX), std::time::UNIX_EPOCH);
+    assert_eq!(
+        expiry_from_unix_secs(60),
+        std::time::UNIX_EPOCH + Duration::from_secs(60)
+    );
 }
