@@ -1,5 +1,5 @@
-//! [`Elicit`] as an input channel: it asks through the call's context, and its asks fail with
-//! rmcp's `ErrorData`, so `?` after an ask works in a method returning
+//! [`Elicit`] as an input channel (an [`AdapterChannel`]): it asks through the call's context,
+//! and its asks fail with rmcp's `ErrorData`, so `?` after an ask works in a method returning
 //! `Result<_, rmcp::ErrorData>`.
 //!
 //! "Input required" and "end with a link" cannot be said in an `ErrorData`, so they travel as
@@ -8,19 +8,14 @@
 //! (the questions of the round, the link). A client sees the marker only when that wiring is
 //! missing, and then the message says what to add.
 
-use std::future::Future;
-
 use rmcp::ErrorData as McpError;
 use rmcp::model::ErrorCode;
 use serde_json::{Value, json};
 
 use super::convert::to_mcp_error;
 use super::extract::Elicit;
-use crate::form::Reask;
-use crate::request::ElicitContext;
-use crate::url::UrlMode;
-use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
-use crate::{InputChannel, Interrupt};
+use crate::Interrupt;
+use crate::request::{AdapterChannel, ElicitContext};
 
 /// The `data` of the error an input-required [`Interrupt`] becomes on its way through rmcp's
 /// router: `{"elicit": "input_required"}`.
@@ -77,60 +72,28 @@ impl Elicit {
     }
 }
 
-/// So that [`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link) and
-/// [`ElicitUrl::require`](crate::ElicitUrl::require) take `&mut cx`.
+/// The call's context, as an [`AdapterChannel`] holds it.
+impl AsRef<ElicitContext> for Elicit {
+    fn as_ref(&self) -> &ElicitContext {
+        self.cx()
+    }
+}
+
+/// The call's context, as an [`AdapterChannel`] holds it (and so that
+/// [`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link) and
+/// [`ElicitUrl::require`](crate::ElicitUrl::require) take `&mut cx`).
 impl AsMut<ElicitContext> for Elicit {
     fn as_mut(&mut self) -> &mut ElicitContext {
         self.cx_mut()
     }
 }
 
-impl InputChannel for Elicit {
-    /// rmcp's error, which a tool or prompt method returns.
-    type Error = McpError;
+/// An input channel that asks through the call's context and fails with rmcp's error, which a
+/// tool or prompt method returns.
+impl AdapterChannel for Elicit {
+    type SdkError = McpError;
 
-    fn stop(&self, interrupt: Interrupt) -> McpError {
+    fn sdk_error(&self, interrupt: Interrupt) -> McpError {
         to_error_data(interrupt)
-    }
-
-    fn capabilities(&self) -> &ClientCapabilities {
-        self.cx().capabilities()
-    }
-
-    fn input<'a>(
-        &'a mut self,
-        key: &'a str,
-        digest: &'a str,
-        request: InputRequest,
-    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
-        self.cx_mut().input(key, digest, request)
-    }
-
-    fn require_provenance(&mut self, key: &str) {
-        self.cx_mut().require_provenance(key);
-    }
-
-    fn answered(&mut self, key: &str, kept: Value) {
-        self.cx_mut().answered(key, kept);
-    }
-
-    fn failed(&mut self, error: &JsonRpcError) {
-        self.cx_mut().failed(error);
-    }
-
-    fn max_reasks(&self) -> u8 {
-        self.cx().max_reasks()
-    }
-
-    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
-        self.cx_mut().reask_under_way(key, origin)
-    }
-
-    fn reasking(&mut self, key: &str, reask: &Reask) {
-        self.cx_mut().reasking(key, reask);
-    }
-
-    fn url_mode(&mut self) -> Option<&mut UrlMode> {
-        self.cx_mut().url_mode()
     }
 }

@@ -57,6 +57,9 @@ pub trait InputChannel: Send {
     /// [`TaskInput`](crate::tasks::TaskInput)). An SDK adapter's channel names the error its
     /// handlers return (`elicit_rmcp::Elicit` names `rmcp::ErrorData`): the adapter, not the
     /// core, knows that type, so the core names no SDK in its API.
+    ///
+    /// Such an adapter implements [`AdapterChannel`](crate::request::AdapterChannel) for its
+    /// extractor, which then is an input channel asking through the request's context.
     type Error: Send;
 
     /// The error that stops a handler with `interrupt` ("input required", a failed request

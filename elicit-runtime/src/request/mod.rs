@@ -7,6 +7,7 @@
 //! (`redeem`), then `answers` finds each answer or records the question →
 //! [`ElicitContext::finish`] seals the next state or returns the result.
 
+mod adapter;
 mod answers;
 mod build;
 mod error;
@@ -22,6 +23,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+pub use adapter::AdapterChannel;
 pub use build::ContextBuilder;
 pub use error::ContextError;
 pub use finish::Reply;

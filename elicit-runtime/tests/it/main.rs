@@ -18,6 +18,7 @@ mod legacy_era;
 mod mrtr_flows;
 mod mrtr_state;
 mod round_tracing;
+mod sdk_adapter;
 mod tasks_input;
 mod ui;
 mod url_flows;

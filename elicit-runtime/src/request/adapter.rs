@@ -1,0 +1,139 @@
+//! The input channel of an SDK adapter: a request's context whose asks fail with the SDK's
+//! error type. The adapter says only that; every other part of [`InputChannel`] is the
+//! context's, so no adapter can forget to pass one on.
+
+use std::future::Future;
+
+use serde_json::Value;
+
+use super::ElicitContext;
+use crate::channel::{InputChannel, Reask, UrlMode};
+use crate::interrupt::Interrupt;
+use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
+
+/// The extractor of an adapter to an MCP SDK: it holds the request's [`ElicitContext`] (built
+/// with [`ElicitServer::context_from_parts`](crate::ElicitServer::context_from_parts)) and
+/// names the error the SDK's handlers return, so that `?` after an ask works in them.
+///
+/// Every implementor is an [`InputChannel`] that asks through its context, with
+/// [`InputChannel::Error`] set to [`SdkError`](Self::SdkError); with `AsMut<ElicitContext>` it
+/// also takes [`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link). Its dispatch turns the
+/// handler's error back into an [`Interrupt`] for [`ElicitContext::respond`].
+/// `elicit_rmcp::Elicit` is one, for rmcp.
+///
+/// ```
+/// use elicit_runtime::request::{AdapterChannel, ElicitContext, RequestParts};
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_runtime::{Answer, ElicitForm, ElicitServer, Interrupt, Reply};
+///
+/// /// The SDK's error type.
+/// #[derive(Debug)]
+/// enum SdkError {
+///     Rpc(i64, String),
+///     Suspended,
+/// }
+///
+/// /// The SDK's extractor.
+/// struct Cx(ElicitContext);
+///
+/// impl AsRef<ElicitContext> for Cx {
+///     fn as_ref(&self) -> &ElicitContext { &self.0 }
+/// }
+/// impl AsMut<ElicitContext> for Cx {
+///     fn as_mut(&mut self) -> &mut ElicitContext { &mut self.0 }
+/// }
+/// impl AdapterChannel for Cx {
+///     type SdkError = SdkError;
+///     fn sdk_error(&self, interrupt: Interrupt) -> SdkError {
+///         match interrupt.into_error() {
+///             Some(error) => SdkError::Rpc(error.code, error.message),
+///             None => SdkError::Suspended,
+///         }
+///     }
+/// }
+///
+/// /// Delete the draft?
+/// #[derive(ElicitForm)]
+/// struct Confirm { sure: bool }
+///
+/// // A handler of the SDK: `?` returns the SDK's error.
+/// async fn delete(cx: &mut Cx) -> Result<&'static str, SdkError> {
+///     Ok(match Confirm::ask(cx).await? {
+///         Answer::Accepted(Confirm { sure: true }) => "deleted",
+///         _ => "kept",
+///     })
+/// }
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "my-server"));
+/// let mut parts = RequestParts::new("delete");
+/// parts.meta = serde_json::json!({
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
+/// }).as_object().cloned();
+/// let mut cx = Cx(server.context_from_parts("tools/call", parts).build().unwrap());
+/// let result = pollster::block_on(delete(&mut cx)).map_err(|error| match error {
+///     SdkError::Suspended => Interrupt::input_required(),
+///     SdkError::Rpc(code, message) => elicit_runtime::wire::JsonRpcError::new(code, message, None).into(),
+/// });
+/// // The first round asks: the SDK sends this `InputRequiredResult`.
+/// let reply = pollster::block_on(cx.0.respond(result)).unwrap();
+/// assert!(matches!(reply, Reply::InputRequired(_)));
+/// ```
+pub trait AdapterChannel: Send + AsRef<ElicitContext> + AsMut<ElicitContext> {
+    /// The error the SDK's handlers return.
+    type SdkError: Send;
+
+    /// `interrupt` as the SDK's error: a failed request as its JSON-RPC error; "input
+    /// required" (and a link) as something the adapter's dispatch recognizes, to answer with
+    /// [`ElicitContext::respond`] instead.
+    fn sdk_error(&self, interrupt: Interrupt) -> Self::SdkError;
+}
+
+impl<T: AdapterChannel> InputChannel for T {
+    type Error = T::SdkError;
+
+    fn stop(&self, interrupt: Interrupt) -> T::SdkError {
+        self.sdk_error(interrupt)
+    }
+
+    fn capabilities(&self) -> &ClientCapabilities {
+        self.as_ref().capabilities()
+    }
+
+    fn input<'a>(
+        &'a mut self,
+        key: &'a str,
+        digest: &'a str,
+        request: InputRequest,
+    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
+        self.as_mut().input(key, digest, request)
+    }
+
+    fn require_provenance(&mut self, key: &str) {
+        self.as_mut().require_provenance(key);
+    }
+
+    fn answered(&mut self, key: &str, kept: Value) {
+        self.as_mut().answered(key, kept);
+    }
+
+    fn failed(&mut self, error: &JsonRpcError) {
+        self.as_mut().failed(error);
+    }
+
+    fn max_reasks(&self) -> u8 {
+        self.as_ref().max_reasks()
+    }
+
+    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
+        self.as_mut().reask_under_way(key, origin)
+    }
+
+    fn reasking(&mut self, key: &str, reask: &Reask) {
+        self.as_mut().reasking(key, reask);
+    }
+
+    fn url_mode(&mut self) -> Option<&mut UrlMode> {
+        self.as_mut().url_mode()
+    }
+}
