@@ -13,22 +13,13 @@ use rmcp::model::ErrorCode;
 use serde_json::{Value, json};
 
 use super::convert::to_mcp_error;
-use super::extract::Elicit;
+use super::extract::{Elicit, MISSING_WIRING};
 use crate::Interrupt;
 use crate::request::{AdapterChannel, ElicitContext};
 
 /// The `data` of the error an input-required [`Interrupt`] becomes on its way through rmcp's
 /// router: `{"elicit": "input_required"}`.
 const MARKER: (&str, &str) = ("elicit", "input_required");
-
-/// What a call fails with when a method takes [`Elicit`] but the call did not come through
-/// [`ElicitHandler`](super::ElicitHandler).
-pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp::Elicit`, but \
-     the call did not run through elicit: annotate the `ServerHandler` impl with \
-     `#[tool_handler(router = self.elicit.tools(&self.tool_router))]`, or have `call_tool` \
-     return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
-     (for prompts, `get_prompt` returns `self.elicit.get_prompt(&self.prompt_router, self, \
-     request, context).await`)";
 
 /// An [`Interrupt`] as the error an rmcp method returns: a failed request is its JSON-RPC
 /// error; "input required" (or a link) is the marker the wiring replaces.

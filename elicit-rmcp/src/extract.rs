@@ -20,8 +20,16 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 
 use crate::ElicitServer;
-use crate::channel::MISSING_WIRING;
 use crate::request::{ElicitContext, RequestParts};
+
+/// What a call fails with when a method takes [`Elicit`] but the call did not come through
+/// [`ElicitHandler`](super::ElicitHandler).
+pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp::Elicit`, but \
+     the call did not run through elicit: annotate the `ServerHandler` impl with \
+     `#[tool_handler(router = self.elicit.tools(&self.tool_router))]`, or have `call_tool` \
+     return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
+     (for prompts, `get_prompt` returns `self.elicit.get_prompt(&self.prompt_router, self, \
+     request, context).await`)";
 
 /// The elicitation context of one rmcp tool or prompt call, taken as a method parameter.
 ///
