@@ -217,9 +217,7 @@ fn multi(m: &MultiSelectSchema, rules: &mut Vec<(Rule, Breaking)>) {
         n.min(m.max_items.unwrap_or(u64::MAX).saturating_sub(1)),
     );
     if lo <= hi {
-        let vs = values.clone();
-        let twice = (lo..=hi)
-            .prop_flat_map(move |size| chosen(vs.clone(), size))
+        let twice = chosen_between(values.clone(), lo, hi)
             .prop_flat_map(|chosen| {
                 let len = chosen.len();
                 (Just(chosen), 0..len, 0..=len)
@@ -234,9 +232,7 @@ fn multi(m: &MultiSelectSchema, rules: &mut Vec<(Rule, Breaking)>) {
     let (lo, hi) = (fewest.max(1), most);
     let stranger = unknown(&m.options);
     if lo <= hi {
-        let vs = values.clone();
-        let swapped = (lo..=hi)
-            .prop_flat_map(move |size| chosen(vs.clone(), size))
+        let swapped = chosen_between(values.clone(), lo, hi)
             .prop_flat_map(|chosen| {
                 let len = chosen.len();
                 (Just(chosen), 0..len)
@@ -250,6 +246,11 @@ fn multi(m: &MultiSelectSchema, rules: &mut Vec<(Rule, Breaking)>) {
 }
 
 /// A value none of `options` has.
+/// Between `lo` and `hi` of `values`, distinct, in any order.
+fn chosen_between(values: Vec<String>, lo: u64, hi: u64) -> impl Strategy<Value = Vec<String>> {
+    (lo..=hi).prop_flat_map(move |size| chosen(values.clone(), size))
+}
+
 fn unknown(options: &EnumOptions) -> String {
     let mut stranger = String::from("not-an-option");
     while options.contains(&stranger) {
