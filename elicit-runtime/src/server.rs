@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -12,6 +13,15 @@ use crate::waits::{DEFAULT_MAX_URL_WAITS_PER_USER, UrlWait, UrlWaits};
 /// [`ElicitServer::with_max_url_waits`] says otherwise (re-exported as
 /// `elicit_runtime::url::DEFAULT_MAX_URL_WAITS`).
 pub const DEFAULT_MAX_URL_WAITS: usize = 256;
+
+/// How long a 2026-07-28 retry after a URL-mode accept is held open waiting for the page,
+/// unless [`ElicitServer::with_url_hold`] says otherwise (re-exported as
+/// `elicit_runtime::url::DEFAULT_URL_HOLD`).
+///
+/// Half the TypeScript SDK's default request timeout (60 s), under the idle timeouts of common
+/// proxies (60 s), and long enough that a client which accepts at once and retries up to ten
+/// rounds (the Python and TypeScript SDKs' default) waits about five minutes for the person.
+pub const DEFAULT_URL_HOLD: Duration = Duration::from_secs(30);
 
 /// How many times a form question whose accepted answer fails its checks is asked again before
 /// the call fails with `-32602`, unless the question
@@ -44,8 +54,11 @@ struct Inner {
     single_use: bool,
     strict_provenance: bool,
     principal_required: bool,
-    /// Permits for 2025-11-25 handlers waiting on a URL-mode page.
+    /// Permits for requests waiting on a URL-mode page: 2025-11-25 handlers and held
+    /// 2026-07-28 retries.
     url_waits: UrlWaits,
+    /// How long a 2026-07-28 retry after an accept waits for the page.
+    url_hold: Duration,
     url_origin: Option<String>,
     max_reasks: u8,
 }
@@ -60,6 +73,7 @@ impl fmt::Debug for ElicitServer {
             .field("strict_provenance", &self.inner.strict_provenance)
             .field("principal_required", &self.inner.principal_required)
             .field("max_reasks", &self.inner.max_reasks)
+            .field("url_hold", &self.inner.url_hold)
             .finish()
     }
 }
@@ -76,6 +90,7 @@ impl ElicitServer {
                 strict_provenance: false,
                 principal_required: false,
                 url_waits: UrlWaits::new(DEFAULT_MAX_URL_WAITS, DEFAULT_MAX_URL_WAITS_PER_USER),
+                url_hold: DEFAULT_URL_HOLD,
                 url_origin: None,
                 max_reasks: DEFAULT_MAX_REASKS,
             }),
@@ -271,11 +286,13 @@ impl ElicitServer {
         self.inner.principal_required
     }
 
-    /// At most `max` 2025-11-25 requests may wait on a URL-mode page at once (default
-    /// [`DEFAULT_MAX_URL_WAITS`]). Each wait holds its request open until the page finishes or
-    /// the handle expires; past the limit, asking fails at once with `-32603` and
-    /// `data.reason = "busy"` before any link is sent, so a flood of accepted-but-abandoned
-    /// flows cannot pile up open requests.
+    /// At most `max` requests may wait on a URL-mode page at once (default
+    /// [`DEFAULT_MAX_URL_WAITS`]): 2025-11-25 requests, each held open until the page finishes
+    /// or the handle expires, and 2026-07-28 retries after an accept, each held at most
+    /// [`url_hold`](Self::url_hold). Past the limit, a 2025-11-25 ask fails at once with
+    /// `-32603` and `data.reason = "busy"` before any link is sent, and so does a 2026-07-28
+    /// retry that would be held, so a flood of accepted-but-abandoned flows cannot pile up
+    /// open requests.
     ///
     /// More than tokio's semaphore can count (`Semaphore::MAX_PERMITS`, `usize::MAX >> 3`)
     /// is that many: any `max` is safe.
@@ -294,7 +311,7 @@ impl ElicitServer {
         })
     }
 
-    /// How many 2025-11-25 requests may wait on URL-mode pages at once.
+    /// How many requests may wait on URL-mode pages at once.
     pub fn max_url_waits(&self) -> usize {
         self.inner.url_waits.all()
     }
@@ -317,6 +334,41 @@ impl ElicitServer {
         self.with(|inner| {
             inner.url_waits = inner.url_waits.with_per_user(max);
         })
+    }
+
+    /// How long a 2026-07-28 retry that carries a URL-mode `accept` is held open while the page
+    /// has not recorded an outcome (default [`DEFAULT_URL_HOLD`], 30 s).
+    ///
+    /// The retry answers as soon as the page records (within 250 ms, on any replica sharing
+    /// the completion store), or when the link expires (`UrlAnswer::Expired`). If the hold
+    /// passes first, the round asks the same URL question again (same link, same expiry): the
+    /// client shows it again, and the person may go on, or cancel. A held retry takes a wait
+    /// from the same pool as 2025-11-25 waits ([`with_max_url_waits`](Self::with_max_url_waits),
+    /// per user [`with_max_url_waits_per_user`](Self::with_max_url_waits_per_user)); past it,
+    /// the retry fails with `data.reason = "busy"`.
+    ///
+    /// Keep it below the request timeout of the clients you serve (60 s in the TypeScript SDK,
+    /// none by default in the Python SDK) and of any proxy in between. `Duration::ZERO` holds
+    /// nothing: every retry asks again at once.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use elicit_runtime::url::DEFAULT_URL_HOLD;
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "srv"));
+    /// assert_eq!(server.url_hold(), DEFAULT_URL_HOLD);
+    /// let behind_a_proxy = server.with_url_hold(Duration::from_secs(20));
+    /// assert_eq!(behind_a_proxy.url_hold(), Duration::from_secs(20));
+    /// ```
+    pub fn with_url_hold(self, hold: Duration) -> Self {
+        self.with(|inner| inner.url_hold = hold)
+    }
+
+    /// How long a 2026-07-28 retry after a URL-mode accept waits for the page.
+    pub fn url_hold(&self) -> Duration {
+        self.inner.url_hold
     }
 
     /// A wait on a URL-mode page for `user` (the principal's hash), if the pool and the

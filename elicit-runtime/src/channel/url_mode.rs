@@ -3,7 +3,7 @@
 //! 2026-07-28 request carries its flows from round to round in sealed state; a 2025-11-25
 //! request and a task wait for the page where they are.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -51,6 +51,9 @@ pub(crate) enum Follow {
         flows: BTreeMap<String, UrlFlow>,
         /// The `requestState` this request carried, if any.
         opened_state: Option<OpenedState>,
+        /// Keys whose URL question is asked again in this round (the hold passed with no
+        /// outcome): the answer this request carried for them is spent.
+        again: BTreeSet<String>,
     },
     /// The channel waits for the page where it is, then tells the client through `peer`
     /// (2025-11-25), or no one (a task, which the client polls).
@@ -123,6 +126,23 @@ impl UrlMode {
     pub(crate) fn remember(&mut self, key: &str, flow: UrlFlow) {
         if let Follow::Rounds { flows, .. } = &mut self.follow {
             flows.insert(key.to_owned(), flow);
+        }
+    }
+
+    /// Marks the URL question under `key` as asked again in this round (2026-07-28; elsewhere
+    /// a no-op): the channel's next `input` under `key` puts the question instead of reading
+    /// the answer this request carried.
+    pub(crate) fn ask_again(&mut self, key: &str) {
+        if let Follow::Rounds { again, .. } = &mut self.follow {
+            again.insert(key.to_owned());
+        }
+    }
+
+    /// Whether the question under `key` is to be asked again (once: the mark is taken).
+    pub(crate) fn take_again(&mut self, key: &str) -> bool {
+        match &mut self.follow {
+            Follow::Rounds { again, .. } => again.remove(key),
+            Follow::Waits { .. } => false,
         }
     }
 

@@ -163,10 +163,16 @@ impl Answers {
     /// Records that the question under `key` is asked again: the answer this request used
     /// for it is dropped (from this request and from earlier rounds), so the next lookup asks.
     pub fn reask(&mut self, key: &str, reask: Reask) {
+        self.forget(key);
+        self.reasks.insert(key.to_owned(), reask);
+    }
+
+    /// Drops the answer this request used for `key` (from this request and from earlier
+    /// rounds), so the next lookup asks.
+    pub fn forget(&mut self, key: &str) {
         self.resolved.remove(key);
         self.responses.remove(key);
         self.carried.remove(key);
-        self.reasks.insert(key.to_owned(), reask);
     }
 
     /// Adds a question to this round.

@@ -306,6 +306,10 @@ impl ElicitContext {
                         None,
                     )));
                 }
+                if self.url.as_mut().is_some_and(|url| url.take_again(key)) {
+                    // A URL question asked again: the accept this request carried is spent.
+                    self.answers.forget(key);
+                }
                 match self.lookup(key, digest).await? {
                     Some(response) => Ok(self.answers.defined_only(key, &request, response)),
                     None => {
@@ -389,6 +393,7 @@ impl InputChannel for ElicitContext {
                 ProtocolEra::Mrtr2026 => Follow::Rounds {
                     flows: std::mem::take(&mut self.url_flows),
                     opened_state: self.opened_state,
+                    again: Default::default(),
                 },
                 ProtocolEra::Legacy2025 => Follow::Waits {
                     peer: self.peer.clone(),

@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::signals::CompletionSignals;
 use crate::future::BoxFuture;
 
 /// How an out-of-band flow ended, as recorded by the page.
@@ -89,6 +90,20 @@ pub trait CompletionStore: Send + Sync {
         id: &'a str,
         expires_at: SystemTime,
     ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>>;
+
+    /// A wake-up for a request waiting on flow `id`: resolves once a completion of `id` may
+    /// have been recorded after this call (on any replica, if the store can tell), and may
+    /// never resolve otherwise. The waiting request registers it *before* it looks at the
+    /// store, so a record in between is not missed, and looks again when it resolves.
+    ///
+    /// `None`, the default, says the store cannot tell: a waiting request then looks every
+    /// 50 ms at first, backing off to every 200 ms, so it still sees a record within a quarter
+    /// of a second. [`MemoryCompletionStore`] wakes its waiters at once through
+    /// [`CompletionSignals`](crate::url::CompletionSignals); a store of your own can too.
+    fn watch(&self, id: &str) -> Option<BoxFuture<'static, ()>> {
+        let _ = id;
+        None
+    }
 }
 
 /// An in-process [`CompletionStore`]: for one server replica, tests and demos.
@@ -106,6 +121,8 @@ pub trait CompletionStore: Send + Sync {
 #[derive(Debug, Default)]
 pub struct MemoryCompletionStore {
     entries: Mutex<Entries>,
+    /// Wakes requests waiting on a flow when its outcome is recorded.
+    signals: CompletionSignals,
 }
 
 #[derive(Debug, Default)]
@@ -178,6 +195,9 @@ impl CompletionStore for MemoryCompletionStore {
             entries.insert(id.to_owned(), (completion, expires_at));
             true
         });
+        if recorded {
+            self.signals.notify(id);
+        }
         Box::pin(async move { Ok(recorded) })
     }
 
@@ -200,10 +220,21 @@ impl CompletionStore for MemoryCompletionStore {
         });
         Box::pin(async move { Ok(before) })
     }
+
+    fn watch(&self, id: &str) -> Option<BoxFuture<'static, ()>> {
+        Some(self.signals.watch(id))
+    }
 }
 
-/// How often a waiting 2025-11-25 handler looks for a completion.
-pub(crate) const POLL_INTERVAL: Duration = Duration::from_millis(200);
+/// How often a request waiting on a page looks at a store that cannot wake it
+/// ([`CompletionStore::watch`] is `None`): every `FIRST_POLL` at first, backing off to every
+/// `MAX_POLL`, so a record is seen within a quarter of a second.
+pub(crate) const FIRST_POLL: Duration = Duration::from_millis(50);
+/// See [`FIRST_POLL`].
+pub(crate) const MAX_POLL: Duration = Duration::from_millis(200);
+/// How often a request waiting on a store that wakes it looks all the same: a wake-up lost
+/// (a replica's message dropped) delays it by this much at most.
+pub(crate) const WATCHED_POLL: Duration = Duration::from_secs(2);
 
 #[cfg(test)]
 mod tests {

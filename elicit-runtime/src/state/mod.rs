@@ -58,13 +58,14 @@ mod keys;
 mod random;
 mod replay;
 mod sealer;
+mod signals;
 #[cfg(test)]
 mod test_support;
 
 pub use binding::Binding;
 pub(crate) use binding::BindingBuf;
-pub(crate) use completion::POLL_INTERVAL;
 pub use completion::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
+pub(crate) use completion::{FIRST_POLL, MAX_POLL, WATCHED_POLL};
 pub use digest::args_digest;
 pub(crate) use digest::{
     canonical_json, ct_eq, principal_hash, question_digest, question_digest_declared,
@@ -79,3 +80,4 @@ pub use keys::{KeyRing, KeyRingError, KeyWeakness};
 pub(crate) use replay::OpenedState;
 pub use replay::{MemoryReplayGuard, Redemption, ReplayGuard};
 pub use sealer::{DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX};
+pub use signals::CompletionSignals;

@@ -3,7 +3,7 @@
 //! form's, and an accept is followed up as the channel says (once per round, or waiting for
 //! the page).
 
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use serde_json::{Value, json};
 
@@ -11,7 +11,9 @@ use super::{Askable, UrlAnswer};
 use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal, settle};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
-use crate::state::{Completion, CompletionStore, POLL_INTERVAL, principal_hash};
+use crate::state::{
+    Completion, CompletionStore, FIRST_POLL, MAX_POLL, WATCHED_POLL, principal_hash,
+};
 use crate::wire::{
     ElicitAction, ElicitMode, ElicitResult, ElicitationCompleteNotification, INTERNAL_ERROR,
     InputRequest, JsonRpcError, UrlParams,
@@ -59,6 +61,14 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     let mode = mode_of(channel)?;
     mode.store()?;
     let earlier = mode.earlier(T::KEY);
+    // A flow whose link expired unused is over: its link is not sent again, answered or not.
+    if let Some(flow) = &earlier
+        && flow.done.is_none()
+        && SystemTime::now() >= expires_at(flow)
+    {
+        return Ok(UrlAnswer::Expired);
+    }
+    let bound_again = bound.clone();
     let (digest, request, sent) = link_question::<T>(mode, bound, earlier.as_ref())?;
     let rounds = matches!(mode.follow, Follow::Rounds { .. });
     // Remembered before asking: a round that ends here carries the link just sent.
@@ -104,15 +114,40 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
         ElicitAction::Cancel => return Ok(UrlAnswer::Cancelled),
         ElicitAction::Accept => {}
     }
-    if rounds {
-        follow_round(mode, T::KEY, flow, state).await
-    } else {
-        wait_for_page(mode, flow, state).await
+    if !rounds {
+        return wait_for_page(mode, flow, state).await;
+    }
+    match follow_round(mode, T::KEY, flow.clone(), state).await? {
+        Followed::Ended(answer) => Ok(answer),
+        Followed::StillOpen => ask_again::<T, C>(channel, bound_again, &flow).await,
+    }
+}
+
+/// 2026-07-28, the hold passed and the page has recorded nothing: the same URL question goes
+/// out again (same flow, same expiry), so the client can show the link again or cancel,
+/// rather than an empty round that only burns one of the client's retries.
+async fn ask_again<T: Askable, C: InputChannel + ?Sized>(
+    channel: &mut C,
+    bound: Value,
+    flow: &UrlFlow,
+) -> Result<UrlAnswer<T>, Interrupt> {
+    let mode = mode_of(channel)?;
+    let (digest, request, again) = link_question::<T>(mode, bound, Some(flow))?;
+    mode.remember(T::KEY, again);
+    // The accept this request carried answered the question's last asking; this one waits
+    // for the next.
+    mode.ask_again(T::KEY);
+    match channel.input(T::KEY, &digest, request).await {
+        Err(stop) => Err(stop),
+        Ok(_) => Err(internal(
+            "a URL-mode question asked again was answered in the same round",
+        )),
     }
 }
 
 /// The question for a new link to `T`'s page: its digest, the request, and the flow it starts.
-/// A link asked again in a later round keeps its flow's id; a new question gets a new one.
+/// A link asked again in a later round keeps its flow's id and expiry (no round extends a
+/// flow); a new question gets a new one.
 fn link_question<T: Askable>(
     mode: &UrlMode,
     bound: Value,
@@ -123,7 +158,7 @@ fn link_question<T: Askable>(
         T::KEY,
         T::MESSAGE,
         bound.clone(),
-        earlier.map(|f| f.id.clone()),
+        earlier.map(|f| (f.id.clone(), f.exp)),
     )?;
     // The flow's id is part of the question: an accept counts only for the link it answers.
     let digest = question_digest_raw(
@@ -154,26 +189,48 @@ fn elicit_result(answer: Value, key: &str) -> Result<ElicitResult, Interrupt> {
     })
 }
 
-/// 2026-07-28: after an accept, the store is read once. Still open: a state-only round lets
-/// the client retry without opening the page again.
+/// How a held 2026-07-28 retry ended: with the flow's outcome, or with the hold passed and
+/// nothing recorded yet.
+enum Followed<T> {
+    Ended(UrlAnswer<T>),
+    StillOpen,
+}
+
+/// 2026-07-28: after an accept, the retry is held (at most the server's `url_hold`, never past
+/// the link's expiry) until the page records, holding a wait from the pool within the user's
+/// share. A completion read here travels on in the sealed state, so a single-use completion
+/// is redeemed once, not once per round.
 async fn follow_round<T>(
     mode: &mut UrlMode,
     key: &str,
     flow: UrlFlow,
     state: T,
-) -> Result<UrlAnswer<T>, Interrupt> {
+) -> Result<Followed<T>, Interrupt> {
     let store = mode.store()?;
     let single_use = mode.server.single_use_completions();
-    // Already read in an earlier round of this request: the completion travels in the
-    // sealed state, so a single-use completion is redeemed once, not once per round.
+    // Already read in an earlier round of this request.
     if let Some(done) = flow.done {
         if single_use {
             consume_carried_completion(mode, &flow.id, store.as_ref()).await?;
         }
-        return outcome_for(done, state);
+        return outcome_for(done, state).map(Followed::Ended);
     }
     let expires_at = expires_at(&flow);
-    match completed(single_use, &flow.id, store.as_ref(), expires_at).await? {
+    // Looked at once before taking a wait: a page already done costs no permit.
+    let mut done = completed(single_use, &flow.id, store.as_ref(), expires_at).await?;
+    let now = SystemTime::now();
+    if done.is_none() && now < expires_at {
+        let hold_until = expires_at.min(now + mode.server.url_hold());
+        // Holding needs tokio's timer; outside a tokio runtime the question is asked again at
+        // once, as with a zero hold.
+        if hold_until > now && tokio::runtime::Handle::try_current().is_ok() {
+            let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
+            let _wait = mode.server.url_wait(&user).ok_or_else(busy)?;
+            done = await_completion(single_use, &flow.id, store.as_ref(), expires_at, hold_until)
+                .await?;
+        }
+    }
+    match done {
         Some(done) => {
             mode.remember(
                 key,
@@ -182,10 +239,10 @@ async fn follow_round<T>(
                     ..flow
                 },
             );
-            outcome_for(done, state)
+            outcome_for(done, state).map(Followed::Ended)
         }
-        None if SystemTime::now() >= expires_at => Ok(UrlAnswer::Expired),
-        None => Err(Interrupt::input_required()),
+        None if SystemTime::now() >= expires_at => Ok(Followed::Ended(UrlAnswer::Expired)),
+        None => Ok(Followed::StillOpen),
     }
 }
 
@@ -199,25 +256,53 @@ async fn wait_for_page<T>(
     let store = mode.store()?;
     let single_use = mode.server.single_use_completions();
     let expires_at = expires_at(&flow);
-    let mut pause = POLL_INTERVAL;
+    let Some(done) =
+        await_completion(single_use, &flow.id, store.as_ref(), expires_at, expires_at).await?
+    else {
+        return Ok(UrlAnswer::Expired);
+    };
+    if let Follow::Waits { peer: Some(peer) } = &mode.follow {
+        let note = ElicitationCompleteNotification::new(flow.id.clone());
+        let params = serde_json::to_value(&note).map_err(|e| internal(e.to_string()))?;
+        // Best effort: the client may retry on its own if the notification is lost.
+        let _ = peer
+            .notify(ElicitationCompleteNotification::METHOD, params)
+            .await;
+    }
+    outcome_for(done, state)
+}
+
+/// Waits until flow `id`'s outcome is recorded (redeeming it in single-use mode) or `until`
+/// passes, whichever is first; `None` at `until`. Woken by the store where it can
+/// ([`CompletionStore::watch`]), polling with backoff where it cannot: no thread is held and
+/// a record is seen within 250 ms either way. The store is looked at once more at `until`.
+async fn await_completion(
+    single_use: bool,
+    id: &str,
+    store: &dyn CompletionStore,
+    expires_at: SystemTime,
+    until: SystemTime,
+) -> Result<Option<Completion>, Interrupt> {
+    let mut pause = FIRST_POLL;
     loop {
-        if let Some(done) = completed(single_use, &flow.id, store.as_ref(), expires_at).await? {
-            if let Follow::Waits { peer: Some(peer) } = &mode.follow {
-                let note = ElicitationCompleteNotification::new(flow.id.clone());
-                let params = serde_json::to_value(&note).map_err(|e| internal(e.to_string()))?;
-                // Best effort: the client may retry on its own if the notification is lost.
-                let _ = peer
-                    .notify(ElicitationCompleteNotification::METHOD, params)
-                    .await;
-            }
-            return outcome_for(done, state);
+        // Registered before looking, so a record in between wakes it.
+        let wake = store.watch(id);
+        if let Some(done) = completed(single_use, id, store, expires_at).await? {
+            return Ok(Some(done));
         }
-        let Ok(left) = expires_at.duration_since(SystemTime::now()) else {
-            return Ok(UrlAnswer::Expired);
-        };
-        // Back off while the user is away, but look once more right at the expiry.
-        tokio::time::sleep(pause.min(left)).await;
-        pause = (pause * 2).min(MAX_POLL_INTERVAL);
+        let left = until.duration_since(SystemTime::now()).unwrap_or_default();
+        if left.is_zero() {
+            return Ok(None);
+        }
+        match wake {
+            Some(wake) => {
+                let _ = tokio::time::timeout(WATCHED_POLL.min(left), wake).await;
+            }
+            None => {
+                tokio::time::sleep(pause.min(left)).await;
+                pause = (pause * 2).min(MAX_POLL);
+            }
+        }
     }
 }
 
@@ -284,9 +369,6 @@ async fn consume_carried_completion(
 fn expires_at(flow: &UrlFlow) -> SystemTime {
     crate::state::expiry_from_unix_secs(flow.exp)
 }
-
-/// The longest pause between two looks at the store while a handler waits for the page.
-const MAX_POLL_INTERVAL: Duration = Duration::from_secs(5);
 
 fn busy() -> Interrupt {
     Interrupt::error(JsonRpcError::new(

@@ -64,7 +64,8 @@ pub(crate) fn new_id() -> Result<String, SealError> {
 }
 
 /// Seals a handle for `key` (asked with `message`) with `state`, bound to `binding` (which
-/// must carry a principal).
+/// must carry a principal). With `flow`, the handle continues that flow: its id, and an expiry
+/// no later than the flow's (seconds since the epoch).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn mint(
     sealer: &StateSealer,
@@ -74,16 +75,17 @@ pub(crate) fn mint(
     message: &str,
     state: Value,
     now: SystemTime,
-    id: Option<String>,
+    flow: Option<(String, u64)>,
 ) -> Result<(Claims, String), SealError> {
     // Rounded as `requestState` lifetimes are: a handle lives at least the full TTL.
     let (iat, exp) = lifetime(now, sealer.ttl());
+    let (id, exp) = match flow {
+        Some((id, until)) => (id, exp.min(until)),
+        None => (new_id()?, exp),
+    };
     let claims = Claims {
         v: 1,
-        id: match id {
-            Some(id) => id,
-            None => new_id()?,
-        },
+        id,
         iat,
         exp,
         aud: sealer.audience().to_owned(),
@@ -121,13 +123,13 @@ pub(crate) fn open(sealer: &StateSealer, token: &str) -> Result<Claims, StateErr
 }
 
 /// Seals a handle for elicitation `key`, asked with `message` on a channel in URL `mode`, with
-/// the bound state (under `id` when given).
+/// the bound state (continuing `flow`, its id and expiry, when given).
 pub(crate) fn mint_for(
     mode: &crate::channel::UrlMode,
     key: &str,
     message: &str,
     bound: Value,
-    id: Option<String>,
+    flow: Option<(String, u64)>,
 ) -> Result<(Claims, String), crate::interrupt::Interrupt> {
     mint(
         mode.server.sealer(),
@@ -137,7 +139,7 @@ pub(crate) fn mint_for(
         message,
         bound,
         SystemTime::now(),
-        id,
+        flow,
     )
     .map_err(|e| crate::channel::internal(format!("cannot seal the URL handle: {e}")))
 }

@@ -130,7 +130,8 @@ impl ElicitContext {
                 None => break,
             }
         }
-        let (claims, token) = super::handle::mint_for(mode, T::KEY, T::MESSAGE, bound, Some(id))?;
+        let (claims, token) =
+            super::handle::mint_for(mode, T::KEY, T::MESSAGE, bound, Some((id, exp)))?;
         let valid_for = claims
             .expires_at()
             .duration_since(SystemTime::now())

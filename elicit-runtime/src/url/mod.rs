@@ -34,8 +34,10 @@ pub use crate::interrupt::UrlLink;
 pub use answer::UrlAnswer;
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 
-pub use crate::server::{DEFAULT_MAX_URL_WAITS, OriginError};
-pub use crate::state::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
+pub use crate::server::{DEFAULT_MAX_URL_WAITS, DEFAULT_URL_HOLD, OriginError};
+pub use crate::state::{
+    Completion, CompletionSignals, CompletionStore, MemoryCompletionStore, StoreError,
+};
 pub use crate::waits::DEFAULT_MAX_URL_WAITS_PER_USER;
 use crate::{ElicitContext, InputChannel};
 

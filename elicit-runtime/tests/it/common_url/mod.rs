@@ -199,6 +199,19 @@ pub fn tamper(token: &str) -> String {
     String::from_utf8(bytes).unwrap()
 }
 
+/// A round that asks the URL question again (the page recorded nothing while the retry was
+/// held): the link to the same flow, and the sealed state to retry with. Returns the link's
+/// handle.
+#[track_caller]
+pub fn assert_asked_again(ask: &InputRequiredResult) -> String {
+    let handle = handle_of(&url_request(ask));
+    assert!(
+        ask.request_state().is_some_and(|s| s.starts_with("es1.")),
+        "a round asked again carries a sealed state: {ask:?}"
+    );
+    handle
+}
+
 /// A state-only round: no questions, just the sealed state to retry with.
 #[track_caller]
 pub fn assert_state_only(ask: &InputRequiredResult) {

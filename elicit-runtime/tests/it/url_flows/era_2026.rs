@@ -34,30 +34,159 @@ fn the_2026_flow_completes_with_the_bound_state_and_the_pages_result() {
     assert_eq!(outcome, completed(Some(account)));
 }
 
+/// Outside a tokio runtime nothing can be held: an accept before the page finished gets the
+/// same URL question again at once (never an empty round a client burns its retries on).
 #[test]
-fn an_accept_before_the_page_finished_is_a_state_only_round_until_it_does() {
+fn an_accept_before_the_page_finished_asks_the_same_question_again() {
     let server = server();
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, state) = start(&caller);
+    let page = LandingPage::new(&server);
+    let first = block_on(page.open::<ConnectGithub>(&handle, ALICE)).unwrap();
 
-    // The user agreed but has not finished on the page: no new link, just state to retry with.
     let params = caller.retry(&state, Some(answer("accept")));
     let ask = input_required(block_on(caller.call(&params, connect)));
-    assert_state_only(&ask);
-    // Polling again (state only, as the spec says the client may) changes nothing.
+    let again = assert_asked_again(&ask);
+    // The same flow, the same expiry: asking again never extends a link.
+    let reopened = block_on(page.open::<ConnectGithub>(&again, ALICE)).unwrap();
+    assert_eq!(reopened.id(), first.id());
+    assert_eq!(reopened.expires_at(), first.expires_at());
+    // A retry without an answer to it is asked again too; nothing was recorded.
     let ask = input_required(block_on(
         caller.call(&caller.retry(&state_of(&ask), None), connect),
     ));
-    assert_state_only(&ask);
+    assert_asked_again(&ask);
 
-    // The page still opens: nothing was recorded by the polling.
     finish_page(&server, &handle, None);
-
-    let params = caller.retry(&state_of(&ask), None);
+    let params = caller.retry(&state_of(&ask), Some(answer("accept")));
     assert_eq!(
         complete(block_on(caller.call(&params, connect))),
         completed(None)
     );
+}
+
+/// A person takes longer than the hold: the held retry ends by asking the same question
+/// again; the next accept is held again, and the page recording wakes it.
+#[tokio::test]
+async fn a_held_retry_asks_again_when_the_hold_passes_and_wakes_when_the_page_records() {
+    let server = server().with_url_hold(Duration::from_millis(300));
+    let caller = Caller::new(&server, Some(ALICE));
+    let ask = input_required(caller.call(&caller.first(), connect).await);
+    let handle = handle_of(&url_request(&ask));
+
+    let params = caller.retry(&state_of(&ask), Some(answer("accept")));
+    let ask = input_required(caller.call(&params, connect).await);
+    assert_asked_again(&ask);
+
+    // Held now with a hold far longer than the person takes: the page's record ends it.
+    let server = server.with_url_hold(Duration::from_secs(60));
+    let caller = Caller::new(&server, Some(ALICE));
+    let page = {
+        let server = server.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let page = LandingPage::new(&server);
+            let opened = page.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+            page.complete(&opened, Some(json!("ok"))).await.unwrap();
+        })
+    };
+    let params = caller.retry(&state_of(&ask), Some(answer("accept")));
+    let outcome = tokio::time::timeout(Duration::from_secs(20), caller.call(&params, connect))
+        .await
+        .expect("the record woke the held retry, not the 60 s hold");
+    assert_eq!(complete(outcome), completed(Some(json!("ok"))));
+    page.await.unwrap();
+}
+
+/// A link that expires while its retry is held ends `Expired`, at the expiry.
+#[tokio::test]
+async fn a_held_retry_ends_expired_when_the_link_expires_first() {
+    let server = server_with(sealer().with_ttl(Duration::from_secs(1)));
+    let caller = Caller::new(&server, Some(ALICE));
+    let ask = input_required(caller.call(&caller.first(), connect).await);
+    let params = caller.retry(&state_of(&ask), Some(answer("accept")));
+    let outcome = tokio::time::timeout(Duration::from_secs(20), caller.call(&params, connect))
+        .await
+        .expect("held no longer than the link lives");
+    assert_eq!(complete(outcome), UrlAnswer::Expired);
+}
+
+/// The retry that accepts the link `caller`'s first round sends.
+async fn accept_after_first(caller: &Caller) -> Value {
+    let ask = input_required(caller.call(&caller.first(), connect).await);
+    caller.retry(&state_of(&ask), Some(answer("accept")))
+}
+
+/// Held retries take waits from the pool, within each user's share: past it, the retry is
+/// refused with `busy` at once; another user's is held; a finished hold gives its wait back.
+#[tokio::test]
+async fn held_retries_are_bounded_per_user() {
+    let server = server()
+        .with_url_hold(Duration::from_millis(600))
+        .with_max_url_waits_per_user(1);
+    let alice = Caller::new(&server, Some(ALICE));
+    let bob = Caller::new(&server, Some("bob"));
+    let (a1, a2, b1) = (
+        accept_after_first(&alice).await,
+        accept_after_first(&alice).await,
+        accept_after_first(&bob).await,
+    );
+    let held = alice.call(&a1, connect);
+    let refused = async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        alice.call(&a2, connect).await
+    };
+    let other = async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        bob.call(&b1, connect).await
+    };
+    let (held, refused, other) = tokio::join!(held, refused, other);
+    assert_asked_again(&input_required(held));
+    assert_asked_again(&input_required(other));
+    let refused = error(refused);
+    assert_eq!(refused.code, -32603, "{refused:?}");
+    assert_eq!(refused.data, Some(json!({"reason": "busy"})));
+    // The share is back: alice's next held retry is held, not refused.
+    let a3 = accept_after_first(&alice).await;
+    assert_asked_again(&input_required(alice.call(&a3, connect).await));
+}
+
+/// Two retries of one flow held at once (the same retry sent twice, without the replay
+/// guard that would refuse the second state): one outcome, once.
+#[tokio::test]
+async fn two_held_retries_of_one_flow_get_one_outcome() {
+    let server =
+        server_with(sealer().without_replay_guard()).with_url_hold(Duration::from_secs(30));
+    let caller = Caller::new(&server, Some(ALICE));
+    let ask = input_required(caller.call(&caller.first(), connect).await);
+    let handle = handle_of(&url_request(&ask));
+    let params = caller.retry(&state_of(&ask), Some(answer("accept")));
+    let page = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let page = LandingPage::new(&server);
+        let opened = page.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+        page.complete(&opened, None).await.unwrap();
+    };
+    let (one, two, ()) = tokio::join!(
+        caller.call(&params, connect),
+        caller.call(&params, connect),
+        page
+    );
+    let (mut completions, mut refusals) = (0, 0);
+    for outcome in [one, two] {
+        match outcome {
+            Ok(Reply::Result(answer)) => {
+                assert_eq!(answer, completed(None));
+                completions += 1;
+            }
+            Err(e) => {
+                assert_already_redeemed(&e);
+                refusals += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!((completions, refusals), (1, 1));
 }
 
 #[test]
@@ -168,8 +297,9 @@ fn a_state_that_outlives_its_link_gives_expired() {
     let expires_at = block_on(page.open::<ConnectGithub>(&handle_a, ALICE))
         .unwrap()
         .expires_at();
-    // Poll two whole seconds later (still before the links expire): the state-only rounds are
-    // sealed later than the links, so their requestState outlives them by about two seconds.
+    // Retry two whole seconds later (still before the links expire): the rounds asking again
+    // are sealed later than the links, so their requestState outlives them by about two
+    // seconds.
     let next_second = SystemTime::UNIX_EPOCH
         + Duration::from_secs(
             SystemTime::now()
@@ -188,10 +318,7 @@ fn a_state_that_outlives_its_link_gives_expired() {
         let ask = input_required(block_on(
             caller.call(&caller.retry(state, Some(answer("accept"))), connect),
         ));
-        assert!(
-            ask.input_requests().is_none(),
-            "a pending page is polled, never reopened"
-        );
+        assert_asked_again(&ask);
         state_of(&ask)
     };
     let (polled_a, polled_b) = (poll(&state_a), poll(&state_b));
@@ -203,10 +330,13 @@ fn a_state_that_outlives_its_link_gives_expired() {
             .unwrap_or_default()
             + Duration::from_millis(150),
     );
-    // A completion lives as long as its link: flow B expired with it, like flow A.
+    // A completion lives as long as its link: flow B expired with it, like flow A; and a
+    // flow whose link expired is not asked again, answered or not.
     for state in [&polled_a, &polled_b] {
-        let retry = block_on(caller.call(&caller.retry(state, None), connect));
-        assert_eq!(complete(retry), UrlAnswer::Expired);
+        for responses in [Some(answer("accept")), None] {
+            let retry = block_on(caller.call(&caller.retry(state, responses), connect));
+            assert_eq!(complete(retry), UrlAnswer::Expired);
+        }
     }
 }
 #[test]
@@ -215,12 +345,12 @@ fn require_url_on_2026_is_ask_url_and_never_minus_32042() {
     let caller = Caller::new(&server, Some(ALICE));
     let ask = input_required(block_on(caller.call(&caller.first(), require)));
     let handle = handle_of(&url_request(&ask));
-    // Before the page finished: a state-only round, not an error.
+    // Before the page finished: the question again, not an error.
     let params = caller.retry(&state_of(&ask), Some(answer("accept")));
     let pending = input_required(block_on(caller.call(&params, require)));
-    assert_state_only(&pending);
+    assert_asked_again(&pending);
     finish_page(&server, &handle, Some(json!({"account": "octocat"})));
-    let params = caller.retry(&state_of(&pending), None);
+    let params = caller.retry(&state_of(&pending), Some(answer("accept")));
     assert_eq!(
         complete(block_on(caller.call(&params, require))),
         completed(Some(json!({"account": "octocat"})))
@@ -274,8 +404,8 @@ fn a_url_accept_carries_its_action_only() {
         let ask = input_required(block_on(
             caller.call(&caller.retry(&state, Some(responses)), connect),
         ));
-        assert_state_only(&ask);
-        // A state-only round after it carries the same again.
+        assert_asked_again(&ask);
+        // A retry without an answer after it carries the same again.
         let again = input_required(block_on(
             caller.call(&caller.retry(&state_of(&ask), None), connect),
         ));

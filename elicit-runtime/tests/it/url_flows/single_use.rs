@@ -11,9 +11,9 @@ fn a_single_use_completion_is_redeemed_once_and_a_fresh_call_still_works() {
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, state) = start(&caller);
 
-    // Polling before the page finished redeems nothing.
+    // A retry before the page finished redeems nothing.
     let params = caller.retry(&state, Some(answer("accept")));
-    assert_state_only(&input_required(block_on(caller.call(&params, connect))));
+    assert_asked_again(&input_required(block_on(caller.call(&params, connect))));
 
     finish_page(&server, &handle, Some(json!({"account": "octocat"})));
     assert_eq!(
