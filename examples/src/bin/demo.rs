@@ -11,6 +11,7 @@ use std::io::{BufRead, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
@@ -27,6 +28,8 @@ struct Options {
 struct User {
     interactive: bool,
     script: Vec<(&'static str, Value)>,
+    /// The scripted person has opened a link and is on its page.
+    on_page: bool,
 }
 
 impl User {
@@ -35,12 +38,18 @@ impl User {
         if self.interactive {
             return interactive_answer(params);
         }
+        if params["mode"] == "url" && self.on_page {
+            // The same link asked again while the person is still on its page.
+            println!("    (the person is still on the page: accept again)");
+            return json!({"action": "accept"});
+        }
         let position = self.script.iter().position(|(k, _)| *k == key);
         let answer = match position {
             Some(i) => self.script.remove(i).1,
             None => json!({"action": "cancel"}),
         };
         if params["mode"] == "url" && answer["action"] == "accept" {
+            self.on_page = true;
             open_in_browser(params["url"].as_str().unwrap_or_default());
         }
         answer
@@ -63,7 +72,11 @@ fn interactive_answer(params: &Value) -> Value {
         );
         return match prompt("open it? [y]es / [n]o (decline) / [c]ancel:").as_str() {
             "y" | "yes" => {
-                open_in_browser(params["url"].as_str().unwrap_or_default());
+                println!(
+                    "    open the link above in your browser and click Confirm (or Cancel) there;\n    \
+                     the server waits for you: each retry is held up to 30 s, and if you take\n    \
+                     longer it asks again here with the same link (answer y to keep waiting)"
+                );
                 json!({"action": "accept"})
             }
             "n" | "no" => json!({"action": "decline"}),
@@ -134,26 +147,76 @@ fn options(property: &Value) -> Option<Vec<String>> {
     )
 }
 
-/// Stands in for the user's browser: a plain HTTP GET of the (loopback) link.
+/// How long the scripted person takes on the page before clicking Confirm: longer than the
+/// two seconds an SDK client's empty rounds would last, so the demo shows the server waiting
+/// for a person, not racing one.
+const READING_TIME: Duration = Duration::from_secs(3);
+
+/// Stands in for the person and their browser, as a person does it and not at once: the
+/// client's callback has already returned `accept`; a moment later the person opens the
+/// (loopback) link, reads the confirmation page, and clicks Confirm, which posts the page's
+/// form with its CSRF token and the headers a browser sends for a same-origin form.
 fn open_in_browser(url: &str) {
     let Some(rest) = url.strip_prefix("http://") else {
         println!("    (not opening {url}: the demo only opens its own loopback page)");
         return;
     };
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let status = TcpStream::connect(authority).and_then(|mut stream| {
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
-        )?;
-        let mut response = String::new();
-        stream.read_to_string(&mut response)?;
-        Ok(response.lines().next().unwrap_or_default().to_owned())
+    let (authority, path) = (authority.to_owned(), path.to_owned());
+    std::thread::spawn(move || {
+        let page = http(&authority, &format!("GET {path} HTTP/1.1\r\n"), "");
+        let (status, token) = match &page {
+            Ok((status, body)) => (status.as_str(), token_in(body)),
+            Err(e) => {
+                println!("    🌐 the browser could not open the link: {e}");
+                return;
+            }
+        };
+        println!("    🌐 the person opens the link: {status}, a page asking to confirm");
+        let Some(token) = token else {
+            println!("    🌐 the page shows no Confirm button");
+            return;
+        };
+        std::thread::sleep(READING_TIME);
+        let form = format!("token={token}&decision=confirm");
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nOrigin: http://{authority}\r\nSec-Fetch-Site: same-origin\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+            form.len()
+        );
+        match http(&authority, &head, &form) {
+            Ok((status, _)) => println!(
+                "    🌐 {} s later the person clicks Confirm: {status}",
+                READING_TIME.as_secs()
+            ),
+            Err(e) => println!("    🌐 confirming failed: {e}"),
+        }
     });
-    match status {
-        Ok(status) => println!("    🌐 opened the link in the \"browser\": {status}"),
-        Err(e) => println!("    🌐 could not open the link: {e}"),
-    }
+}
+
+/// One HTTP/1.1 exchange on a fresh connection: the status line and the body.
+fn http(authority: &str, head: &str, body: &str) -> std::io::Result<(String, String)> {
+    let mut stream = TcpStream::connect(authority)?;
+    write!(
+        stream,
+        "{head}Host: {authority}\r\nConnection: close\r\n\r\n{body}"
+    )?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response)?;
+    let status = response.lines().next().unwrap_or_default();
+    let status = status.split_once(' ').map_or(status, |(_, s)| s).to_owned();
+    let body = response
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_owned();
+    Ok((status, body))
+}
+
+/// The CSRF token of the confirmation page's form (it is URL-safe base64, no escaping needed).
+fn token_in(html: &str) -> Option<String> {
+    let (_, rest) = html.split_once(r#"name="token" value=""#)?;
+    let (token, _) = rest.split_once('"')?;
+    Some(token.to_owned())
 }
 
 struct Connection {
@@ -324,7 +387,15 @@ async fn call(
             "  → tools/call {tool}{}",
             if round > 1 { " (retry)" } else { "" }
         );
+        let sent = std::time::Instant::now();
         let response = conn.request("tools/call", params.clone(), user).await?;
+        let held = sent.elapsed();
+        if held > Duration::from_secs(1) {
+            println!(
+                "  (the server held this retry {:.1} s, while the person was on the page)",
+                held.as_secs_f64()
+            );
+        }
         if let Some(error) = response.get("error") {
             println!(
                 "  ← error {}: {}",
@@ -418,6 +489,7 @@ async fn main() -> Result<(), Error> {
     let mut user = User {
         interactive: options.interactive,
         script: script(),
+        on_page: false,
     };
     if options.legacy {
         println!(
