@@ -54,12 +54,12 @@ fn a_get_never_records() {
         "a GET recorded {:?}",
         f.store.snapshot()
     );
-    // The tool still waits: a state-only round, not a completion.
+    // The tool still waits: the question again, not a completion.
     let round = input_required(block_on(
         f.caller
             .call(&f.caller.retry(&f.state, Some(answer("accept"))), connect),
     ));
-    assert_state_only(&round);
+    assert_asked_again(&round);
 }
 
 #[test]

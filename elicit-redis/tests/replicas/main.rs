@@ -142,7 +142,10 @@ async fn replica(redis: &Redis, ns: &str, options: Options) -> ElicitServer {
         // completions) are what refuses a replay.
         sealer = sealer.without_replay_guard();
     }
-    let mut server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
+    // A short hold: these flows' pages finish after the retry, or never.
+    let mut server = ElicitServer::new(sealer)
+        .with_completion_store(Arc::new(store))
+        .with_url_hold(Duration::from_millis(300));
     if !options.single_use {
         server = server.without_single_use_completions();
     }
@@ -172,10 +175,10 @@ async fn the_page_on_one_replica_completes_the_retry_on_the_other() {
     let on_b = Caller::new(&b, Some(ALICE));
 
     let (handle, state) = start(&on_a).await;
-    // Accepted, page not finished yet: a state-only round, on either replica.
+    // Accepted, page not finished yet: held, then the question again, on either replica.
     let params = on_a.retry(&state, Some(answer("accept")));
     let pending = input_required(on_a.call(&params, connect).await);
-    assert_state_only(&pending);
+    assert_asked_again(&pending);
 
     let page_b = LandingPage::new(&b);
     let opened = page_b.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
@@ -186,7 +189,7 @@ async fn the_page_on_one_replica_completes_the_retry_on_the_other() {
         .await
         .unwrap();
 
-    let params = on_a.retry(&state_of(&pending), None);
+    let params = on_a.retry(&state_of(&pending), Some(answer("accept")));
     assert_eq!(
         complete(on_a.call(&params, connect).await),
         completed(Some(account.clone()))
@@ -297,7 +300,7 @@ async fn a_request_state_used_on_one_replica_is_refused_on_the_other() {
     let (handle, state) = start(&on_a).await;
     let params = on_a.retry(&state, Some(answer("accept")));
     let pending = input_required(on_a.call(&params, connect).await);
-    assert_state_only(&pending);
+    assert_asked_again(&pending);
     // The same requestState again, on the other replica: the uniform refusal.
     assert_invalid_state(&error(on_b.call(&params, connect).await));
 
@@ -305,7 +308,7 @@ async fn a_request_state_used_on_one_replica_is_refused_on_the_other() {
     let opened = page_b.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
     page_b.complete(&opened, None).await.unwrap();
     // The fresh state from the last round is good once, wherever it lands.
-    let params = on_b.retry(&state_of(&pending), None);
+    let params = on_b.retry(&state_of(&pending), Some(answer("accept")));
     assert_eq!(complete(on_b.call(&params, connect).await), completed(None));
     assert_invalid_state(&error(on_a.call(&params, connect).await));
 }
