@@ -5,7 +5,7 @@
 //! `InputRequiredResult` and reads the answer from the retry.
 //!
 //! The task tools serve the tasks extension (`io.modelcontextprotocol/tasks`): their calls
-//! become tasks, whose workers ask through a [`TaskInput`](elicit_runtime::tasks::TaskInput),
+//! become tasks, whose workers ask through a [`TaskInput`],
 //! so the questions show on `tasks/get` and the answers come with `tasks/update`
 //! (`confirm_delete`, `multi_input`); `test_tool_with_task` asks in the call's input-required
 //! rounds first and then becomes a task. `greet`, `slow_compute`, `failing_job` and
