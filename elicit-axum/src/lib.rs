@@ -35,9 +35,9 @@
 //!   response of your own (e.g. a redirect to an OAuth provider; your callback then checks
 //!   that the browser which confirmed is the one coming back, opens the handle again and
 //!   calls [`LandingPage::complete_raw`]: see the guide's `oauth_on_axum` recipe). Until
-//!   something is recorded, a client's `accept` authorizes nothing: on 2026-07-28 its retries
-//!   get state-only rounds, on 2025-11-25 the handler waits, and a client that sees no
-//!   progress gives up (the Python SDK after 10 rounds).
+//!   something is recorded, a client's `accept` authorizes nothing: on 2026-07-28 its retry
+//!   is held (up to `ElicitServer::url_hold`) and then asked the same link again, and on
+//!   2025-11-25 the handler waits until the link expires.
 //! * **Cancel records a failure**, so the tool learns at once rather than at expiry: the
 //!   handler reads `UrlAnswer::Failed` with the reason "the user cancelled on the
 //!   confirmation page". It needs the same token as Confirm, so another site cannot cancel a

@@ -47,7 +47,8 @@ use crate::{ElicitContext, InputChannel};
 ///
 /// On 2026-07-28 the first round sends the link; on the retry an `accept` is checked against
 /// the completion store: completed, failed, expired — or, while the page has not finished, a
-/// state-only round so the client can retry without opening the page again. On 2025-11-25
+/// retry is held (at most [`ElicitServer::url_hold`](crate::ElicitServer::url_hold)) and
+/// then the same link is asked again, never an empty round. On 2025-11-25
 /// the link goes out with an `elicitationId`; after an accept the handler waits for the page
 /// (until the handle expires) and then sends `notifications/elicitation/complete`.
 ///
