@@ -348,9 +348,9 @@ impl Client {
                     return Err(self.hard(format!("{} {tag}: got {text:?}", kind.tool())));
                 }
             }
-            CallToolResponse::InputRequired(again) if again.input_requests.is_none() => {
-                // The page recorded the completion before it answered 200: a state-only round
-                // now means the store lost it.
+            CallToolResponse::InputRequired(_) => {
+                // The page recorded the completion before it answered 200: a round now (the
+                // held retry found nothing and asked the link again) means the store lost it.
                 self.tally
                     .lost
                     .push(format!("connect {tag}: completed page, retry still waits"));
