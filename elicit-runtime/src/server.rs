@@ -341,11 +341,12 @@ impl ElicitServer {
     ///
     /// The retry answers as soon as the page records (within 250 ms, on any replica sharing
     /// the completion store), or when the link expires (`UrlAnswer::Expired`). If the hold
-    /// passes first, the round asks the same URL question again (same link, same expiry): the
-    /// client shows it again, and the person may go on, or cancel. A held retry takes a wait
-    /// from the same pool as 2025-11-25 waits ([`with_max_url_waits`](Self::with_max_url_waits),
-    /// per user [`with_max_url_waits_per_user`](Self::with_max_url_waits_per_user)); past it,
-    /// the retry fails with `data.reason = "busy"`.
+    /// passes first, the round asks the same URL question again (a link to the same flow, with
+    /// the same expiry): the client shows it again, and the person may go on, or cancel. A held
+    /// retry takes a wait from the same pool as 2025-11-25 waits
+    /// ([`with_max_url_waits`](Self::with_max_url_waits), per user
+    /// [`with_max_url_waits_per_user`](Self::with_max_url_waits_per_user)); past it, the retry
+    /// fails with `data.reason = "busy"`.
     ///
     /// Keep it below the request timeout of the clients you serve (60 s in the TypeScript SDK,
     /// none by default in the Python SDK) and of any proxy in between. `Duration::ZERO` holds

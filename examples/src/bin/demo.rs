@@ -392,7 +392,7 @@ async fn call(
         let held = sent.elapsed();
         if held > Duration::from_secs(1) {
             println!(
-                "  (the server held this retry {:.1} s, while the person was on the page)",
+                "  (the server held this call {:.1} s, while the person was on the page)",
                 held.as_secs_f64()
             );
         }
