@@ -20,7 +20,12 @@ pub(super) fn build(
     request: &RequestContext<RoleServer>,
     principal: Option<&str>,
 ) -> Result<ElicitContext, McpError> {
-    let mut builder = builder.principal(principal);
+    // A held retry or a 2025-11-25 wait on a page ends when rmcp cancels the request (the
+    // client's `notifications/cancelled`, or the connection closing), freeing its wait.
+    let token = request.ct.clone();
+    let mut builder = builder
+        .principal(principal)
+        .cancelled_by(move || token.clone().cancelled_owned());
     if let Some((caps, peer)) = session(request) {
         builder = builder.legacy(caps, peer);
     }

@@ -189,6 +189,88 @@ async fn an_accept_before_the_page_finished_is_held_until_the_page_records() {
     }
 }
 
+/// A client that gives up on a call while it waits on the page (rmcp's client sends
+/// `notifications/cancelled` when the call's future is dropped) frees the wait at once: with a
+/// share of one wait and a 30 s hold, the same user's next call is held and connects instead
+/// of being refused `busy`. On 2026-07-28 the cancelled call is the held retry; on 2025-11-25
+/// the call waiting after the accept.
+#[tokio::test]
+async fn a_cancelled_call_frees_its_wait_on_the_page() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    for era in ERAS {
+        let elicit = super::servers::elicit_server()
+            .with_url_hold(Duration::from_secs(30))
+            .with_max_url_waits_per_user(1);
+        let server = Wired::with_server(elicit, Principal::fixed("alice"));
+        let page = LandingPage::new(server.elicit.server());
+        // The person comes to the page only for the second call.
+        let comes = Arc::new(AtomicBool::new(false));
+        let person = comes.clone();
+        let user = User::answering_async(move |request| {
+            let (page, comes) = (page.clone(), person.load(Ordering::SeqCst));
+            async move {
+                let ElicitRequestParams::UrlElicitationParams { url, .. } = request else {
+                    panic!("not a URL request: {request:?}");
+                };
+                if comes {
+                    let handle = handle_of(&url);
+                    tokio::spawn(async move {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        let (opened, _) = page.open_raw(&handle, "alice").await.unwrap();
+                        page.complete_raw(&opened, Some(json!({"account": "octocat"})))
+                            .await
+                            .unwrap();
+                    });
+                }
+                result(Accept, None)
+            }
+        });
+        let session = connect(server, era, user).await;
+        let waiting = match era {
+            Era::Mrtr => {
+                let Ok(rmcp::model::CallToolResponse::InputRequired(round)) = session
+                    .client
+                    .call_tool_once(call("connect_account", json!({"service": "github"})))
+                    .await
+                else {
+                    panic!("{era:?}: the link first");
+                };
+                call("connect_account", json!({"service": "github"}))
+                    .with_input_responses(input_responses(json!({"connect": {"action": "accept"}})))
+                    .with_request_state(round.request_state.expect("a sealed state"))
+            }
+            Era::Legacy => call("connect_account", json!({"service": "github"})),
+        };
+        let gave_up = tokio::time::timeout(
+            Duration::from_millis(300),
+            session.client.call_tool_once(waiting),
+        )
+        .await;
+        assert!(
+            gave_up.is_err(),
+            "{era:?}: the call was waiting: {gave_up:?}"
+        );
+        comes.store(true, Ordering::SeqCst);
+        let done = tokio::time::timeout(
+            Duration::from_secs(20),
+            session
+                .client
+                .call_tool(call("connect_account", json!({"service": "github"}))),
+        )
+        .await
+        .expect("held well within the hold")
+        .unwrap();
+        assert_eq!(
+            text_of(&done),
+            json!({"isError": false, "text": ["accept: connected github as octocat"]}),
+            "{era:?}"
+        );
+    }
+}
+
 /// `ask_or_link` with rmcp's client declaring form mode only (as Claude Code does), on both
 /// eras: the call ends with the link as its text result and asks the client nothing; the
 /// same call after the page finished connects; the one after that needs a new link.

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::interrupt::Interrupt;
 use crate::legacy::LegacyPeer;
+use crate::request::Cancellation;
 use crate::server::ElicitServer;
 use crate::state::Completion;
 use crate::state::{Binding, BindingBuf, CompletionStore, OpenedState};
@@ -40,6 +41,8 @@ pub struct UrlMode {
     pub(crate) server: ElicitServer,
     call: BindingBuf,
     pub(crate) follow: Follow,
+    /// The request's cancellation, which ends a wait on a page early.
+    pub(crate) cancel: Option<Cancellation>,
 }
 
 /// How an accepted link is followed up.
@@ -90,6 +93,7 @@ impl UrlMode {
             server: server.clone(),
             call: binding.into(),
             follow,
+            cancel: None,
         }
     }
 

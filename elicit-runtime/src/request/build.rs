@@ -1,6 +1,7 @@
 //! Building the context of one request: protocol era and capabilities from `_meta` (or the
 //! session), `inputResponses`, and the `requestState` opened and checked against the request.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -9,7 +10,7 @@ use serde_json::{Value, json};
 use super::params::Params;
 use super::round;
 use super::trace::Escaped;
-use super::{ContextError, ElicitContext};
+use super::{Cancellation, ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::state::OpenedState;
@@ -41,6 +42,7 @@ pub struct ContextBuilder<'a> {
     params: Params<'a>,
     principal: Option<&'a str>,
     legacy: Option<Session>,
+    cancel: Option<Cancellation>,
 }
 
 /// What a 2025-11-25 connection negotiated in `initialize`: the client's capabilities and
@@ -89,6 +91,7 @@ impl<'a> ContextBuilder<'a> {
             params,
             principal: None,
             legacy: None,
+            cancel: None,
         }
     }
 
@@ -108,6 +111,46 @@ impl<'a> ContextBuilder<'a> {
         peer: Option<Arc<dyn LegacyPeer>>,
     ) -> Self {
         self.legacy = Some((capabilities, peer));
+        self
+    }
+
+    /// How the SDK says this request was cancelled (the client sent `notifications/cancelled`,
+    /// or went away): `cancelled()` makes a future that resolves then. A wait on a URL-mode
+    /// page (a held 2026-07-28 retry, a 2025-11-25 wait) ends at once with an error
+    /// (`data.reason = "cancelled"`), giving its place in the wait pool back; the handler's
+    /// own work is not interrupted. `elicit-rmcp` passes rmcp's per-request token.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use serde_json::json;
+    /// use tokio::sync::watch;
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "demo"));
+    /// let params = json!({"name": "connect", "arguments": {}, "_meta": {
+    ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"url": {}}}
+    /// }});
+    /// // Whatever the SDK offers: here a watch channel the transport flips on cancellation.
+    /// let (_cancel, cancelled) = watch::channel(false);
+    /// let cx = server
+    ///     .context("tools/call", &params)
+    ///     .principal("alice")
+    ///     .cancelled_by(move || {
+    ///         let mut cancelled = cancelled.clone();
+    ///         async move {
+    ///             let _ = cancelled.wait_for(|gone| *gone).await;
+    ///         }
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(cx.principal(), Some("alice"));
+    /// ```
+    pub fn cancelled_by<F>(mut self, cancelled: impl Fn() -> F + Send + Sync + 'static) -> Self
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        self.cancel = Some(Cancellation::new(cancelled));
         self
     }
 
@@ -155,6 +198,7 @@ impl<'a> ContextBuilder<'a> {
             capabilities,
             peer,
         );
+        cx.cancel = self.cancel;
         if era == ProtocolEra::Mrtr2026 {
             let retry = params
                 .retry_fields()

@@ -10,6 +10,7 @@
 mod adapter;
 mod answers;
 mod build;
+mod cancel;
 mod error;
 mod finish;
 mod params;
@@ -25,6 +26,7 @@ use serde_json::{Value, json};
 
 pub use adapter::AdapterChannel;
 pub use build::ContextBuilder;
+pub(crate) use cancel::Cancellation;
 pub use error::ContextError;
 pub use finish::Reply;
 pub use params::RequestParts;
@@ -96,6 +98,8 @@ pub struct ElicitContext {
     /// The link `ask_or_link` ended the call with, for adapters that see only "not an error".
     pub(crate) link: Option<UrlLink>,
     pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
+    /// What ends a wait on a page early: the SDK's cancellation of this request.
+    pub(crate) cancel: Option<Cancellation>,
     /// The id and expiry of the `requestState` this request carried, once opened.
     pub(crate) opened_state: Option<OpenedState>,
     /// Whether that state still has to be redeemed with the replay guard, or was.
@@ -151,6 +155,7 @@ impl ElicitContext {
             url: None,
             link: None,
             peer,
+            cancel: None,
             opened_state: None,
             redemption: Redemption::NotNeeded,
             first_error: None,
@@ -399,7 +404,9 @@ impl InputChannel for ElicitContext {
                     peer: self.peer.clone(),
                 },
             };
-            self.url = Some(UrlMode::new(&self.server, self.binding(), follow));
+            let mut mode = UrlMode::new(&self.server, self.binding(), follow);
+            mode.cancel = self.cancel.clone();
+            self.url = Some(mode);
         }
         self.url.as_mut()
     }

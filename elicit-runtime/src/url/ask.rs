@@ -11,6 +11,7 @@ use super::{Askable, UrlAnswer};
 use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal, settle};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
+use crate::request::Cancellation;
 use crate::state::{
     Completion, CompletionStore, FIRST_POLL, MAX_POLL, WATCHED_POLL, principal_hash,
 };
@@ -226,8 +227,9 @@ async fn follow_round<T>(
         if hold_until > now && tokio::runtime::Handle::try_current().is_ok() {
             let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
             let _wait = mode.server.url_wait(&user).ok_or_else(busy)?;
-            done = await_completion(single_use, &flow.id, store.as_ref(), expires_at, hold_until)
-                .await?;
+            let wait =
+                await_completion(single_use, &flow.id, store.as_ref(), expires_at, hold_until);
+            done = Cancellation::unless(mode.cancel.as_ref(), wait).await?;
         }
     }
     match done {
@@ -256,9 +258,8 @@ async fn wait_for_page<T>(
     let store = mode.store()?;
     let single_use = mode.server.single_use_completions();
     let expires_at = expires_at(&flow);
-    let Some(done) =
-        await_completion(single_use, &flow.id, store.as_ref(), expires_at, expires_at).await?
-    else {
+    let wait = await_completion(single_use, &flow.id, store.as_ref(), expires_at, expires_at);
+    let Some(done) = Cancellation::unless(mode.cancel.as_ref(), wait).await? else {
         return Ok(UrlAnswer::Expired);
     };
     if let Follow::Waits { peer: Some(peer) } = &mode.follow {

@@ -151,6 +151,54 @@ async fn held_retries_are_bounded_per_user() {
     assert_asked_again(&input_required(alice.call(&a3, connect).await));
 }
 
+/// A held retry whose request the SDK cancels (the client sent `notifications/cancelled` or
+/// went away) ends at once, and its wait is back in the user's share.
+#[tokio::test]
+async fn a_cancelled_held_retry_frees_its_wait() {
+    let server = server()
+        .with_url_hold(Duration::from_secs(30))
+        .with_max_url_waits_per_user(1);
+    let alice = Caller::new(&server, Some(ALICE));
+    let (a1, a2) = (
+        accept_after_first(&alice).await,
+        accept_after_first(&alice).await,
+    );
+    let (cancel, cancelled) = tokio::sync::watch::channel(false);
+    let mut cx = server
+        .context("tools/call", &a1)
+        .principal(ALICE)
+        .cancelled_by(move || {
+            let mut cancelled = cancelled.clone();
+            async move {
+                let _ = cancelled.wait_for(|gone| *gone).await;
+            }
+        })
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let held = async {
+        let result = connect(&mut cx).await;
+        cx.respond(result).await
+    };
+    let client_leaves = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        cancel.send(true).unwrap();
+    };
+    let (held, ()) = tokio::join!(held, client_leaves);
+    let stopped = error(held);
+    assert_eq!(stopped.code, -32603, "{stopped:?}");
+    assert_eq!(stopped.data, Some(json!({"reason": "cancelled"})));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "held past the cancellation"
+    );
+    // alice's one wait is free again: her next retry is held (the short hold below passes
+    // with no page), not refused `busy`.
+    let server = server.with_url_hold(Duration::from_millis(200));
+    let alice = Caller::new(&server, Some(ALICE));
+    assert_asked_again(&input_required(alice.call(&a2, connect).await));
+}
+
 /// Two retries of one flow held at once (the same retry sent twice, without the replay
 /// guard that would refuse the second state): one outcome, once.
 #[tokio::test]

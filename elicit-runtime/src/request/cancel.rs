@@ -1,0 +1,67 @@
+//! The request's cancellation, as the SDK sees it (a `notifications/cancelled`, a client gone):
+//! what ends a wait on a URL-mode page early, so a client that leaves frees its wait.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use serde_json::json;
+
+use crate::future::BoxFuture;
+use crate::interrupt::Interrupt;
+use crate::wire::{INTERNAL_ERROR, JsonRpcError};
+
+/// Makes a future that resolves once the request is cancelled; one per wait, so every wait of
+/// the request can watch the same cancellation.
+#[derive(Clone)]
+pub(crate) struct Cancellation(Arc<dyn Fn() -> BoxFuture<'static, ()> + Send + Sync>);
+
+impl fmt::Debug for Cancellation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Cancellation")
+    }
+}
+
+impl Cancellation {
+    pub(crate) fn new<F>(cancelled: impl Fn() -> F + Send + Sync + 'static) -> Self
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        Cancellation(Arc::new(move || Box::pin(cancelled())))
+    }
+
+    /// Runs `work` unless the request is cancelled first (then `work` is dropped, with what it
+    /// held, and the answer is [`cancelled`]). Without a cancellation, just `work`.
+    pub(crate) async fn unless<T>(
+        cancel: Option<&Cancellation>,
+        work: impl Future<Output = Result<T, Interrupt>>,
+    ) -> Result<T, Interrupt> {
+        let Some(cancel) = cancel else {
+            return work.await;
+        };
+        let mut work = std::pin::pin!(work);
+        let mut cancelled = (cancel.0)();
+        std::future::poll_fn(|cx: &mut Context<'_>| {
+            if let Poll::Ready(done) = work.as_mut().poll(cx) {
+                return Poll::Ready(done);
+            }
+            match Pin::new(&mut cancelled).poll(cx) {
+                Poll::Ready(()) => Poll::Ready(Err(cancelled_error())),
+                Poll::Pending => Poll::Pending,
+            }
+        })
+        .await
+    }
+}
+
+/// What a wait the client cancelled ends in (rmcp, like the spec, sends no response to a
+/// cancelled request; the handler sees why it stopped).
+fn cancelled_error() -> Interrupt {
+    Interrupt::error(JsonRpcError::new(
+        INTERNAL_ERROR,
+        "the request was cancelled while it waited on a URL-mode page",
+        Some(json!({"reason": "cancelled"})),
+    ))
+}
