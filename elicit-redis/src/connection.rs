@@ -65,6 +65,11 @@ impl Link {
         (self.connect_timeout, self.response_timeout)
     }
 
+    /// The client connections are opened with (the completion subscriber opens its own).
+    pub(crate) fn client(&self) -> &redis::Client {
+        &self.client
+    }
+
     fn slot(&self) -> MutexGuard<'_, Slot> {
         // The slot is consistent between statements: poisoning carries no risk.
         self.slot.lock().unwrap_or_else(PoisonError::into_inner)

@@ -8,6 +8,11 @@
 //! * [`RedisReplayGuard`] is the core's [`ReplayGuard`]: a sealed state is spent once across
 //!   every replica sharing the Redis (its id recorded with `SET … NX PXAT`).
 //!
+//! A record is also published on `"{namespace}:elicit:completed"`; each store subscribes once
+//! (at `connect`, or on its first wait) and wakes the retries held on that flow in its own
+//! process, so a page on one replica answers a retry held on another at once. While the
+//! subscription is down, held retries poll Redis (50 ms, backing off to 200 ms) instead.
+//!
 //! Both are built on the core's public traits only, so a store on another database is written
 //! the same way.
 //!
@@ -64,6 +69,7 @@
 mod connection;
 mod epoch;
 mod guard;
+mod notify;
 mod store;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

@@ -9,6 +9,7 @@ use elicit_runtime::url::{Completion, CompletionStore, StoreError};
 use crate::connection::Link;
 use crate::guard::RedisReplayGuard;
 use crate::keep_until;
+use crate::notify::Listener;
 
 /// A [`CompletionStore`] in Redis. Entries expire with their handle (`PXAT`); the first record
 /// wins (`SET … NX`) and redemption is atomic (`SET … XX GET`).
@@ -38,6 +39,7 @@ pub struct RedisCompletionStore {
     link: Arc<Link>,
     namespace: String,
     prefix: String,
+    listener: Arc<Listener>,
 }
 
 impl std::fmt::Debug for RedisCompletionStore {
@@ -69,10 +71,12 @@ impl RedisCompletionStore {
     /// ```
     pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
         let link = Link::new(url, namespace).map_err(StoreError::new)?;
+        let listener = listener_for(&link, namespace);
         Ok(RedisCompletionStore {
             link: Arc::new(link),
             namespace: namespace.to_owned(),
             prefix: format!("{namespace}:elicit:completion:"),
+            listener: Arc::new(listener),
         })
     }
 
@@ -85,6 +89,7 @@ impl RedisCompletionStore {
     pub async fn connect(url: &str, namespace: &str) -> Result<Self, StoreError> {
         let store = Self::new(url, namespace)?;
         store.link.epoch().await.map_err(StoreError::new)?;
+        store.listen().await;
         Ok(store)
     }
 
@@ -103,10 +108,36 @@ impl RedisCompletionStore {
     /// ```
     #[must_use]
     pub fn with_timeouts(self, connect: Duration, response: Duration) -> Self {
+        let link = self.link.with_timeouts(connect, response);
+        let listener = listener_for(&link, &self.namespace);
         RedisCompletionStore {
-            link: Arc::new(self.link.with_timeouts(connect, response)),
+            link: Arc::new(link),
+            listener: Arc::new(listener),
             ..self
         }
+    }
+
+    /// Starts the completion subscriber and waits (within the connect and response timeouts)
+    /// until it is subscribed, so the next held retry is woken by a record on any replica
+    /// instead of polling. [`connect`](Self::connect) does this; a store made with
+    /// [`new`](Self::new) subscribes on its first wait. Returns whether it is subscribed.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), elicit_runtime::url::StoreError> {
+    /// use elicit_redis::RedisCompletionStore;
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert!(store.listen().await, "a Redis that accepts SUBSCRIBE");
+    /// # Ok(()) }
+    /// ```
+    pub async fn listen(&self) -> bool {
+        self.listener.start();
+        let (connect, response) = self.link.timeouts();
+        let until = tokio::time::Instant::now() + connect + response;
+        while !self.listener.is_live() && tokio::time::Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        self.listener.is_live()
     }
 
     /// The connect and response timeouts.
@@ -142,6 +173,16 @@ impl RedisCompletionStore {
     }
 }
 
+/// The subscriber of a store on `link`: completions of `namespace` are published on
+/// `"{namespace}:elicit:completed"`, the flow id as the message.
+fn listener_for(link: &Link, namespace: &str) -> Listener {
+    Listener::new(
+        link.client().clone(),
+        format!("{namespace}:elicit:completed"),
+        link.timeouts(),
+    )
+}
+
 fn decode(raw: Option<String>) -> Result<Option<Completion>, StoreError> {
     raw.map(|json| {
         serde_json::from_str(&json).map_err(|e| StoreError::new(format!("corrupt entry: {e}")))
@@ -166,7 +207,18 @@ impl CompletionStore for RedisCompletionStore {
                 .arg("PXAT")
                 .arg(keep_until(expires_at));
             let set: Option<String> = self.link.query(&set).await.map_err(StoreError::new)?;
-            Ok(set.is_some())
+            if set.is_none() {
+                return Ok(false);
+            }
+            // Wakes the requests held on this flow, here and on every replica. Best effort: the
+            // record is made, and a waiter that misses the message finds it at its next look.
+            self.listener.ring(id);
+            let mut publish = redis::cmd("PUBLISH");
+            publish.arg(self.listener.channel()).arg(id);
+            if let Err(error) = self.link.query::<i64>(&publish).await {
+                tracing::debug!(target: "elicit", %error, "elicit: completion not published");
+            }
+            Ok(true)
         })
     }
 
@@ -177,6 +229,13 @@ impl CompletionStore for RedisCompletionStore {
             let raw: Option<String> = self.link.query(&get).await.map_err(StoreError::new)?;
             decode(raw)
         })
+    }
+
+    /// A bell for flow `id` while this store's subscription to the namespace's completions
+    /// is live (woken by a record on any replica sharing the Redis); `None` otherwise, and
+    /// the waiter polls.
+    fn watch(&self, id: &str) -> Option<BoxFuture<'static, ()>> {
+        self.listener.watch(id)
     }
 
     fn redeem<'a>(

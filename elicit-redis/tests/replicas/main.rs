@@ -201,6 +201,79 @@ async fn the_page_on_one_replica_completes_the_retry_on_the_other() {
     );
 }
 
+/// A retry held on replica A is answered when the page records on replica B: B publishes the
+/// record, A's subscriber wakes it (well before A's 30 s hold), and the flow completes in the
+/// same call, not after another round.
+#[tokio::test]
+async fn a_retry_held_on_one_replica_is_woken_by_the_page_on_the_other() {
+    let redis = Redis::start();
+    let ns = namespace("held");
+    let a = replica(&redis, &ns, Options::default())
+        .await
+        .with_url_hold(Duration::from_secs(30));
+    let b = replica(&redis, &ns, Options::default()).await;
+    let on_a = Caller::new(&a, Some(ALICE));
+    let (handle, state) = start(&on_a).await;
+    let params = on_a.retry(&state, Some(answer("accept")));
+    let account = json!({"account": "octocat"});
+    let person = async {
+        // The person finishes on the page a little after the retry is held.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let page_b = LandingPage::new(&b);
+        let opened = page_b.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+        page_b
+            .complete(&opened, Some(account.clone()))
+            .await
+            .unwrap();
+    };
+    let started = std::time::Instant::now();
+    let (held, ()) = tokio::join!(on_a.call(&params, connect), person);
+    assert_eq!(complete(held), completed(Some(account.clone())));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "answered by the hold running out, not by the page"
+    );
+}
+
+/// The store's bells ring across replicas: a record made through another store (its own
+/// connections, as another process has) wakes a bell handed out here. Bells are handed out
+/// only once subscribed; a store outside any runtime hands out none and its waiters poll.
+#[tokio::test]
+async fn a_record_on_another_replica_rings_the_bell_here() {
+    use elicit_runtime::url::{Completion, CompletionStore};
+    let redis = Redis::start();
+    let ns = namespace("bells");
+    let here = RedisCompletionStore::new(&redis.url, &ns).unwrap();
+    assert!(here.listen().await, "subscribed");
+    let there = RedisCompletionStore::connect(&redis.url, &ns)
+        .await
+        .unwrap();
+    let bell = here.watch("flow-1").expect("a bell once subscribed");
+    let other = here.watch("flow-2").expect("a bell once subscribed");
+    let until = SystemTime::now() + Duration::from_secs(60);
+    assert!(
+        there
+            .record(
+                "flow-1",
+                Completion::Failed {
+                    reason: "no".into()
+                },
+                until
+            )
+            .await
+            .unwrap()
+    );
+    tokio::time::timeout(Duration::from_secs(5), bell)
+        .await
+        .expect("flow-1's bell rang");
+    // Another flow's bell is not rung by it.
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), other)
+            .await
+            .is_err()
+    );
+}
+
 /// `ask_or_link` across replicas: replica A gives a form-only client the link, the page on
 /// replica B records the completion, and the identical call on replica C (or A) finds it once.
 #[tokio::test]

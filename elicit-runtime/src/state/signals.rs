@@ -14,7 +14,7 @@ use crate::future::BoxFuture;
 ///
 /// [`MemoryCompletionStore`](crate::url::MemoryCompletionStore) uses one; a store of your own
 /// rings [`notify`](Self::notify) wherever it learns of a record (its own `record`, or a
-/// message from another replica, e.g. over Redis pub/sub).
+/// message from another replica, as `elicit-redis` does over Redis pub/sub).
 ///
 /// A wake-up registers when [`watch`](Self::watch) is called, not when it is first polled, so
 /// a record between the call and the caller's look at the store is never missed.
