@@ -17,18 +17,26 @@
 //!   the request (closed) instead of letting it through.
 //! * `--public-origin URL` (or `ELICIT_PUBLIC_ORIGIN`): the origin the links point at (a load
 //!   balancer in front of the replicas' `/connect`); unset, each replica links to itself.
+//!
+//! Pace of URL mode (the interop tests shorten both): `--url-hold SECS` (or
+//! `ELICIT_URL_HOLD_SECS`), how long a 2026-07-28 retry waits for the page before asking again
+//! (default 30 s); `--state-ttl SECS` (or `ELICIT_STATE_TTL_SECS`), how long a link and a
+//! `requestState` live (default 10 minutes).
 
 use elicit_examples::demo::config::{DemoConfig, KEYS_ENV};
 use elicit_examples::demo::run;
 
 const USAGE: &str = "\
-usage: demo-server [--http PORT] [--redis URL] [--public-origin URL]
+usage: demo-server [--http PORT] [--redis URL] [--public-origin URL] [--url-hold SECS] [--state-ttl SECS]
 
   (no flags)          MCP on stdio; the landing page on an ephemeral loopback port
   --http PORT         MCP over streamable HTTP at http://127.0.0.1:PORT/mcp, landing page at /connect
   --redis URL         URL-mode completions and spent requestStates in Redis (shared by replicas);
                       also ELICIT_REDIS_URL
   --public-origin URL the origin links point at (e.g. a load balancer); also ELICIT_PUBLIC_ORIGIN
+  --url-hold SECS     how long a 2026-07-28 retry waits for the page (default 30); also
+                      ELICIT_URL_HOLD_SECS
+  --state-ttl SECS    how long links and requestState live (default 600); also ELICIT_STATE_TTL_SECS
 
 environment:
   ELICIT_KEYS         the sealing key ring, `kid:base64key` entries, primary first; replicas must
@@ -39,6 +47,8 @@ struct Args {
     http: Option<u16>,
     redis: Option<String>,
     public_origin: Option<String>,
+    url_hold: Option<std::time::Duration>,
+    state_ttl: Option<std::time::Duration>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
@@ -46,6 +56,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String>
         http: None,
         redis: None,
         public_origin: None,
+        url_hold: None,
+        state_ttl: None,
     };
     while let Some(flag) = args.next() {
         if flag == "-h" || flag == "--help" {
@@ -59,10 +71,22 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Args>, String>
             }
             "--redis" => parsed.redis = Some(value()?),
             "--public-origin" => parsed.public_origin = Some(value()?),
+            "--url-hold" => parsed.url_hold = Some(seconds(&flag, &value()?)?),
+            "--state-ttl" => parsed.state_ttl = Some(seconds(&flag, &value()?)?),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     Ok(Some(parsed))
+}
+
+/// A number of seconds (fractions allowed), not negative.
+fn seconds(flag: &str, text: &str) -> Result<std::time::Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| format!("{flag} needs seconds, got {text:?}"))
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -94,6 +118,12 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error + Send + Sync
     }
     if args.public_origin.is_some() {
         config.public_origin = args.public_origin;
+    }
+    if args.url_hold.is_some() {
+        config.url_hold = args.url_hold;
+    }
+    if args.state_ttl.is_some() {
+        config.state_ttl = args.state_ttl;
     }
     match args.http {
         None => run::serve_stdio(&config).await,

@@ -4,6 +4,7 @@
 //! URL several replicas serve one deployment, and a flow may cross them on every round.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use elicit_redis::RedisCompletionStore;
 use elicit_runtime::ElicitServer;
@@ -18,6 +19,14 @@ pub const REDIS_ENV: &str = "ELICIT_REDIS_URL";
 
 /// The environment variable naming the origin links point at (`--public-origin` wins over it).
 pub const PUBLIC_ORIGIN_ENV: &str = "ELICIT_PUBLIC_ORIGIN";
+
+/// The environment variable setting how long a 2026-07-28 retry is held for the page, in
+/// seconds (`--url-hold` wins over it; unset: `DEFAULT_URL_HOLD`).
+pub const URL_HOLD_ENV: &str = "ELICIT_URL_HOLD_SECS";
+
+/// The environment variable setting how long a link and a `requestState` live, in seconds
+/// (`--state-ttl` wins over it; unset: the sealer's default, 10 minutes).
+pub const STATE_TTL_ENV: &str = "ELICIT_STATE_TTL_SECS";
 
 /// The audience every replica seals for and accepts: one deployment, one audience.
 pub const AUDIENCE: &str = "elicit-demo";
@@ -42,6 +51,10 @@ pub struct DemoConfig {
     pub redis: Option<String>,
     /// The origin links point at (`None`: this process's own landing page).
     pub public_origin: Option<String>,
+    /// How long a 2026-07-28 retry is held for the page (`None`: `DEFAULT_URL_HOLD`).
+    pub url_hold: Option<Duration>,
+    /// How long links and `requestState` live (`None`: the sealer's default).
+    pub state_ttl: Option<Duration>,
 }
 
 impl std::fmt::Debug for DemoConfig {
@@ -50,6 +63,8 @@ impl std::fmt::Debug for DemoConfig {
             .field("keys", &self.keys)
             .field("redis", &self.redis.as_ref().map(|_| "<set>"))
             .field("public_origin", &self.public_origin)
+            .field("url_hold", &self.url_hold)
+            .field("state_ttl", &self.state_ttl)
             .finish()
     }
 }
@@ -62,6 +77,8 @@ impl DemoConfig {
             keys: KeyRing::generate(),
             redis: None,
             public_origin: None,
+            url_hold: None,
+            state_ttl: None,
         }
     }
 
@@ -90,10 +107,18 @@ impl DemoConfig {
             Err(other) => return Err(other),
         };
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let secs = |name: &str| {
+            var(name)
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(Duration::from_secs_f64)
+        };
         Ok(DemoConfig {
             keys,
             redis: var(REDIS_ENV),
             public_origin: var(PUBLIC_ORIGIN_ENV),
+            url_hold: secs(URL_HOLD_ENV),
+            state_ttl: secs(STATE_TTL_ENV),
         })
     }
 
@@ -108,6 +133,9 @@ impl DemoConfig {
     /// neither `https` nor loopback `http`.
     pub async fn elicit_server(&self, landing_origin: &str) -> Result<ElicitServer, String> {
         let mut sealer = StateSealer::new(self.keys.clone(), AUDIENCE);
+        if let Some(ttl) = self.state_ttl {
+            sealer = sealer.with_ttl(ttl);
+        }
         let store = match &self.redis {
             None => None,
             Some(url) => {
@@ -118,8 +146,11 @@ impl DemoConfig {
                 Some(store)
             }
         };
-        let server =
+        let mut server =
             ElicitServer::new(sealer).with_server_info("elicit-demo", env!("CARGO_PKG_VERSION"));
+        if let Some(hold) = self.url_hold {
+            server = server.with_url_hold(hold);
+        }
         let server = match store {
             // Shared by the replicas: a state is spent once, a completion read once, whichever
             // replica each round reaches.
