@@ -128,7 +128,8 @@ fn handle_text(server: &ElicitServer, input: &PageInput) -> Option<String> {
         &input.message,
         input.state.clone(),
         issued,
-        input.id.clone(),
+        // A flow id from the input continues that flow with no earlier expiry of its own.
+        input.id.clone().map(|id| (id, u64::MAX)),
     );
     minted.ok().map(|(_, token)| token)
 }

@@ -336,7 +336,7 @@ fn handles() -> Vec<Vec<u8>> {
     ];
     for (pick, state) in (0..).zip(states) {
         let bound = Binding::tool_call(TOOL, &args).with_principal(PRINCIPAL);
-        let id = (pick == 1).then(|| "flow-1".to_owned());
+        let id = (pick == 1).then(|| ("flow-1".to_owned(), u64::MAX));
         if let Ok((_, token)) = handle::mint(
             &sealer(),
             &bound,
