@@ -9,6 +9,7 @@ use std::time::Duration;
 use redis::aio::MultiplexedConnection;
 
 use super::epoch::{ENSURE, Epoch, fresh_id};
+use super::setup::{self, Setup};
 
 /// How long opening a connection to Redis (TCP connect and handshake) may take by default.
 pub const REDIS_CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
@@ -27,6 +28,10 @@ pub(crate) struct Link {
     epoch_key: String,
     /// The epoch this process saw last (shared with the links made from this one).
     epoch: Arc<Mutex<Option<Epoch>>>,
+    /// Whether each new connection's Redis is checked for what it must promise (`setup`).
+    check_setup: bool,
+    /// What the last check found (replicas a redemption waits for).
+    setup: Mutex<Setup>,
 }
 
 #[derive(Default)]
@@ -46,6 +51,8 @@ impl Link {
             slot: Mutex::new(Slot::default()),
             epoch_key: format!("{namespace}:elicit:epoch"),
             epoch: Arc::default(),
+            check_setup: true,
+            setup: Mutex::default(),
         })
     }
 
@@ -58,7 +65,27 @@ impl Link {
             slot: Mutex::new(Slot::default()),
             epoch_key: self.epoch_key.clone(),
             epoch: Arc::clone(&self.epoch),
+            check_setup: self.check_setup,
+            setup: Mutex::default(),
         }
+    }
+
+    /// The same link without the setup check (and no connection yet).
+    pub(crate) fn trusting_setup(&self) -> Self {
+        Link {
+            check_setup: false,
+            ..self.with_timeouts(self.connect_timeout, self.response_timeout)
+        }
+    }
+
+    /// Whether new connections are checked (see `setup`).
+    pub(crate) fn checks_setup(&self) -> bool {
+        self.check_setup
+    }
+
+    /// What the last setup check found.
+    pub(crate) fn setup(&self) -> Setup {
+        *self.setup.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(crate) fn timeouts(&self) -> (Duration, Duration) {
@@ -99,6 +126,11 @@ impl Link {
                 ));
             }
         };
+        // What this Redis promises first: nothing is written to one that cannot keep it.
+        if self.check_setup {
+            let setup = self.check(&mut connection).await?;
+            *self.setup.lock().unwrap_or_else(PoisonError::into_inner) = setup;
+        }
         // A new connection: Redis may have restarted (and forgotten) while there was none.
         let ensure = self.ensure_cmd();
         let marker = self
@@ -113,6 +145,37 @@ impl Link {
         let open = (slot.opened, connection);
         slot.open = Some(open.clone());
         Ok(open)
+    }
+
+    /// Reads what this Redis promises (see `setup`), each answer within the response timeout.
+    async fn check(&self, connection: &mut MultiplexedConnection) -> Result<Setup, String> {
+        let [memory, persistence, replication, save, fsync] = setup::commands();
+        let text = async |cmd: redis::Cmd, connection: &mut MultiplexedConnection| {
+            self.bounded(cmd.query_async::<String>(connection)).await
+        };
+        let list = async |cmd: redis::Cmd, connection: &mut MultiplexedConnection| {
+            self.bounded(cmd.query_async::<Vec<String>>(connection))
+                .await
+        };
+        let no_answer = self.no_answer();
+        let unreadable = |e: String| {
+            if e == no_answer {
+                return e;
+            }
+            format!(
+                "cannot read what this Redis promises for spent states ({e}); a provider that \
+                 disables `CONFIG` or `INFO` needs `trusting_setup()` and the settings in \
+                 elicit-redis's docs, \"What Redis must promise\""
+            )
+        };
+        let memory = text(memory, connection).await.map_err(unreadable)?;
+        let persistence = text(persistence, connection).await.map_err(unreadable)?;
+        let replication = text(replication, connection).await.map_err(unreadable)?;
+        let save = list(save, connection).await.map_err(unreadable)?;
+        let fsync = list(fsync, connection).await.map_err(unreadable)?;
+        setup::judge(&memory, &persistence, &replication, &save, &fsync).inspect_err(|why| {
+            tracing::error!(target: "elicit", "elicit: Redis refused: {why}");
+        })
     }
 
     /// Runs `cmd`: connects if needed, then waits at most the response timeout for its answer.
@@ -207,7 +270,7 @@ impl Link {
                 before = %before.raw,
                 now = %epoch.raw,
                 first_admitted = epoch.first_admitted(),
-                "elicit: Redis lost data (restart without persistence, flush or eviction); \
+                "elicit: Redis lost data (restart without persistence, flush or deleted marker); \
                  every requestState sealed before the new epoch is refused"
             );
         }

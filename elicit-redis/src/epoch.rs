@@ -1,8 +1,8 @@
 //! Noticing that Redis lost its data: the namespace's epoch marker.
 //!
-//! A Redis restarted without persistence, crashed between two `appendfsync everysec` writes,
-//! flushed or evicting keys forgets the state ids it redeemed, and would let a spent state be
-//! redeemed again. Each namespace therefore holds one marker, `"{namespace}:elicit:epoch"`,
+//! A Redis restarted without persistence or flushed forgets the state ids it redeemed, and
+//! would let a spent state be redeemed again. (Losing only part of them, by eviction or a
+//! crash restoring an older copy, keeps the marker: `setup` refuses those configurations.) Each namespace therefore holds one marker, `"{namespace}:elicit:epoch"`,
 //! written once (when absent) and never expiring: `"{id}:{created_ms}:{after_loss}"`, a random
 //! id, Redis's own clock when it was written (Unix milliseconds) and `1` once a replica has seen
 //! it replace another (a loss), else `0`.

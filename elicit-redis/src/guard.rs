@@ -128,6 +128,69 @@ impl RedisReplayGuard {
     }
 }
 
+impl RedisReplayGuard {
+    /// With replicas connected to the primary, waits (within the response timeout) until all
+    /// of them hold the spent state, so a failover to any of them still refuses it; fails
+    /// closed when fewer confirm.
+    async fn replicated(&self, hex: &str) -> Result<(), StateError> {
+        let replicas = self.link.setup().replicas;
+        if replicas == 0 {
+            return Ok(());
+        }
+        let (_, response) = self.link.timeouts();
+        // Redis's own wait ends first, so a slow replica reads as "fewer confirmed".
+        let within = response * 3 / 4;
+        let mut wait = redis::cmd("WAIT");
+        wait.arg(replicas)
+            .arg(u64::try_from(within.as_millis()).unwrap_or(u64::MAX).max(1));
+        let acked: u64 = self
+            .link
+            .query(&wait)
+            .await
+            .map_err(StateError::ReplayGuardUnavailable)?;
+        if acked < replicas {
+            tracing::warn!(target: "elicit", state = %hex, acked, replicas, "elicit: spent state not on every replica");
+            return Err(StateError::ReplayGuardUnavailable(format!(
+                "{acked} of {replicas} Redis replicas confirmed the spent state within {within:?}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The same guard without the check of what Redis promises (eviction, persistence, the
+    /// primary): for a provider that hides `CONFIG`, when you keep the settings in
+    /// [the crate docs](crate#what-redis-must-promise) some other way. Without them a spent
+    /// state can run again after Redis loses part of its data.
+    ///
+    /// ```
+    /// use elicit_redis::RedisReplayGuard;
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?.trusting_setup();
+    /// assert!(!guard.checks_setup());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn trusting_setup(self) -> Self {
+        RedisReplayGuard {
+            link: Arc::new(self.link.trusting_setup()),
+            ..self
+        }
+    }
+
+    /// Whether each new connection checks what Redis promises (the default).
+    ///
+    /// ```
+    /// use elicit_redis::RedisReplayGuard;
+    ///
+    /// assert!(RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?.checks_setup());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn checks_setup(&self) -> bool {
+        self.link.checks_setup()
+    }
+}
+
 impl ReplayGuard for RedisReplayGuard {
     fn redeem(&self, state: Redemption) -> BoxFuture<'_, Result<(), StateError>> {
         Box::pin(async move {
@@ -158,7 +221,7 @@ impl ReplayGuard for RedisReplayGuard {
                     .arg(&epoch.raw)
                     .arg(keep_until(state.expires_at));
                 match self.link.query::<i64>(&redeem).await {
-                    Ok(1) => return Ok(()),
+                    Ok(1) => return self.replicated(&hex).await,
                     Ok(0) => return Err(StateError::Replayed),
                     Ok(_) => {}
                     Err(e) => return Err(StateError::ReplayGuardUnavailable(e)),

@@ -26,19 +26,45 @@
 //! ([`StateError::ReplayGuardUnavailable`], which the client reads as "retry"). After a timeout
 //! or a broken connection, the next operation connects again.
 //!
+//! # What Redis must promise
+//!
+//! A spent state must stay spent for as long as it could be replayed. On every new
+//! connection the store and the guard read what the server promises (`INFO` and `CONFIG GET`)
+//! and refuse, with an error naming the setting, a Redis that could forget a spent state
+//! while keeping the namespace's epoch marker (below), the one kind of loss the marker cannot
+//! see:
+//!
+//! | Risk | Refused at connect | Accepted |
+//! |---|---|---|
+//! | eviction | `maxmemory` > 0 with any `maxmemory-policy` but `noeviction` (the `volatile-*` policies evict exactly the spent-state keys, which expire, and never the marker) | `maxmemory 0`, or `noeviction`: a full Redis fails the write and the guard fails closed |
+//! | a crash or restart that restores an older copy | RDB snapshots (`save` set); AOF with `appendfsync everysec` or `no` | AOF with `appendfsync always`; no persistence at all (a restart loses the marker too, which is noticed) |
+//! | the connection reaches a replica | `role` other than `master` | the primary |
+//! | a failover to a replica that lags | — | each redemption waits (`WAIT`, within three quarters of the response timeout) until every replica connected to the primary has it, and fails closed when fewer confirm |
+//!
+//! Replicas are counted when the connection opens (a replica attached later is waited for
+//! from the next connection on), and a replica that may be promoted must keep the same
+//! promises itself. Redis Cluster is not supported (the marker and the spent states live in
+//! different slots: every redemption fails closed). A provider that hides `CONFIG` cannot be
+//! checked: keep the settings above some other way and say so with `trusting_setup()`
+//! ([`RedisReplayGuard::trusting_setup`], [`RedisCompletionStore::trusting_setup`]).
+//!
+//! Two losses no setting prevents are yours to handle: a `FLUSHALL`/`FLUSHDB` (noticed, as
+//! below) and **restoring a backup** (an older copy with the marker in it): after restoring
+//! one, delete `"{namespace}:elicit:epoch"` before the servers reconnect, so every state
+//! sealed before the restore is refused.
+//!
 //! # A Redis that loses its data
 //!
-//! A Redis restarted without persistence, crashed between two writes under `appendfsync
-//! everysec`, flushed or evicting keys forgets the state ids it saw spent. Each namespace
-//! therefore holds an epoch marker, `"{namespace}:elicit:epoch"`, written once and never
+//! Each namespace holds an epoch marker, `"{namespace}:elicit:epoch"`, written once and never
 //! expiring; each new connection reads it, and every redemption checks it in the same Lua
-//! script that records the state id. When it is gone or changed, the replica logs an `error`
-//! (target `elicit`) and every replica, reading the same marker, refuses each state sealed
-//! before the new marker, and within [`MAX_CLOCK_SKEW`] after it, with
-//! [`StateError::ReplayMemoryLost`] (the client gets the uniform invalid-state error). States
-//! sealed later work as always. A namespace seen for the first time counts as new: only states
-//! sealed before its marker are refused, so `connect` at start-up means none are. Keep Redis's
-//! data anyway (append-only file, `maxmemory-policy noeviction`): detection is the backstop.
+//! script that records the state id. It notices the whole namespace going (a restart without
+//! persistence, a flush, a deleted marker): the replica logs an `error` (target `elicit`) and
+//! every replica, reading the same marker, refuses each state sealed before the new marker,
+//! and within [`MAX_CLOCK_SKEW`] after it, with [`StateError::ReplayMemoryLost`] (the client
+//! gets the uniform invalid-state error). States sealed later work as always. A namespace
+//! seen for the first time counts as new: only states sealed before its marker are refused,
+//! so `connect` at start-up means none are. The marker cannot see part of the data going,
+//! which is why the settings above are checked.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -70,6 +96,7 @@ mod connection;
 mod epoch;
 mod guard;
 mod notify;
+mod setup;
 mod store;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

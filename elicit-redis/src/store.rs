@@ -140,6 +140,25 @@ impl RedisCompletionStore {
         self.listener.is_live()
     }
 
+    /// The same store (and the guards [`replay_guard`](Self::replay_guard) makes from it)
+    /// without the check of what Redis promises: for a provider that hides `CONFIG`, when you
+    /// keep the settings in [the crate docs](crate#what-redis-must-promise) some other way.
+    ///
+    /// ```
+    /// use elicit_redis::RedisCompletionStore;
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?.trusting_setup();
+    /// assert!(!store.replay_guard().checks_setup());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn trusting_setup(self) -> Self {
+        RedisCompletionStore {
+            link: Arc::new(self.link.trusting_setup()),
+            ..self
+        }
+    }
+
     /// The connect and response timeouts.
     ///
     /// ```

@@ -77,9 +77,15 @@ fn free_port() -> u16 {
 
 /// A `redis-server` on `port` that keeps nothing on disk, answering `PING` when this returns.
 fn spawn_redis(port: u16) -> std::io::Result<Child> {
+    spawn_redis_with(port, &["--save", "", "--appendonly", "no"])
+}
+
+/// A `redis-server` on `port` with `config` (command-line options), answering `PING` when
+/// this returns.
+fn spawn_redis_with<S: AsRef<std::ffi::OsStr>>(port: u16, config: &[S]) -> std::io::Result<Child> {
     let child = Command::new("redis-server")
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-        .args(["--save", "", "--appendonly", "no"])
+        .args(config)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -636,4 +642,5 @@ fn assert_store_unavailable(e: &JsonRpcError) {
 }
 
 mod data_loss;
+mod setup;
 mod unresponsive;

@@ -1,0 +1,331 @@
+//! What Redis must promise: the guard refuses, at connect, a Redis that could forget a spent
+//! state while keeping the epoch marker (eviction, persistence that restores an older copy, a
+//! replica), and keeps its promise on the configurations it accepts. Each test runs its own
+//! `redis-server` with the configuration under test; the hazards are shown happening with the
+//! check switched off (`trusting_setup`).
+
+use super::*;
+
+/// A `redis-server` with `config`, on its own port and directory, restartable in place.
+struct Configured {
+    port: u16,
+    url: String,
+    dir: std::path::PathBuf,
+    config: Vec<String>,
+    child: Child,
+}
+
+impl Configured {
+    fn start(config: &[&str]) -> Configured {
+        let port = free_port();
+        let dir =
+            std::env::temp_dir().join(format!("elicit-redis-setup-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config: Vec<String> = config.iter().map(|s| (*s).to_owned()).collect();
+        let child = Self::spawn(port, &dir, &config);
+        Configured {
+            port,
+            url: format!("redis://127.0.0.1:{port}"),
+            dir,
+            config,
+            child,
+        }
+    }
+
+    fn spawn(port: u16, dir: &std::path::Path, config: &[String]) -> Child {
+        let dir = dir.to_string_lossy().into_owned();
+        let all: Vec<&str> = ["--dir", dir.as_str()]
+            .into_iter()
+            .chain(config.iter().map(String::as_str))
+            .collect();
+        spawn_redis_with(port, &all)
+            .expect("`redis-server` on PATH (scripts/redis-server installs it)")
+    }
+
+    /// Kills the server (SIGKILL: no clean shutdown, nothing written on the way out) and starts
+    /// it again on the same port and directory, loading whatever it had on disk.
+    fn crash_and_restart(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        self.child = Self::spawn(self.port, &self.dir, &self.config);
+    }
+
+    async fn command(&self, args: &[&str]) -> redis::RedisResult<redis::Value> {
+        let client = redis::Client::open(self.url.as_str()).unwrap();
+        let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+        let mut cmd = redis::cmd(args[0]);
+        for arg in &args[1..] {
+            cmd.arg(*arg);
+        }
+        cmd.query_async(&mut raw).await
+    }
+}
+
+impl Drop for Configured {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+const NO_PERSISTENCE: [&str; 4] = ["--save", "", "--appendonly", "no"];
+
+fn spent(id: u8) -> Redemption {
+    let now = SystemTime::now();
+    Redemption::new([id; 16], now, now + Duration::from_secs(600), now)
+}
+
+async fn refused(url: &str, ns: &str) -> String {
+    let guard = RedisReplayGuard::connect(url, ns)
+        .await
+        .unwrap_err()
+        .to_string();
+    let store = RedisCompletionStore::connect(url, ns)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert_eq!(guard, store, "the store and the guard refuse alike");
+    guard
+}
+
+#[tokio::test]
+async fn a_redis_that_may_evict_is_refused_and_eviction_lets_a_spent_state_run_again() {
+    let redis = Configured::start(
+        &[
+            &NO_PERSISTENCE[..],
+            &["--maxmemory", "4mb", "--maxmemory-policy", "volatile-lru"],
+        ]
+        .concat(),
+    );
+    let ns = namespace("evict");
+    let why = refused(&redis.url, &ns).await;
+    assert!(
+        why.contains(
+            "`maxmemory` is 4194304 bytes with `maxmemory-policy volatile-lru`, so Redis may evict"
+        ),
+        "{why}"
+    );
+    assert!(why.contains("`trusting_setup()` skips this check"), "{why}");
+
+    // Why: with the check off, forced eviction removes the spent state's key and keeps the
+    // marker, and the same state is redeemed a second time.
+    let guard = RedisReplayGuard::connect(&redis.url, &ns).await;
+    assert!(guard.is_err());
+    let guard = RedisReplayGuard::new(&redis.url, &ns)
+        .unwrap()
+        .trusting_setup();
+    let state = spent(1);
+    guard.redeem(state).await.unwrap();
+    let replay_keys = format!("{ns}:elicit:replay:*");
+    let filler = "x".repeat(64 * 1024);
+    for n in 0..2_000 {
+        redis
+            .command(&["SET", &format!("{ns}:filler:{n}"), &filler, "EX", "86400"])
+            .await
+            .unwrap();
+        if redis.command(&["KEYS", &replay_keys]).await.unwrap() == redis::Value::Array(vec![]) {
+            break;
+        }
+    }
+    assert_eq!(
+        redis.command(&["KEYS", &replay_keys]).await.unwrap(),
+        redis::Value::Array(vec![]),
+        "eviction took the spent state's key"
+    );
+    assert!(
+        guard.redeem(state).await.is_ok(),
+        "the spent state ran again"
+    );
+}
+
+#[tokio::test]
+async fn a_full_redis_that_never_evicts_fails_closed() {
+    let redis = Configured::start(
+        &[
+            &NO_PERSISTENCE[..],
+            &["--maxmemory", "4mb", "--maxmemory-policy", "noeviction"],
+        ]
+        .concat(),
+    );
+    let ns = namespace("full");
+    let guard = RedisReplayGuard::connect(&redis.url, &ns)
+        .await
+        .expect("accepted");
+    let state = spent(2);
+    guard.redeem(state).await.unwrap();
+    let filler = "x".repeat(64 * 1024);
+    let mut full = false;
+    for n in 0..2_000 {
+        if redis
+            .command(&["SET", &format!("{ns}:filler:{n}"), &filler])
+            .await
+            .is_err()
+        {
+            full = true;
+            break;
+        }
+    }
+    assert!(full, "Redis refused writes once full");
+    // Nothing is evicted: the spent state is still remembered.
+    assert_eq!(guard.redeem(state).await, Err(StateError::Replayed));
+    // A new state is recorded (Redis lets a script's small write through) or refused, never
+    // let through twice.
+    let fresh = spent(3);
+    let first = guard.redeem(fresh).await;
+    let second = guard.redeem(fresh).await;
+    assert!(
+        matches!(
+            (&first, &second),
+            (Ok(()), Err(StateError::Replayed))
+                | (Err(StateError::ReplayGuardUnavailable(_)), Err(_))
+        ),
+        "{first:?} then {second:?}"
+    );
+}
+
+#[tokio::test]
+async fn persistence_that_can_lose_the_last_writes_is_refused() {
+    for (config, says) in [
+        (
+            vec![
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "everysec",
+                "--save",
+                "",
+            ],
+            "fsynced `everysec`",
+        ),
+        (
+            vec!["--appendonly", "yes", "--appendfsync", "no", "--save", ""],
+            "fsynced `no`",
+        ),
+        (
+            vec!["--appendonly", "no", "--save", "3600 1"],
+            "RDB snapshots (`save 3600 1`)",
+        ),
+    ] {
+        let redis = Configured::start(&config);
+        let why = refused(&redis.url, &namespace("persist")).await;
+        assert!(why.contains(says), "{config:?}: {why}");
+    }
+}
+
+/// A lost write, simulated: a snapshot taken before the state was spent is what the Redis
+/// comes back with. With the check off the spent state runs again; on the configuration the
+/// check accepts for persistence (append-only file fsynced on every write), a crash right
+/// after the redemption loses nothing and the state stays spent.
+#[tokio::test]
+async fn a_crash_loses_no_spent_state_on_an_accepted_redis() {
+    // The hazard: RDB snapshots (refused by the check), an older snapshot loaded after a crash.
+    let mut snapshots = Configured::start(&["--appendonly", "no", "--save", "3600 1"]);
+    let ns = namespace("snapshot");
+    let guard = RedisReplayGuard::new(&snapshots.url, &ns)
+        .unwrap()
+        .trusting_setup();
+    let warm = spent(4);
+    guard.redeem(warm).await.unwrap();
+    snapshots.command(&["SAVE"]).await.unwrap();
+    let state = spent(5);
+    guard.redeem(state).await.unwrap();
+    snapshots.crash_and_restart();
+    let after = RedisReplayGuard::new(&snapshots.url, &ns)
+        .unwrap()
+        .trusting_setup();
+    assert_eq!(
+        after.redeem(warm).await,
+        Err(StateError::Replayed),
+        "in the snapshot"
+    );
+    assert!(
+        after.redeem(state).await.is_ok(),
+        "lost with the last writes: it ran again"
+    );
+
+    // Accepted: every write fsynced before Redis answers.
+    let mut always = Configured::start(&[
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--save",
+        "",
+    ]);
+    let ns = namespace("always");
+    let guard = RedisReplayGuard::connect(&always.url, &ns)
+        .await
+        .expect("accepted");
+    let state = spent(6);
+    guard.redeem(state).await.unwrap();
+    always.crash_and_restart();
+    let after = RedisReplayGuard::connect(&always.url, &ns).await.unwrap();
+    assert_eq!(
+        after.redeem(state).await,
+        Err(StateError::Replayed),
+        "still spent after the crash"
+    );
+}
+
+#[tokio::test]
+async fn a_replica_is_refused_and_a_primary_waits_for_its_replicas() {
+    let primary =
+        Configured::start(&[&NO_PERSISTENCE[..], &["--repl-diskless-sync-delay", "0"]].concat());
+    let replica = Configured::start(
+        &[
+            &NO_PERSISTENCE[..],
+            &["--replicaof", "127.0.0.1", &primary.port.to_string()],
+        ]
+        .concat(),
+    );
+    let ns = namespace("replication");
+    let why = refused(&replica.url, &ns).await;
+    assert!(why.contains("reaches a `slave`, not the primary"), "{why}");
+    // Wait until the replica streams (a write on the primary is acknowledged: a replica just
+    // online acknowledges first up to a second later), then spend on the primary: the
+    // redemption waits for the replica, which then holds the spent state too.
+    let client = redis::Client::open(primary.url.as_str()).unwrap();
+    let mut probe = client.get_multiplexed_async_connection().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let _: () = redis::cmd("SET")
+            .arg("probe")
+            .arg(1)
+            .query_async(&mut probe)
+            .await
+            .unwrap();
+        let acked: u64 = redis::cmd("WAIT")
+            .arg(1)
+            .arg(100)
+            .query_async(&mut probe)
+            .await
+            .unwrap();
+        if acked == 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the replica streams");
+    }
+    let guard = RedisReplayGuard::connect(&primary.url, &ns)
+        .await
+        .expect("the primary is accepted");
+    let state = spent(7);
+    guard.redeem(state).await.unwrap();
+    let hex: String = state.id.iter().map(|b| format!("{b:02x}")).collect();
+    let on_replica = replica
+        .command(&["EXISTS", &format!("{ns}:elicit:replay:{hex}")])
+        .await
+        .unwrap();
+    assert_eq!(
+        on_replica,
+        redis::Value::Int(1),
+        "on the replica when the redemption returned"
+    );
+    // With the replica gone, a redemption cannot be confirmed: it fails closed.
+    drop(replica);
+    let verdict = guard.redeem(spent(8)).await;
+    assert!(
+        matches!(verdict, Err(StateError::ReplayGuardUnavailable(_))),
+        "{verdict:?}"
+    );
+}
