@@ -82,6 +82,15 @@ DATES = {"start": "2026-12-24", "nights": 2}
 TRAVELERS = {"adults": 2, "children": 1}
 TRIP_TEXT = "accept: 2 nights in Rome from 2026-12-24 for 2 adults and 1 children"
 CONNECT_TEXT = "accept: connected github as demo-user@github"
+# What elicit-axum records when the person presses Cancel on the page (route.rs CANCELLED), as
+# connect_account reports a failed page outcome (examples/src/demo/server.rs).
+PAGE_CANCELLED_TEXT = "accept: connecting github failed: the user cancelled on the confirmation page"
+EXPIRED_TEXT = "accept: the github link expired before it was used"
+# The pace of URL mode for the scenarios that let a hold pass or a link expire (demo-server's
+# ELICIT_URL_HOLD_SECS / ELICIT_STATE_TTL_SECS; unset: 30 s hold, 600 s lifetime).
+SHORT_HOLD = {"ELICIT_URL_HOLD_SECS": "1"}
+SHORT_LIFE = {"ELICIT_URL_HOLD_SECS": "1", "ELICIT_STATE_TTL_SECS": "4"}
+CLIENT_MAX_ROUNDS = 10  # mcp's DEFAULT_INPUT_REQUIRED_MAX_ROUNDS (as the TS SDK's)
 
 
 # --------------------------------------------------------------------------------------------
@@ -185,6 +194,17 @@ class Wire:
                 assert "elicitationId" not in raw, f"elicitationId on a 2026 session: {raw[:300]}"
         self.check_all_answered()
 
+    def check_legacy_completion(self) -> None:
+        """A legacy URL flow: one elicitation/create, answered, then exactly one
+        notifications/elicitation/complete for its elicitationId, after the answer."""
+        self.check_legacy()
+        [(i, req, _)] = self.requests("S->C", "elicitation/create")
+        eid = req["params"]["elicitationId"]
+        k, _, _ = self.response("C->S", req["id"], after=i)
+        done = self.notifications("S->C", "notifications/elicitation/complete")
+        assert [n["params"]["elicitationId"] for _, n in done] == [eid], done
+        assert done[0][0] > k
+
     def check_legacy(self) -> None:
         """A 2025-11-25 session: initialize first, server->client requests, no MRTR."""
         assert self.entries, "empty log"
@@ -238,21 +258,30 @@ def text_of(result: Any) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def http_get(url: str) -> int:
-    """Opens a link as the user's browser would: the landing route's confirmation page, then
-    its form posted back with the page's token and Confirm, from the page's own origin."""
+def look(url: str) -> tuple[int, str | None]:
+    """Only looks at a link (GET, which records nothing): the status and the page's CSRF
+    token (None when the page is not the confirmation form)."""
     try:
         with urllib.request.urlopen(url, timeout=10) as r:
             html = r.read().decode()
             status = r.status
     except urllib.error.HTTPError as e:
-        return e.code
+        return e.code, None
     marker = 'name="token" value="'
     if marker not in html:
+        return status, None
+    return status, html.split(marker, 1)[1].split('"', 1)[0]
+
+
+def http_get(url: str, decision: str = "confirm") -> int:
+    """Opens a link as the user's browser would: the landing route's confirmation page, then
+    its form posted back with the page's token and `decision` (the button pressed: confirm or
+    cancel, elicit-axum's confirm.rs), from the page's own origin."""
+    status, token = look(url)
+    if token is None:
         return status
-    token = html.split(marker, 1)[1].split('"', 1)[0]
     parts = urllib.parse.urlsplit(url)
-    form = urllib.parse.urlencode({"token": token, "decision": "confirm"}).encode()
+    form = urllib.parse.urlencode({"token": token, "decision": decision}).encode()
     headers = {
         "Origin": f"{parts.scheme}://{parts.netloc}",
         "Sec-Fetch-Site": "same-origin",
@@ -280,29 +309,35 @@ class User:
 
     `actions` maps a question (booking/dates/travelers/confirm/connect) to accept, decline or
     cancel (default: accept). On accepting a URL request it opens the page with an HTTP GET
-    before returning (`defer_url` seconds later in the background instead, if set).
+    and presses `decision` before returning (`defer_url` seconds later in the background
+    instead, if set). With `opens=False` the person never opens any link (the client still
+    accepts each time it is asked).
     """
 
     def __init__(self, actions: dict[str, str] | None = None, booking: dict[str, Any] | None = None,
-                 defer_url: float | None = None):
+                 defer_url: float | None = None, decision: str = "confirm", opens: bool = True):
         self.actions = actions or {}
         self.booking = booking or BOOKING_FULL
         self.defer_url = defer_url
+        self.decision = decision
+        self.opens = opens
         self.asked: list[Any] = []
+        self.asked_at: list[float] = []
         self.pages: list[int] = []
         self.threads: list[threading.Thread] = []
 
     async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
         self.asked.append(params)
+        self.asked_at.append(time.monotonic())
         if params.mode == "url":
             action = self.actions.get("connect", "accept")
-            if action == "accept":
+            if action == "accept" and self.opens:
                 if self.defer_url is None:
-                    self.pages.append(await anyio.to_thread.run_sync(http_get, params.url))
+                    self.pages.append(await anyio.to_thread.run_sync(http_get, params.url, self.decision))
                 else:
                     def later(url: str = params.url) -> None:
                         time.sleep(self.defer_url or 0)
-                        self.pages.append(http_get(url))
+                        self.pages.append(http_get(url, self.decision))
                     t = threading.Thread(target=later, daemon=True)
                     t.start()
                     self.threads.append(t)
@@ -346,6 +381,18 @@ class CorrectsOnce:
 # --------------------------------------------------------------------------------------------
 
 
+def server_env(extra: dict[str, str] | None) -> dict[str, str] | None:
+    """The server's environment for a scenario that sets `extra`: this process's environment
+    (PATH, RUST_LOG, ...) without any ELICIT_* of the caller's shell (so a scenario's pace is
+    its own), plus `extra`. None (the SDK's default inherited variables) when `extra` is None.
+    The SDK merges this over its default environment."""
+    if extra is None:
+        return None
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ELICIT_")}
+    env.update(extra)
+    return env
+
+
 class Scenario:
     def __init__(self, name: str, tmp: Path):
         self.name = name
@@ -362,11 +409,14 @@ class Scenario:
     def tee_argv(self, log: Path) -> list[str]:
         return [str(TEE), str(log), "--", str(SERVER)]
 
-    async def client(self, label: str, mode: str, user: User | None,
-                     body: Callable[[Client], Awaitable[Any]]) -> tuple[Any, Wire]:
-        """Runs `body(client)` against a fresh server; returns its value and the wire log."""
+    async def client(self, label: str, mode: str, user: Any,
+                     body: Callable[[Client], Awaitable[Any]],
+                     env: dict[str, str] | None = None) -> tuple[Any, Wire]:
+        """Runs `body(client)` against a fresh server; returns its value and the wire log.
+        `env`: extra environment for the server (e.g. ELICIT_URL_HOLD_SECS), see server_env."""
         log = self.log_path(label)
-        params = StdioServerParameters(command=PY, args=self.tee_argv(log), cwd=str(ROOT))
+        params = StdioServerParameters(command=PY, args=self.tee_argv(log), cwd=str(ROOT),
+                                       env=server_env(env))
         errlog = open(self.dir / f"{label}.stderr", "w")
         try:
             transport = stdio_client(params, errlog=errlog)
@@ -519,6 +569,96 @@ def check_mrtr_round(w: Wire, tool: str, keys: set[str], responses: dict[str, di
     return fp, reqs
 
 
+def asked_offsets(user: Any) -> str:
+    """When the callback was asked, in seconds after its first asking."""
+    return ",".join(f"+{t - user.asked_at[0]:.1f}" for t in user.asked_at)
+
+
+def check_url_rounds(w: Wire, user: Any) -> list[dict[str, Any]]:
+    """connect_account on 2026 with the link asked again: every result but the last is an
+    input_required round asking the URL question (never a round without inputRequests), each
+    retry accepts and echoes the round before's requestState byte-for-byte, and the last of at
+    most CLIENT_MAX_ROUNDS calls in all (well inside the client's limit: it would retry ten
+    times, 11 calls) is complete. The callback was called once per round."""
+    calls = w.tool_calls("connect_account")
+    assert 2 <= len(calls) <= CLIENT_MAX_ROUNDS, f"{len(calls)} tools/call (at most {CLIENT_MAX_ROUNDS})"
+    fp = calls[0]["req"]["params"]
+    assert "inputResponses" not in fp and "requestState" not in fp, f"first call carries MRTR fields: {fp}"
+    states = []
+    for n, c in enumerate(calls[:-1]):
+        res = c["resp"].get("result")
+        assert res is not None, f"call {n} failed: {c['resp']}"
+        assert res["resultType"] == "input_required", f"call {n}: {res.get('resultType')!r}"
+        reqs = res.get("inputRequests")
+        assert reqs, f"call {n}: an input_required round without inputRequests: {c['resp_raw'][:300]}"
+        assert set(reqs) == {"connect"}, f"call {n}: inputRequests {sorted(reqs)}"
+        assert reqs["connect"]["method"] == "elicitation/create", reqs
+        check_url_params(reqs["connect"]["params"], legacy=False)
+        assert isinstance(res.get("requestState"), str) and res["requestState"], res
+        states.append(res["requestState"])
+    assert len(set(states)) == len(states), "a round repeated an earlier requestState"
+    for n, (prev, cur) in enumerate(zip(calls, calls[1:]), 1):
+        rp = cur["req"]["params"]
+        assert not same_id(cur["req"]["id"], prev["req"]["id"]), f"retry {n} reused the JSON-RPC id"
+        assert rp["name"] == fp["name"] and rp["arguments"] == fp["arguments"], f"retry {n} changed the call"
+        assert rp["inputResponses"] == {"connect": {"action": "accept"}}, rp["inputResponses"]
+        assert raw_string_field(cur["raw"], "requestState") == raw_string_field(prev["resp_raw"], "requestState"), (
+            f"retry {n} did not echo the previous round's requestState byte-for-byte"
+        )
+    done = calls[-1]["resp"].get("result")
+    assert done is not None, f"the last call failed: {calls[-1]['resp']}"
+    assert done["resultType"] == "complete", done
+    assert "inputRequests" not in done and "requestState" not in done, done
+    assert len(user.asked) == len(calls) - 1, f"callback asked {len(user.asked)} times for {len(calls)} calls"
+    urls = [c["resp"]["result"]["inputRequests"]["connect"]["params"]["url"] for c in calls[:-1]]
+    assert [p.url for p in user.asked] == urls, "the callback was not given each round's link"
+    return calls
+
+
+class ComesAfterHolds:
+    """Accepts every URL question at once. The person opens the FIRST link `delay` seconds
+    after the first accept (and not before the client was asked `asked_before` times, at most
+    10 s more: on 2026 the hold passing is what is tested, not the timer) and confirms, once.
+    A link asked again is only looked at (GET, which records nothing)."""
+
+    def __init__(self, delay: float, asked_before: int):
+        self.delay = delay
+        self.asked_before = asked_before
+        self.asked: list[Any] = []
+        self.asked_at: list[float] = []
+        self.urls: list[str] = []
+        self.pages: list[int] = []
+        self.later_looks: list[tuple[int, bool]] = []
+        self.confirmed_after: float | None = None
+        self.threads: list[threading.Thread] = []
+
+    async def __call__(self, context: Any, params: Any) -> types.ElicitResult:
+        assert params.mode == "url", params
+        self.asked.append(params)
+        self.asked_at.append(time.monotonic())
+        self.urls.append(params.url)
+        if len(self.asked) == 1:
+            t = threading.Thread(target=self._person, args=(params.url, self.asked_at[0]), daemon=True)
+            t.start()
+            self.threads.append(t)
+        else:
+            status, token = await anyio.to_thread.run_sync(look, params.url)
+            self.later_looks.append((status, token is not None))
+        return types.ElicitResult(action="accept")
+
+    def _person(self, url: str, accepted_at: float) -> None:
+        time.sleep(self.delay)
+        deadline = time.monotonic() + 10
+        while len(self.asked) < self.asked_before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.confirmed_after = time.monotonic() - accepted_at
+        self.pages.append(http_get(url, "confirm"))
+
+    def join(self) -> None:
+        for t in self.threads:
+            t.join(timeout=15)
+
+
 def register_modern_and_legacy() -> None:
     for mode in ("legacy", MODERN):
         m = modes_label(mode)
@@ -645,34 +785,132 @@ def register_modern_and_legacy() -> None:
         scenario(f"{m}: connect_account decline")(connect("decline", "decline:"))
         scenario(f"{m}: connect_account cancel")(connect("cancel", "cancel:"))
 
-        # URL accepted at once, the person confirms on the page 3 s later (longer than the
-        # client's ten empty rounds would last): legacy waits, 2026 holds the retry.
-        async def connect_late(sc: Scenario, mode: str = mode, legacy: bool = legacy) -> None:
-            user = User(defer_url=3.0)
-            result, w = await sc.client("client", mode, user, call("connect_account", {"service": "github"}))
-            user.join()
-            assert text_of(result) == CONNECT_TEXT, text_of(result)
-            assert user.pages == [200]
+        # URL accepted at once, the person opens the page 3 s later (longer than the client's ten
+        # empty rounds would last) and presses Confirm or Cancel: legacy waits, 2026 holds the
+        # retry. Cancel on the page is an outcome too: the flow failed, and legacy tells the
+        # client the elicitation completed.
+        def connect_late(decision: str, expect: str, mode: str = mode, legacy: bool = legacy):
+            async def run(sc: Scenario) -> None:
+                user = User(defer_url=3.0, decision=decision)
+                t0 = time.monotonic()
+                result, w = await sc.client("client", mode, user, call("connect_account", {"service": "github"}))
+                took = time.monotonic() - t0
+                user.join()
+                assert text_of(result) == expect, text_of(result)
+                assert not result.is_error, result
+                assert user.pages == [200], f"landing page answered {user.pages}"
+                assert len(user.asked) == 1, f"callback asked {len(user.asked)} times"
+                assert took >= 3.0, f"finished in {took:.1f}s, before the person opened the page"
+                if legacy:
+                    w.check_legacy_completion()
+                else:
+                    w.check_modern()
+                    # The link, then the retry with the accept, held until the person decided.
+                    calls = w.tool_calls("connect_account")
+                    assert len(calls) == 2, f"the retry was not held: {len(calls)} calls"
+                    link, retry = calls
+                    assert link["resp"]["result"]["resultType"] == "input_required", link
+                    assert retry["req"]["params"]["inputResponses"] == {"connect": {"action": "accept"}}
+                    assert retry["req"]["params"]["requestState"] == link["resp"]["result"]["requestState"], \
+                        "stale requestState echoed"
+                    assert retry["resp"]["result"]["resultType"] == "complete"
+                w.check_tools_list_answered(modern=not legacy)
+            return run
+        scenario(f"{m}: connect_account accept, person confirms 3 s later")(connect_late("confirm", CONNECT_TEXT))
+        scenario(f"{m}: connect_account accept, person cancels on the page 3 s later")(
+            connect_late("cancel", PAGE_CANCELLED_TEXT))
+
+        # The person never comes: the client accepts every time it is asked, nobody opens the
+        # link. 2026: each held retry passes its 1 s hold and the link is asked again, until the
+        # link expires (4 s) and the tool ends with the expired text, within the client's ten
+        # rounds. Legacy: the call waits until the link expires.
+        async def connect_never(sc: Scenario, mode: str = mode, legacy: bool = legacy) -> None:
+            user = User(opens=False)
+            ended: list[float] = []
+
+            async def body(client: Client) -> Any:
+                result = await client.call_tool("connect_account", {"service": "github"})
+                ended.append(time.monotonic())
+                return result
+
+            result, w = await sc.client("client", mode, user, body, env=SHORT_LIFE)
+            # From the first asking (the link was minted just before) to the expired result.
+            took = ended[0] - user.asked_at[0]
+            assert text_of(result) == EXPIRED_TEXT, text_of(result)
+            assert not result.is_error, result
+            assert user.pages == [], user.pages
+            assert took >= 2.0, f"expired {took:.1f}s after the first asking, the link lives 4 s"
             if legacy:
+                assert len(user.asked) == 1, f"callback asked {len(user.asked)} times"
                 w.check_legacy()
-                [(i, req, _)] = w.requests("S->C", "elicitation/create")
-                eid = req["params"]["elicitationId"]
-                k, _, _ = w.response("C->S", req["id"], after=i)
-                done = w.notifications("S->C", "notifications/elicitation/complete")
-                assert [n["params"]["elicitationId"] for _, n in done] == [eid], done
-                assert done[0][0] > k
+                [call_] = w.tool_calls("connect_account")
+                elic = w.requests("S->C", "elicitation/create")
+                assert len(elic) == 1, f"{len(elic)} elicitation/create requests"
+                i, req, _ = elic[0]
+                assert call_["i"] < i < call_["j"]
+                check_url_params(req["params"], legacy=True)
+                assert w.response("C->S", req["id"], after=i)[1]["result"] == {"action": "accept"}
+                assert not w.notifications("S->C", "notifications/elicitation/complete"), (
+                    "notifications/elicitation/complete for a link that expired unused"
+                )
+                # Nothing else from the server during the call: no other request or notification.
+                during = [m for n, m, _ in w.msgs("S->C") if call_["i"] < n < call_["j"] and "method" in m]
+                assert [m["method"] for m in during] == ["elicitation/create"], during
+                sc.notes.append(f"1 elicitation/create, expired {took:.2f}s after the accept")
             else:
                 w.check_modern()
-                # The link, then the retry with the accept, held until the person confirmed.
-                calls = w.tool_calls("connect_account")
-                assert len(calls) == 2, f"the retry was not held: {len(calls)} calls"
-                link, retry = calls
-                assert link["resp"]["result"]["resultType"] == "input_required", link
-                assert retry["req"]["params"]["inputResponses"] == {"connect": {"action": "accept"}}
-                assert retry["req"]["params"]["requestState"] == link["resp"]["result"]["requestState"], \
-                    "stale requestState echoed"
-                assert retry["resp"]["result"]["resultType"] == "complete"
-        scenario(f"{m}: connect_account accept, person confirms 3 s later")(connect_late)
+                calls = check_url_rounds(w, user)
+                assert len(calls) >= 3, f"{len(calls)} tools/call: the link was never asked again"
+                sc.notes.append(f"{len(calls)} tools/call ({len(calls) - 2} asked again), "
+                                f"asked at {asked_offsets(user)}, expired after {took:.2f}s "
+                                f"({ended[0] - user.asked_at[-1]:.2f}s after the last asking)")
+            w.check_tools_list_answered(modern=not legacy)
+        scenario(f"{m}: connect_account accept, person never comes: link expires (hold 1 s, life 4 s)")(connect_never)
+
+        # The hold (1 s) passes before the person comes: 2026 asks the same link again (the
+        # client's callback is called again, and accepts at once each time); the person opens
+        # the FIRST link 2.5 s after the first accept and confirms. Legacy: one wait.
+        async def connect_after_hold(sc: Scenario, mode: str = mode, legacy: bool = legacy) -> None:
+            user = ComesAfterHolds(delay=2.5, asked_before=1 if legacy else 3)
+            after: list[tuple[int, bool]] = []
+
+            async def body(client: Client) -> Any:
+                result = await client.call_tool("connect_account", {"service": "github"})
+                # While the server still runs: what the first and the last link show now.
+                for u in (user.urls[0], user.urls[-1]):
+                    status, token = await anyio.to_thread.run_sync(look, u)
+                    after.append((status, token is not None))
+                return result
+
+            result, w = await sc.client("client", mode, user, body, env=SHORT_HOLD)
+            user.join()
+            assert text_of(result) == CONNECT_TEXT, text_of(result)
+            assert not result.is_error, result
+            assert user.pages == [200], f"landing page answered {user.pages}"
+            assert user.confirmed_after is not None and user.confirmed_after >= 2.5, user.confirmed_after
+            # A later link (same flow, asked again): its page is the confirmation form too.
+            assert all(seen == (200, True) for seen in user.later_looks), f"later links: {user.later_looks}"
+            # After the flow is done, neither link shows the confirmation form again.
+            assert not any(form for _, form in after), f"a link still offers the form after completion: {after}"
+            if legacy:
+                assert len(user.asked) == 1, f"callback asked {len(user.asked)} times"
+                w.check_legacy_completion()
+                sc.notes.append(f"confirmed {user.confirmed_after:.1f}s after the accept; "
+                                f"the link after completion: GET {after[0][0]}")
+            else:
+                w.check_modern()
+                calls = check_url_rounds(w, user)
+                again = len(calls) - 2
+                assert again >= 2, f"the link was asked again {again} times (expected >= 2)"
+                sc.notes.append(
+                    f"{len(calls)} tools/call ({again} asked again), asked at {asked_offsets(user)}, "
+                    f"confirmed {user.confirmed_after:.1f}s after the first accept, "
+                    f"{len(set(user.urls))} distinct URLs of {len(user.urls)}; later links GET "
+                    f"{sorted({st for st, _ in user.later_looks})} with the form before, first/last link GET "
+                    f"{[st for st, _ in after]} without it after completion"
+                )
+            w.check_tools_list_answered(modern=not legacy)
+        scenario(f"{m}: connect_account accept, hold passes (1 s), person confirms 2.5 s later")(connect_after_hold)
 
         # --- cancel_reservation --------------------------------------------------------------
         async def cancel_res(sc: Scenario, mode: str = mode, legacy: bool = legacy) -> None:

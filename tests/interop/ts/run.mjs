@@ -7,8 +7,9 @@
 // Run by scripts/interop, which installs the client into the git-ignored .tools/ts-client
 // ($TS_CLIENT_DIR) and builds the server ($DEMO_SERVER). The client keeps its shipped defaults
 // (inputRequired.maxRounds 10, 60 s request timeout). Each scenario spawns the server behind
-// tests/interop/tee.py, asserts the tool's result text and a few things on the captured wire,
-// and prints one `ok`/`FAIL` line. Exits 1 if any chosen scenario fails; with -k matching
+// tests/interop/tee.py (some with a short URL-mode pace through the server's environment:
+// ELICIT_URL_HOLD_SECS, ELICIT_STATE_TTL_SECS), asserts the tool's result text and a few things
+// on the captured wire, and prints one `ok`/`FAIL` line. Exits 1 if any chosen scenario fails; with -k matching
 // nothing, prints so and exits 0 (the Python scenarios may have matched).
 
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +34,12 @@ const CONNECT_TEXT = 'accept: connected github as demo-user@github';
 // What elicit-axum records when the person presses Cancel on the page (route.rs CANCELLED),
 // as connect_account reports a failed page outcome (examples/src/demo/server.rs).
 const PAGE_CANCELLED_TEXT = 'accept: connecting github failed: the user cancelled on the confirmation page';
+const EXPIRED_TEXT = 'accept: the github link expired before it was used';
+// The pace of URL mode for the scenarios that let a hold pass or a link expire (demo-server's
+// ELICIT_URL_HOLD_SECS / ELICIT_STATE_TTL_SECS; unset: 30 s hold, 600 s lifetime).
+const SHORT_HOLD = { ELICIT_URL_HOLD_SECS: '1' };
+const SHORT_LIFE = { ELICIT_URL_HOLD_SECS: '1', ELICIT_STATE_TTL_SECS: '4' };
+const CLIENT_MAX_CALLS = 10; // at most this many tools/call in all (the client would allow 11: 1 + maxRounds 10)
 const BOOKING = {
     date: '2026-12-24', time: '20:00', guests: 4, seating: 'terrace',
     extras: ['high_chair', 'birthday_cake'], email: 'ada@example.com',
@@ -149,13 +156,115 @@ function user(decision = 'confirm') {
     return u;
 }
 
+// Only looks at a link (GET, which records nothing): its status and whether the page is the
+// confirmation form (has the CSRF token).
+async function personLooks(url) {
+    const page = await fetch(url);
+    const html = await page.text();
+    return { get: page.status, form: /name="token" value="/.test(html) };
+}
+
+// Accepts every URL question at once; nobody ever opens a link.
+function acceptsOnly() {
+    const u = { asked: [], askedAt: [] };
+    u.handler = async request => {
+        u.asked.push(request.params);
+        u.askedAt.push(Date.now());
+        return { action: 'accept' };
+    };
+    return u;
+}
+
+// Accepts every URL question at once. The person opens the FIRST link `delayMs` after the
+// first accept (and not before the client was asked `askedBefore` times, at most 10 s more: on
+// 2026 the hold passing is what is tested, not the timer) and confirms, once. A link asked
+// again is only looked at.
+function comesAfterHolds(delayMs, askedBefore) {
+    const u = { asked: [], askedAt: [], visits: [], laterLooks: [], confirmedAfter: null };
+    const person = async (url, acceptedAt) => {
+        await new Promise(done => setTimeout(done, delayMs));
+        const deadline = Date.now() + 10_000;
+        while (u.asked.length < askedBefore && Date.now() < deadline) await new Promise(done => setTimeout(done, 50));
+        u.confirmedAfter = Date.now() - acceptedAt;
+        return personOpens(url, 'confirm');
+    };
+    u.handler = async request => {
+        const params = request.params;
+        assert(params.mode === 'url', `not a URL question: ${json(params)}`);
+        u.asked.push(params);
+        u.askedAt.push(Date.now());
+        if (u.asked.length === 1) u.visits.push(person(params.url, u.askedAt[0]));
+        else u.laterLooks.push(await personLooks(params.url));
+        return { action: 'accept' };
+    };
+    return u;
+}
+
+// When the callback was asked, in seconds after its first asking.
+const askedOffsets = u => u.askedAt.map(t => `+${((t - u.askedAt[0]) / 1000).toFixed(1)}`).join(',');
+
+// connect_account on 2026 with the link asked again: every result but the last is an
+// input_required round asking the URL question (never a round without inputRequests), each
+// retry accepts and echoes the round before's requestState (byte-for-byte), the last of at most
+// CLIENT_MAX_CALLS calls is complete, and the callback was asked once per round, each round's link.
+function checkUrlRounds(session, u) {
+    const entries = requests(session, 'C->S', 'tools/call').filter(e => e.msg.params.name === 'connect_account');
+    const calls = entries.map(e => ({ req: e, resp: session.find((r, i) => i > session.indexOf(e) && r.dir === 'S->C'
+        && r.msg.method === undefined && r.msg.id === e.msg.id) }));
+    assert(calls.length >= 2 && calls.length <= CLIENT_MAX_CALLS, `${calls.length} tools/call (at most ${CLIENT_MAX_CALLS})`);
+    assert(calls.every(c => c.resp), 'a tools/call without a response');
+    const first = calls[0].req.msg.params;
+    assert(!('inputResponses' in first) && !('requestState' in first), `first call carries MRTR fields: ${json(first)}`);
+    const states = [];
+    calls.slice(0, -1).forEach((c, n) => {
+        const res = c.resp.msg.result;
+        assert(res?.resultType === 'input_required', `call ${n}: ${c.resp.raw.slice(0, 300)}`);
+        const keys = Object.keys(res.inputRequests ?? {});
+        assert(keys.length, `call ${n}: an input_required round without inputRequests: ${c.resp.raw.slice(0, 300)}`);
+        assert(json(keys) === json(['connect']), `call ${n}: inputRequests ${json(keys)}`);
+        const p = res.inputRequests.connect.params;
+        assert(res.inputRequests.connect.method === 'elicitation/create' && p.mode === 'url'
+            && p.url.startsWith('http://127.0.0.1:') && !('elicitationId' in p), `call ${n}: ${json(res.inputRequests)}`);
+        assert(typeof res.requestState === 'string' && res.requestState, `call ${n}: requestState ${json(res.requestState)}`);
+        states.push(res.requestState);
+    });
+    assert(new Set(states).size === states.length, 'a round repeated an earlier requestState');
+    const rawState = raw => raw.match(/"requestState":("(?:[^"\\]|\\.)*")/)?.[1];
+    for (let n = 1; n < calls.length; n++) {
+        const [prev, cur] = [calls[n - 1], calls[n]];
+        const rp = cur.req.msg.params;
+        assert(cur.req.msg.id !== prev.req.msg.id, `retry ${n} reused the JSON-RPC id`);
+        assert(rp.name === first.name && json(rp.arguments) === json(first.arguments), `retry ${n} changed the call`);
+        assert(json(rp.inputResponses) === json({ connect: { action: 'accept' } }), `retry ${n}: ${json(rp.inputResponses)}`);
+        assert(rp.requestState === prev.resp.msg.result.requestState && rawState(cur.req.raw) === rawState(prev.resp.raw),
+            `retry ${n} did not echo the previous round's requestState`);
+    }
+    const done = calls.at(-1).resp.msg.result;
+    assert(done?.resultType === 'complete' && !('inputRequests' in done) && !('requestState' in done),
+        `last result ${calls.at(-1).resp.raw.slice(0, 300)}`);
+    const urls = calls.slice(0, -1).map(c => c.resp.msg.result.inputRequests.connect.params.url);
+    assert(json(u.asked.map(p => p.url)) === json(urls), `callback asked ${u.asked.length} times, each round's link? ${calls.length} calls`);
+    return calls;
+}
+
 // --- running a client ----------------------------------------------------------------------
 
+// The server's environment for a scenario that sets `extra`: this process's environment
+// (PATH, RUST_LOG, ...) without any ELICIT_* of the caller's shell (a scenario's pace is its
+// own), plus `extra`; undefined (the transport's default inherited variables) without extra.
+// StdioClientTransport merges it over its default environment.
+function serverEnv(extra) {
+    if (!extra) return undefined;
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ELICIT_')));
+    return { ...env, ...extra };
+}
+
 // Runs `body(client)` against a fresh server behind the tee; returns its value and the wire.
-async function withClient(dir, era, handler, body) {
+// `env`: extra environment for the server (e.g. ELICIT_URL_HOLD_SECS).
+async function withClient(dir, era, handler, body, env) {
     const log = join(dir, `${era}.log`);
     const transport = new StdioClientTransport({
-        command: PYTHON, args: [TEE, log, '--', SERVER], cwd: ROOT, stderr: 'pipe',
+        command: PYTHON, args: [TEE, log, '--', SERVER], cwd: ROOT, stderr: 'pipe', env: serverEnv(env),
     });
     let stderr = '';
     transport.stderr?.on('data', d => { stderr += d; });
@@ -242,6 +351,89 @@ for (const era of ['legacy', MODERN]) {
             }
         });
     }
+
+    // The person never comes: the client accepts every time it is asked, nobody opens the link.
+    // 2026: each held retry passes its 1 s hold and the link is asked again, until the link
+    // expires (4 s) and the tool ends with the expired text, within the client's default
+    // rounds. Legacy: the call waits until the link expires, and no completion is notified.
+    scenario(`ts ${label}: connect_account accept, person never comes: link expires (hold 1 s, life 4 s)`, async (dir, notes) => {
+        const u = acceptsOnly();
+        let ended = 0;
+        const { value: result, wire } = await withClient(dir, era, u.handler, async client => {
+            const r = await client.callTool({ name: 'connect_account', arguments: { service: 'github' } });
+            ended = Date.now();
+            return r;
+        }, SHORT_LIFE);
+        const took = ended - u.askedAt[0];
+        assert(textOf(result) === EXPIRED_TEXT, `text ${json(textOf(result))}, expected ${json(EXPIRED_TEXT)}`);
+        assert(!result.isError, 'isError set');
+        assert(took >= 2000, `expired ${took} ms after the first asking, the link lives 4 s`);
+        if (era === 'legacy') {
+            legacySession(wire);
+            assert(u.asked.length === 1, `callback asked ${u.asked.length} times`);
+            const calls = toolCalls(wire, 'connect_account');
+            assert(calls.length === 1, `${calls.length} tools/call`);
+            const elic = requests(wire, 'S->C', 'elicitation/create');
+            assert(elic.length === 1 && elic[0].msg.params.mode === 'url' && elic[0].msg.params.elicitationId,
+                `${elic.length} elicitation/create: ${json(elic.map(e => e.msg.params))}`);
+            assert(json(responseTo(wire, elic[0]).result) === json({ action: 'accept' }), 'client did not answer accept');
+            const done = notifications(wire, 'S->C', 'notifications/elicitation/complete');
+            assert(!done.length, `notifications/elicitation/complete for a link that expired unused: ${json(done.map(d => d.msg))}`);
+            const fromServer = wire.filter(e => e.dir === 'S->C' && e.msg.method !== undefined).map(e => e.msg.method);
+            assert(json(fromServer) === json(['elicitation/create']), `the server also sent ${json(fromServer)}`);
+            notes.push(`1 elicitation/create, expired ${took} ms after the accept`);
+        } else {
+            const { session } = modernSession(wire);
+            const calls = checkUrlRounds(session, u);
+            assert(calls.length >= 3, `${calls.length} tools/call: the link was never asked again`);
+            notes.push(`${calls.length} tools/call (${calls.length - 2} asked again), asked at ${askedOffsets(u)}, ` +
+                `expired ${took} ms after the first asking (${ended - u.askedAt.at(-1)} ms after the last)`);
+        }
+    });
+
+    // The hold (1 s) passes before the person comes: 2026 asks the same link again (the
+    // callback is called again and accepts at once each time); the person opens the FIRST link
+    // 2.5 s after the first accept and confirms. Legacy: one wait, then the completion.
+    scenario(`ts ${label}: connect_account accept, hold passes (1 s), person confirms 2.5 s later`, async (dir, notes) => {
+        const u = comesAfterHolds(2500, era === 'legacy' ? 1 : 3);
+        const after = [];
+        const { value: result, wire } = await withClient(dir, era, u.handler, async client => {
+            const r = await client.callTool({ name: 'connect_account', arguments: { service: 'github' } });
+            // While the server still runs: what the first and the last link show now.
+            for (const url of [u.asked[0].url, u.asked.at(-1).url]) after.push(await personLooks(url));
+            return r;
+        }, SHORT_HOLD);
+        const visits = await Promise.all(u.visits);
+        assert(textOf(result) === CONNECT_TEXT, `text ${json(textOf(result))}, expected ${json(CONNECT_TEXT)}`);
+        assert(!result.isError, 'isError set');
+        assert(json(visits) === json([{ get: 200, post: 200 }]), `landing page answered ${json(visits)}`);
+        assert(u.confirmedAfter >= 2500, `confirmed ${u.confirmedAfter} ms after the accept`);
+        // A later link (same flow, asked again) shows the confirmation form too.
+        assert(u.laterLooks.every(l => l.get === 200 && l.form), `later links: ${json(u.laterLooks)}`);
+        // Once the flow is done, no link shows the form again.
+        assert(after.every(l => !l.form), `a link still offers the form after completion: ${json(after)}`);
+        if (era === 'legacy') {
+            legacySession(wire);
+            assert(u.asked.length === 1, `callback asked ${u.asked.length} times`);
+            const elic = requests(wire, 'S->C', 'elicitation/create');
+            assert(elic.length === 1, `${elic.length} elicitation/create`);
+            const eid = elic[0].msg.params.elicitationId;
+            const reply = wire.find(e => e.dir === 'C->S' && e.msg.method === undefined && e.msg.id === elic[0].msg.id);
+            const done = notifications(wire, 'S->C', 'notifications/elicitation/complete');
+            assert(json(done.map(n => n.msg.params.elicitationId)) === json([eid]), `elicitation/complete for ${json(done.map(n => n.msg))}`);
+            assert(wire.indexOf(done[0]) > wire.indexOf(reply), 'completion notified before the client accepted');
+            notes.push(`confirmed ${u.confirmedAfter} ms after the accept; the link after completion: GET ${after[0].get}`);
+        } else {
+            const { session } = modernSession(wire);
+            const calls = checkUrlRounds(session, u);
+            const again = calls.length - 2;
+            assert(again >= 2, `the link was asked again ${again} times (expected >= 2)`);
+            notes.push(`${calls.length} tools/call (${again} asked again), asked at ${askedOffsets(u)}, confirmed ` +
+                `${u.confirmedAfter} ms after the first accept, ${new Set(u.asked.map(p => p.url)).size} distinct URLs; ` +
+                `later links GET ${json([...new Set(u.laterLooks.map(l => l.get))])} with the form, ` +
+                `first/last GET ${json(after.map(l => l.get))} without it after completion`);
+        }
+    });
 
     // book_table: a plain form, accepted with every field filled in.
     scenario(`ts ${label}: book_table accept (form)`, async (dir, notes) => {
