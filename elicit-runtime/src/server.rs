@@ -292,7 +292,14 @@ impl ElicitServer {
     /// [`url_hold`](Self::url_hold). Past the limit, a 2025-11-25 ask fails at once with
     /// `-32603` and `data.reason = "busy"` before any link is sent, and so does a 2026-07-28
     /// retry that would be held, so a flood of accepted-but-abandoned flows cannot pile up
-    /// open requests.
+    /// open requests. A form (or sampling) question pushed to a 2025-11-25 client takes a wait
+    /// from the same pool while the client answers, at most for the state lifetime
+    /// (`-32603`, `data.reason = "timeout"` after it).
+    ///
+    /// When the pool is full, a user holding at least two waits fewer than the busiest user
+    /// takes that user's oldest wait instead of being refused: the held retry it belonged to
+    /// asks its question again, and a 2025-11-25 wait ends `busy`. So many accounts that never
+    /// answer cannot keep everyone else out for a whole state lifetime.
     ///
     /// More than tokio's semaphore can count (`Semaphore::MAX_PERMITS`, `usize::MAX >> 3`)
     /// is that many: any `max` is safe.

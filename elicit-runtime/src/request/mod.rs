@@ -14,6 +14,7 @@ mod cancel;
 mod error;
 mod finish;
 mod params;
+mod pushed;
 mod redeem;
 pub(crate) mod round;
 mod trace;
@@ -295,10 +296,7 @@ impl ElicitContext {
                         None,
                     )));
                 };
-                let asked = std::time::Instant::now();
-                let response = peer.request(&request).await.map_err(Interrupt::error)?;
-                self.trace_answer(key, &response, Some(asked.elapsed()));
-                Ok(response)
+                self.push(peer.as_ref(), key, &request).await
             }
             ProtocolEra::Mrtr2026 => {
                 if !MRTR_METHODS.contains(&self.call.method.as_str()) {

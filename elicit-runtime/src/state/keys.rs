@@ -63,7 +63,8 @@ impl Entry {
 /// - the **first** entry is the primary key (it seals); the others are old keys that still open;
 /// - key ids must be unique, and so must keys;
 /// - a key that cannot be random bytes is refused ([`KeyWeakness`]): one byte repeated,
-///   printable ASCII only (a password), or a short pattern repeated.
+///   text (valid UTF-8: a password, with a trailing newline, non-ASCII letters or control
+///   characters too), or a short pattern repeated.
 ///
 /// Rotation is then: put a new entry first, keep the previous primary after it for at least one
 /// TTL, then delete it. Errors ([`KeyRingError`]) name an entry by position and key id, never

@@ -15,6 +15,7 @@ use crate::request::Cancellation;
 use crate::state::{
     Completion, CompletionStore, FIRST_POLL, MAX_POLL, WATCHED_POLL, principal_hash,
 };
+use crate::waits::UrlWait;
 use crate::wire::{
     ElicitAction, ElicitMode, ElicitResult, ElicitationCompleteNotification, INTERNAL_ERROR,
     InputRequest, JsonRpcError, UrlParams,
@@ -76,7 +77,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     mode.remember(T::KEY, sent.clone());
     // A pushed request holds a wait from the pool, within its user's share: a server that
     // cannot wait on one more page says so before any link goes out.
-    let _wait = match &mode.follow {
+    let wait = match &mode.follow {
         Follow::Waits { peer: Some(_) } => {
             let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
             Some(mode.server.url_wait(&user).ok_or_else(busy)?)
@@ -116,7 +117,9 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
         ElicitAction::Accept => {}
     }
     if !rounds {
-        return wait_for_page(mode, flow, state).await;
+        // A full pool may give this wait to a user who holds fewer: the call ends busy.
+        let waited = wait_for_page(mode, flow, state);
+        return UrlWait::unless_taken(wait.as_ref(), waited, || Err(wait_taken())).await;
     }
     match follow_round(mode, T::KEY, flow.clone(), state).await? {
         Followed::Ended(answer) => Ok(answer),
@@ -226,9 +229,12 @@ async fn follow_round<T>(
         // once, as with a zero hold.
         if hold_until > now && tokio::runtime::Handle::try_current().is_ok() {
             let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
-            let _wait = mode.server.url_wait(&user).ok_or_else(busy)?;
+            let held = mode.server.url_wait(&user).ok_or_else(busy)?;
             let wait =
                 await_completion(single_use, &flow.id, store.as_ref(), expires_at, hold_until);
+            // A full pool may give the wait to a user who holds fewer: the hold ends early
+            // and the question is asked again, as when it passes.
+            let wait = UrlWait::unless_taken(Some(&held), wait, || Ok(None));
             done = Cancellation::unless(mode.cancel.as_ref(), wait).await?;
         }
     }
@@ -375,6 +381,16 @@ fn busy() -> Interrupt {
     Interrupt::error(JsonRpcError::new(
         INTERNAL_ERROR,
         "too many URL-mode elicitations are waiting on their pages; try again later",
+        Some(json!({"reason": "busy"})),
+    ))
+}
+
+/// A 2025-11-25 wait on a page, given to another user while the pool was full.
+fn wait_taken() -> Interrupt {
+    Interrupt::error(JsonRpcError::new(
+        INTERNAL_ERROR,
+        "this request's wait on its page went to another user while the server was busy; \
+         try again later",
         Some(json!({"reason": "busy"})),
     ))
 }

@@ -95,6 +95,11 @@ impl ElicitContext {
     /// The flow of this very call (principal, audience, tool, arguments, elicitation, bound
     /// state): what its page recorded, or a link to it. A redeemed completion ends a flow, so
     /// the next identical call starts the next generation with a new link.
+    ///
+    /// Flow ids never repeat: each is derived for one window of time (as long as a handle
+    /// lives), so a call finds the flows of its own window and of the one before (a link
+    /// minted there is still valid), and mints in its own. Past [`MAX_GENERATIONS`] redeemed
+    /// flows in one window, the call is refused until the window ends.
     async fn derived_flow<T: Askable>(
         &mut self,
         bound: serde_json::Value,
@@ -106,7 +111,7 @@ impl ElicitContext {
         let sealer = mode.server.sealer();
         let binding = mode.binding();
         let canonical = canonical_json(&bound);
-        let flow_id = |generation: u32| {
+        let flow_id = |window: u64, generation: u32| {
             short_digest(&[
                 principal.as_bytes(),
                 sealer.audience().as_bytes(),
@@ -115,21 +120,32 @@ impl ElicitContext {
                 &binding.args_digest,
                 T::KEY.as_bytes(),
                 canonical.as_bytes(),
+                &window.to_be_bytes(),
                 &generation.to_be_bytes(),
             ])
         };
-        let (_, exp) = crate::state::lifetime(SystemTime::now(), sealer.ttl());
+        let now = SystemTime::now();
+        let (iat, exp) = crate::state::lifetime(now, sealer.ttl());
         let expires_at = crate::state::expiry_from_unix_secs(exp);
-        let mut id = flow_id(0);
-        for generation in 1..=MAX_GENERATIONS {
-            match read_completion(single_use, &id, store.as_ref(), expires_at).await? {
-                Some(Completion::Redeemed) if generation < MAX_GENERATIONS => {
-                    id = flow_id(generation)
+        let window = window_of(iat, sealer.ttl());
+        let mut fresh = None;
+        for window in [window.saturating_sub(1), window] {
+            fresh = None;
+            for generation in 0..MAX_GENERATIONS {
+                let id = flow_id(window, generation);
+                match read_completion(single_use, &id, store.as_ref(), expires_at).await? {
+                    Some(Completion::Redeemed) => {}
+                    Some(done) => return Ok(Derived::Done(done)),
+                    None => {
+                        fresh = Some(id);
+                        break;
+                    }
                 }
-                Some(done) => return Ok(Derived::Done(done)),
-                None => break,
             }
         }
+        let Some(id) = fresh else {
+            return Err(too_many_generations());
+        };
         let (claims, token) =
             super::handle::mint_for(mode, T::KEY, T::MESSAGE, bound, Some((id, exp)))?;
         let valid_for = claims
@@ -142,4 +158,20 @@ impl ElicitContext {
             valid_for,
         })
     }
+}
+
+/// The window of time that `unix_secs` falls in, one second longer than a handle lives
+/// (`lifetime` rounds up to the next whole second): a handle minted in one window expires
+/// before the window after next begins.
+fn window_of(unix_secs: u64, ttl: Duration) -> u64 {
+    unix_secs / crate::state::ttl_secs(ttl).saturating_add(1)
+}
+
+/// The same call completed [`MAX_GENERATIONS`] times in one window: refused until it ends.
+fn too_many_generations() -> Interrupt {
+    Interrupt::error(crate::wire::JsonRpcError::new(
+        crate::wire::INTERNAL_ERROR,
+        "this exact call went through its URL-mode page too many times lately; try again later",
+        Some(serde_json::json!({"reason": "busy"})),
+    ))
 }

@@ -538,4 +538,5 @@ fn a_2025_version_in_meta_without_a_session_is_the_clients_error() {
     assert_eq!(e.code, -32602, "{e:?}");
 }
 
+mod bounded;
 mod reask;

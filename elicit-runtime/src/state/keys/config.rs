@@ -20,11 +20,13 @@ impl FromStr for KeyRing {
     /// Errors name the entry by its position (1 is the primary) and its key id, never its text.
     ///
     /// Keys that cannot be random bytes are refused ([`KeyRingError::WeakKey`]): one byte
-    /// repeated (an all-zero key), printable ASCII only (a password or passphrase pasted as a
-    /// key), or fewer than 16 different byte values (a short pattern repeated). A random key
-    /// trips one of these with a probability below 10^-13. The same key under two key ids is
-    /// refused too ([`KeyRingError::DuplicateKey`]): a rotation that reuses the old key rotates
-    /// nothing.
+    /// repeated (an all-zero key), text (the 32 bytes are valid UTF-8: a password or passphrase
+    /// pasted as a key, in any language, trailing newline or control characters included), or
+    /// fewer than 16 different byte values (a short pattern repeated). A random key trips one
+    /// of these with a probability of about 10^-8 (the text check; the others are below
+    /// 10^-16): if `openssl rand -base64 32` ever prints such a key, run it again. The same key
+    /// under two key ids is refused too ([`KeyRingError::DuplicateKey`]): a rotation that
+    /// reuses the old key rotates nothing.
     ///
     /// ```
     /// use elicit_runtime::state::{KeyRing, KeyRingError, KeyWeakness};
@@ -128,6 +130,9 @@ impl KeyRing {
     /// put it in front of the current value. The shell equivalent is
     /// `echo "3:$(openssl rand -base64 32)"`.
     ///
+    /// The key always passes the checks parsing applies ([`KeyWeakness::of`]): in the one draw
+    /// in about 10^8 that would be refused (its bytes happen to be valid UTF-8), it draws again.
+    ///
     /// # Panics
     ///
     /// If the operating system's random number generator fails.
@@ -145,7 +150,15 @@ impl KeyRing {
     /// ```
     #[must_use]
     pub fn generate_config_entry(kid: u32) -> String {
-        format!("{kid}:{}", STANDARD.encode(<[u8; 32]>::generate()))
+        // Drawing again when a check fails (about once in 10^8 draws) costs the key space a
+        // fraction of about 10^-8 of its keys: under 10^-7 bits of the 256.
+        let key = loop {
+            let key = <[u8; 32]>::generate();
+            if KeyWeakness::of(&key).is_none() {
+                break key;
+            }
+        };
+        format!("{kid}:{}", STANDARD.encode(key))
     }
 }
 
@@ -205,7 +218,9 @@ impl KeyWeakness {
     /// use elicit_runtime::state::KeyWeakness;
     ///
     /// assert_eq!(KeyWeakness::of(&[0; 32]), Some(KeyWeakness::RepeatedByte));
-    /// assert_eq!(KeyWeakness::of(b"correct horse battery staple 123"), Some(KeyWeakness::PrintableAscii));
+    /// assert_eq!(KeyWeakness::of(b"correct horse battery staple 123"), Some(KeyWeakness::Text));
+    /// // `echo 'correct horse battery staple 1!' | base64`: 31 characters and a newline.
+    /// assert_eq!(KeyWeakness::of(b"correct horse battery staple 1!\n"), Some(KeyWeakness::Text));
     /// assert_eq!(KeyWeakness::of(&[0xde, 0xad, 0xbe, 0xef].repeat(8).try_into().unwrap()), Some(KeyWeakness::FewDistinctBytes));
     /// let random: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0x5c);
     /// assert_eq!(KeyWeakness::of(&random), None);
@@ -215,8 +230,11 @@ impl KeyWeakness {
         if key.iter().all(|&b| b == key[0]) {
             return Some(Self::RepeatedByte);
         }
-        if key.iter().all(|&b| (0x20..=0x7e).contains(&b)) {
-            return Some(Self::PrintableAscii);
+        // Text is any valid UTF-8 (`KeyWeakness::Text` says why, and how rarely random bytes
+        // are). No trimming first: ASCII whitespace at either end is UTF-8 on its own, so
+        // removing it could neither make nor break validity.
+        if std::str::from_utf8(key).is_ok() {
+            return Some(Self::Text);
         }
         let mut seen = [false; 256];
         for &b in key {

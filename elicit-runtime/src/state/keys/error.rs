@@ -153,18 +153,35 @@ impl std::error::Error for KeyRingError {}
 
 /// Why a configured key cannot be 32 random bytes ([`KeyRingError::WeakKey`]).
 ///
+/// [`KeyWeakness::of`] tries the variants in the order they are declared and reports the first
+/// that fits.
+///
 /// ```
 /// use elicit_runtime::state::KeyWeakness;
 ///
-/// assert_eq!(KeyWeakness::PrintableAscii.to_string(), "printable ASCII only (a password?)");
+/// assert_eq!(KeyWeakness::Text.to_string(), "text (valid UTF-8: a password or passphrase?)");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeyWeakness {
     /// One byte value repeated 32 times (an all-zero key, say).
     RepeatedByte,
-    /// Every byte is printable ASCII: a password or passphrase, not random bytes.
-    PrintableAscii,
+    /// The key is text: its 32 bytes are valid UTF-8 (RFC 3629), whatever the characters. That
+    /// is a password or passphrase pasted as a key, in ASCII or not (`"très secret"`), with
+    /// tabs, newlines or any other control character (U+0000 to U+001F, U+007F) anywhere, the
+    /// trailing newline of `echo … | base64` or `\r\n` of a Windows file, zero bytes padding a
+    /// short password, or a hex or base64 text pasted where its bytes belong.
+    ///
+    /// Leading and trailing ASCII whitespace never changes the verdict: ASCII bytes are
+    /// characters of their own in UTF-8, so trimming them neither makes nor breaks validity.
+    ///
+    /// A random key is valid UTF-8 with a probability of about 1.0 × 10^-8 (one key in 10^8,
+    /// counted exactly over the 2^256 keys; all of it ASCII: 2^-32, about 2.3 × 10^-10). Such a
+    /// key is refused like a password: generate another one.
+    /// [`KeyRing::generate_config_entry`](super::KeyRing::generate_config_entry) never returns
+    /// one. Text in an 8-bit code page (Latin-1 `é` as the single byte `0xE9`) is not valid
+    /// UTF-8 and is not recognised.
+    Text,
     /// Fewer than 16 different byte values: a short pattern repeated.
     FewDistinctBytes,
 }
@@ -173,7 +190,7 @@ impl fmt::Display for KeyWeakness {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Self::RepeatedByte => "one byte repeated",
-            Self::PrintableAscii => "printable ASCII only (a password?)",
+            Self::Text => "text (valid UTF-8: a password or passphrase?)",
             Self::FewDistinctBytes => "a short pattern repeated (fewer than 16 different bytes)",
         })
     }

@@ -411,8 +411,13 @@ fn a_printable_password_of_32_characters_is_refused() {
         KeyRingError::WeakKey {
             position: 1,
             kid: 7,
-            weakness: KeyWeakness::PrintableAscii
+            weakness: KeyWeakness::Text
         }
+    );
+    assert_eq!(
+        message,
+        "key ring entry 1 (kid 7): the key is text (valid UTF-8: a password or passphrase?), \
+         not 32 random bytes (generate one with `openssl rand -base64 32`)"
     );
     assert!(!message.contains("horse"), "{message}");
     // A hex or base64 text pasted where its bytes belong is printable too.
@@ -421,10 +426,141 @@ fn a_printable_password_of_32_characters_is_refused() {
     assert!(matches!(
         err,
         KeyRingError::WeakKey {
-            weakness: KeyWeakness::PrintableAscii,
+            weakness: KeyWeakness::Text,
             ..
         }
     ));
+}
+
+// Text that is not printable ASCII (issue 32): any valid UTF-8 is text.
+
+/// The weakness parsing reports for `key`, given as its bytes (base64-encoded into an entry).
+fn weakness_of_entry(key: &[u8]) -> Option<KeyWeakness> {
+    assert_eq!(key.len(), 32, "{key:?}");
+    match format!("5:{}", STANDARD.encode(key)).parse::<KeyRing>() {
+        Ok(_) => None,
+        Err(KeyRingError::WeakKey {
+            position: 1,
+            kid: 5,
+            weakness,
+        }) => Some(weakness),
+        Err(other) => panic!("{other}"),
+    }
+}
+
+#[test]
+fn a_password_base64_encoded_by_echo_with_its_newline_is_refused() {
+    // `echo 'correct horse battery staple 1!' | base64`: 31 characters and echo's newline.
+    let echoed = "correct horse battery staple 1!\n";
+    assert_eq!(
+        weakness_of_entry(echoed.as_bytes()),
+        Some(KeyWeakness::Text)
+    );
+    // A Windows line end, and whitespace at the start as well as the end.
+    for text in [
+        "correct horse battery staple 1\r\n",
+        " correct horse battery staple1!\n",
+        "\tcorrect horse battery staple \n\n",
+    ] {
+        assert_eq!(
+            weakness_of_entry(text.as_bytes()),
+            Some(KeyWeakness::Text),
+            "{text:?}"
+        );
+    }
+    // So the base64 text of `echo` itself, as `openssl enc -base64` wraps it.
+    let wrapped = "c2VjcmV0IHBhc3N3b3JkCg==\nabcdef\n";
+    assert_eq!(
+        weakness_of_entry(wrapped.as_bytes()),
+        Some(KeyWeakness::Text)
+    );
+}
+
+#[test]
+fn a_passphrase_with_non_ascii_letters_is_refused() {
+    // One `é` (two bytes in UTF-8) in an otherwise ASCII passphrase.
+    let one = "correct horse battery stéple 1!";
+    assert_eq!((one.len(), one.chars().count()), (32, 31));
+    assert_eq!(weakness_of_entry(one.as_bytes()), Some(KeyWeakness::Text));
+    // Cyrillic; 8 CJK characters and 2 emoji (3 and 4 bytes each); accents and a newline.
+    for text in [
+        "секретный пароль!",
+        "秘密の合言葉です🔑🔑",
+        "mot de passe très sûr, ça va\n",
+    ] {
+        assert_eq!(text.len(), 32, "{text:?}");
+        assert_eq!(
+            weakness_of_entry(text.as_bytes()),
+            Some(KeyWeakness::Text),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn text_with_control_characters_is_refused() {
+    // Every control character from U+0000 to U+001F, once each: 32 different bytes, none
+    // printable, all of them text.
+    let controls: Vec<u8> = (0..32).collect();
+    assert_eq!(weakness_of_entry(&controls), Some(KeyWeakness::Text));
+    // Tabs and newlines inside the text, an escape sequence, a DEL.
+    for text in [
+        "user\tpassword\nsecond line\txyz!\r\n",
+        "\x1b[1mbold secret\x1b[0m and more!!!\x7f",
+    ] {
+        assert_eq!(text.len(), 32, "{text:?}");
+        assert_eq!(
+            weakness_of_entry(text.as_bytes()),
+            Some(KeyWeakness::Text),
+            "{text:?}"
+        );
+    }
+    // A short password padded with zero bytes to 32.
+    let mut padded = [0u8; 32];
+    padded[..22].copy_from_slice(b"my secret password #42");
+    assert_eq!(weakness_of_entry(&padded), Some(KeyWeakness::Text));
+}
+
+/// `n` keys from SplitMix64 with a fixed seed: the same random-looking keys on every run.
+fn fixed_seed_keys(n: usize) -> Vec<[u8; 32]> {
+    let mut state: u64 = 0x0123_4567_89ab_cdef;
+    let mut next = move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    (0..n)
+        .map(|_| {
+            let mut key = [0u8; 32];
+            for chunk in key.chunks_exact_mut(8) {
+                chunk.copy_from_slice(&next().to_le_bytes());
+            }
+            key
+        })
+        .collect()
+}
+
+#[test]
+fn fixed_random_looking_keys_are_accepted() {
+    // Literal random bytes (KEY_A), through parsing and directly.
+    let key_a: [u8; 32] = STANDARD.decode(KEY_A).unwrap().try_into().unwrap();
+    assert_eq!(weakness_of_entry(&key_a), None);
+    for key in [KEY_A, KEY_B, KEY_C] {
+        let bytes = STANDARD.decode(key).unwrap();
+        assert_eq!(KeyWeakness::of(&bytes.try_into().unwrap()), None, "{key}");
+    }
+    // 100 000 keys from a fixed seed: a random key is valid UTF-8 about once in 10^8.
+    let keys = fixed_seed_keys(100_000);
+    assert_ne!(keys[0], keys[1]);
+    for key in &keys {
+        assert_eq!(KeyWeakness::of(key), None, "{key:?}");
+    }
+    // Text with one byte that cannot be UTF-8 (a lone continuation byte) is no longer text.
+    let mut almost = *b"correct horse battery staple 1!\n";
+    almost[31] = 0x80;
+    assert_ne!(KeyWeakness::of(&almost), Some(KeyWeakness::Text));
 }
 
 #[test]

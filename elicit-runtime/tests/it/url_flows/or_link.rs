@@ -160,3 +160,69 @@ fn only_a_tool_call_can_end_with_a_link() {
     assert_eq!(e.code, -32603);
     assert!(e.message.contains("ends a tools/call"), "{}", e.message);
 }
+
+/// The flow id behind `link` (opened on the page as alice).
+fn flow_of(server: &ElicitServer, link: &UrlLink) -> String {
+    let page = LandingPage::new(server);
+    let opened = block_on(page.open::<ConnectGithub>(&handle_of(&link.url), ALICE)).unwrap();
+    opened.id().to_owned()
+}
+
+#[test]
+fn a_flow_id_never_repeats_once_its_link_expired() {
+    // Links live 1 s; flows are derived per 2 s window and looked up in the window before.
+    let server = server_with(sealer().with_ttl(Duration::from_secs(1)));
+    let alice = caller(&server, ALICE, json!({"elicitation": {}}));
+    let first = link_of(call(&alice));
+    let flow = flow_of(&server, &first);
+    // Within its window the identical call sends the same flow again (a fresh handle).
+    let again = link_of(call(&alice));
+    assert_eq!(flow_of(&server, &again), flow);
+    std::thread::sleep(Duration::from_millis(4_100));
+    // Two windows later the expired flow is never used again: a page confirmed with what
+    // the old one carried cannot answer the new link.
+    let later = link_of(call(&alice));
+    assert_ne!(
+        flow_of(&server, &later),
+        flow,
+        "a new flow for a new window"
+    );
+    finish_page(&server, &handle_of(&later.url), None);
+    assert_eq!(complete(call(&alice)), completed(None));
+}
+
+#[test]
+fn a_call_completed_too_often_is_refused_until_its_window_ends() {
+    let server = server_with(sealer().with_ttl(Duration::from_secs(1)));
+    let alice = caller(&server, ALICE, json!({"elicitation": {}}));
+    // Complete the identical call again and again until it is refused (64 redeemed flows
+    // in one window; a window boundary during the loop only starts the count again).
+    let mut refused = None;
+    for _ in 0..1_000 {
+        match call(&alice) {
+            Ok(Reply::Link(link)) => {
+                finish_page(&server, &handle_of(&link.url), None);
+                assert_eq!(complete(call(&alice)), completed(None));
+            }
+            Err(e) => {
+                refused = Some(e);
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let refused = refused.expect("refused after 64 completions in one window");
+    assert_eq!(refused.code, -32603);
+    assert_eq!(refused.data, Some(json!({"reason": "busy"})));
+    // Calling again and again does not keep the refusal alive: within two windows it ends.
+    let deadline = std::time::Instant::now() + Duration::from_secs(6);
+    loop {
+        match call(&alice) {
+            Ok(Reply::Link(_)) => break,
+            Err(e) => assert_eq!(e.data, Some(json!({"reason": "busy"}))),
+            other => panic!("{other:?}"),
+        }
+        assert!(std::time::Instant::now() < deadline, "the refusal ended");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
