@@ -126,9 +126,7 @@ impl RedisReplayGuard {
     pub fn timeouts(&self) -> (Duration, Duration) {
         self.link.timeouts()
     }
-}
 
-impl RedisReplayGuard {
     /// With replicas connected to the primary, waits (within the response timeout) until all
     /// of them hold the spent state, so a failover to any of them still refuses it; fails
     /// closed when fewer confirm.
