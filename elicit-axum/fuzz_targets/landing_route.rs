@@ -90,9 +90,10 @@ impl ConnectHook for Hook {
 
 /// Sends the input's request (twice if it says so). Never a panic or a 5xx; every answer
 /// `no-store`; every refusal the one uniform page of its status; a `GET` shows the page only
-/// to the link's own user. A flow is recorded only by a `POST` from the link's user, with the
-/// token the page gave that user, from the route's own origin, and at most once; the genuine
-/// confirmation always records.
+/// to the link's own user, and (the route having an origin) only on the route's own host. A
+/// flow is recorded only by a `POST` from the link's user, with the token the page gave that
+/// user, from the route's own origin and host, and at most once; the genuine confirmation
+/// always records.
 pub fn landing_route(data: &[u8]) {
     let Ok(input) = serde_json::from_slice::<RouteInput>(data) else {
         return;
@@ -183,6 +184,7 @@ fn check_answer(input: &RouteInput, route: &LandingRoute<Hook>, response: Respon
     }
     if input.method == "GET" && status == StatusCode::OK {
         assert!(is_principal(input), "the page shown to another user");
+        assert!(for_own_host(input), "the page shown for another host");
     }
     status
 }
@@ -197,6 +199,10 @@ fn check_recording(input: &RouteInput, posted_body: &str, own: Option<&str>, sta
     assert!(is_principal(input), "recorded for another user");
     assert_eq!(posted.as_deref(), own, "recorded without the page's token");
     assert!(from_own_page(input), "recorded from another site");
+    assert!(
+        for_own_host(input),
+        "recorded for another host (DNS rebinding)"
+    );
     assert_eq!(status, StatusCode::OK);
 }
 
@@ -248,8 +254,30 @@ fn from_own_page(input: &RouteInput) -> bool {
     }
 }
 
+/// Whether the request's `Host` names the route's origin, when it has one: the same host name
+/// (or both loopback names), port aside; without an origin, any host.
+fn for_own_host(input: &RouteInput) -> bool {
+    let Some(origin) = &input.route_origin else {
+        return true;
+    };
+    let name = |authority: &str| {
+        let authority = authority.trim().to_ascii_lowercase();
+        match authority.rsplit_once(':') {
+            Some((name, port)) if !port.contains(']') => name.to_owned(),
+            _ => authority,
+        }
+    };
+    let loopback = |name: &str| matches!(name, "localhost" | "127.0.0.1" | "[::1]");
+    // As `with_origin` keeps it.
+    let Some((_, own)) = origin.trim_end_matches('/').split_once("://") else {
+        return false;
+    };
+    let (own, host) = (name(own), input.host.as_deref().map(name));
+    host.is_some_and(|host| host == own || (loopback(&host) && loopback(&own)))
+}
+
 /// Whether the input is the genuine confirmation (or cancellation): alice's own page's form,
-/// as a browser posts it.
+/// as a browser posts it, to the route's own host.
 fn genuine(input: &RouteInput) -> bool {
     input.method == "POST"
         && input.user.as_deref() == Some(&*input.principal)
@@ -259,6 +287,14 @@ fn genuine(input: &RouteInput) -> bool {
         && ["confirm", "cancel"].contains(&&*input.decision)
         && input.sec_fetch_site.as_deref() == Some("same-origin")
         && input.origin.is_none()
+        && input.host.as_deref().is_some_and(|host| {
+            let parts = Request::get("/").header(header::HOST, host).body(());
+            let parts = parts.map(|r| r.into_parts().0);
+            let origins = Vec::from_iter(
+                (input.route_origin.as_deref()).map(|o| o.trim_end_matches('/').to_owned()),
+            );
+            parts.is_ok_and(|parts| crate::origin::check_host(&parts, &origins).is_ok())
+        })
 }
 
 /// The response's body.
@@ -294,6 +330,12 @@ pub fn seeds() -> Vec<Vec<u8>> {
         json!({"query": "elicitation=&elicitation=x"}),
         json!({"link": "not-a-handle"}),
         json!({"principal": "bob", "user": "bob"}),
+        // DNS rebinding: the attacker's name for the route's address, on a route with an origin.
+        json!({"route_origin": "https://connect.example.com", "host": "attacker.example"}),
+        json!({"route_origin": "https://connect.example.com", "host": "attacker.example", "method": "GET"}),
+        json!({"route_origin": "https://connect.example.com", "host": "attacker.example", "origin": "https://attacker.example"}),
+        json!({"route_origin": "https://connect.example.com", "host": null}),
+        json!({"route_origin": "http://127.0.0.1:8080", "host": "localhost:8080"}),
     ]
     .iter()
     .map(|seed| seed.to_string().into_bytes())

@@ -20,15 +20,24 @@
 //!   (the elicitation's message, sealed in the handle), the account it is for, and Confirm and
 //!   Cancel. A link preview, a prefetch, or another site's `<img>` carrying the user's cookie
 //!   finishes nothing. (This is a change: before, a `GET` completed the flow.)
+//! * **Only for the route's own host.** The route's origins are the links' origin
+//!   ([`ElicitServer::with_url_origin`]) and any set with [`LandingRoute::with_origin`]. With
+//!   one, every request whose `Host` is not one of theirs (missing, or another name for the
+//!   same address, as DNS rebinding sends it) is refused, with the uniform 404, before
+//!   anything else. `localhost`, `127.0.0.1` and `[::1]` stand for one another on the same
+//!   port, so loopback development works under any of them. Without an origin, the route
+//!   cannot tell its own host and `Host` is not checked: set one in production.
 //! * **Only the page's own `POST` records.** The form carries a CSRF token
-//!   ([`LandingPage::confirmation_token`]): sealed under the server's keys over the handle's
-//!   id and the browser's user, so it is good for that flow and that user only, and checked
-//!   in constant time ([`LandingPage::open_confirmed`]). Before anything else, a `POST` that
-//!   is not from the route's own origin is refused with 403: `Sec-Fetch-Site` must be
-//!   `same-origin` when present, `Origin` must be the route's own when present (the request's
-//!   `Host`, or [`LandingRoute::with_origin`] behind a proxy that rewrites it; `null` only
-//!   with `Sec-Fetch-Site: same-origin`, which is what a browser sends for our own form under
-//!   `Referrer-Policy: no-referrer`), and a `POST` with neither header is refused.
+//!   ([`LandingPage::confirmation_token`]): sealed under the server's keys over the handle
+//!   (the link's own, not just its flow), its expiry and the browser's user, so it is good for
+//!   that link and that user only, until the link expires, and checked in constant time
+//!   ([`LandingPage::open_confirmed`]). A later link of the same flow (asked again, or the
+//!   same `ask_or_link` call made later) needs its own page's token. Before anything else, a
+//!   `POST` that is not from the route's own origin is refused with 403: `Sec-Fetch-Site`
+//!   must be `same-origin` when present, `Origin` must be the route's own when present (one of
+//!   its origins, or, without any, the request's `Host`; `null` only with `Sec-Fetch-Site:
+//!   same-origin`, which is what a browser sends for our own form under `Referrer-Policy:
+//!   no-referrer`), and a `POST` with neither header is refused.
 //! * **Confirm, then complete or fail.** On Confirm your [`ConnectHook::connect`] sees the
 //!   bound state ([`OpenedLink`]) and returns a [`ConnectStep`]: complete (with an optional
 //!   JSON result the tool handler gets), fail (with a reason the handler gets), refuse, or a
@@ -50,9 +59,10 @@
 //!
 //! # Refusals
 //!
-//! Every refusal a requester can provoke with a handle, a token or a form reads the same: a
-//! missing, forged, expired, another user's, another kind's or finished handle, and a missing
-//! or wrong token all answer **404 with one page** ([`PageError`]'s uniform text), so the
+//! Every refusal a requester can provoke with a handle, a token, a form or a `Host` reads the
+//! same: a missing, forged, expired, another user's, another kind's or finished handle, a
+//! missing, wrong or expired token, and a request for another host all answer **404 with one
+//! page** ([`PageError`]'s uniform text), so the
 //! status and the body tell an attacker nothing about a handle. A cross-site `POST` answers 403
 //! with the same page, decided from its headers alone. Only the server's own failures differ
 //! (503 the store failed, 500 no store configured: "try again later"). The precise
@@ -303,13 +313,15 @@ impl<H: ConnectHook> LandingRoute<H> {
     /// assert_eq!(route.path(), "/connect");
     /// ```
     pub fn new(page: LandingPage, hook: H) -> Self {
+        // The links' origin is where the route is served: its `Host` is checked against it.
+        let origins = page.url_origin().into_iter().collect();
         LandingRoute {
             path: "/connect".to_owned(),
             route: Route {
                 page,
                 hook,
                 texts: PageTexts::default(),
-                origins: Vec::new(),
+                origins,
             },
         }
     }
@@ -338,11 +350,17 @@ impl<H: ConnectHook> LandingRoute<H> {
         self
     }
 
-    /// An origin the confirmation form is posted from (`scheme://host[:port]`, as browsers send
-    /// it in `Origin`): the route's public origin. Call it once per origin the route is served
-    /// under. Without any, a `POST`'s `Origin` must match its own `Host` header, which is right
-    /// unless a proxy in front rewrites `Host`: then set the public origin here, or every
-    /// confirmation is refused (403).
+    /// An origin the route is served under (`scheme://host[:port]`, as browsers send it in
+    /// `Origin`), besides the links' origin
+    /// ([`ElicitServer::with_url_origin`](elicit_runtime::ElicitServer::with_url_origin), which
+    /// the route takes from its page). Call it once per origin.
+    ///
+    /// With any origin (this or the links'), a request whose `Host` is none of theirs is refused
+    /// (the uniform 404: DNS rebinding), and a `POST`'s `Origin` must be one of them (403).
+    /// Behind a proxy that rewrites `Host` (nginx's default sends the upstream's address), add
+    /// the origin the proxy forwards to as well, e.g. `http://10.0.0.7:8080`, or every request is
+    /// refused. Without any origin, `Host` is not checked and a `POST`'s `Origin` must match its
+    /// own `Host` header.
     ///
     /// ```
     /// # use axum::http::request::Parts;
@@ -369,8 +387,10 @@ impl<H: ConnectHook> LandingRoute<H> {
         self
     }
 
-    /// The origins set with [`with_origin`](LandingRoute::with_origin) (empty: the request's
-    /// `Host`).
+    /// The route's origins: the links' origin
+    /// ([`ElicitServer::with_url_origin`](elicit_runtime::ElicitServer::with_url_origin)), then
+    /// those set with [`with_origin`](LandingRoute::with_origin). Empty: `Host` is not checked,
+    /// and a `POST`'s `Origin` must be its `Host`.
     ///
     /// ```
     /// # use axum::http::request::Parts;
@@ -386,6 +406,10 @@ impl<H: ConnectHook> LandingRoute<H> {
     /// # }
     /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
     /// assert!(LandingRoute::new(LandingPage::new(&server), Connect).origins().is_empty());
+    /// let server = server.with_url_origin("http://127.0.0.1:8080").unwrap();
+    /// let route = LandingRoute::new(LandingPage::new(&server), Connect)
+    ///     .with_origin("http://10.0.0.7:8080");
+    /// assert_eq!(route.origins(), ["http://127.0.0.1:8080", "http://10.0.0.7:8080"]);
     /// ```
     pub fn origins(&self) -> &[String] {
         &self.route.origins

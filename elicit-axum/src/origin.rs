@@ -1,15 +1,27 @@
-//! Which `POST`s come from the route's own page: a cross-site request is refused (403) before
-//! anything is looked up or recorded.
+//! Which requests are for the route's own host, and which `POST`s come from the route's own
+//! page: a request for another host is refused (the uniform 404) and a cross-site `POST`
+//! (403), before anything is looked up or recorded.
 //!
-//! The rules, in order:
+//! The host, for every method: when the route has an origin (the server's
+//! [`with_url_origin`](elicit_runtime::ElicitServer::with_url_origin), the links' origin, or
+//! one set with [`LandingRoute::with_origin`](super::LandingRoute::with_origin)), the request's
+//! `Host` (and the URI's authority, when it has one, as HTTP/2 sends it) must be one of those
+//! origins' (the scheme's default port implied; `localhost`, `127.0.0.1` and `[::1]` stand for
+//! one another with the same port). A missing, doubled or malformed `Host` is refused. This is
+//! what stops DNS rebinding: an attacker's name resolving to the server's address loads the
+//! page under the attacker's origin, where the browser lets the attacker's script read it and
+//! post its form with `Sec-Fetch-Site: same-origin`; the `Host` it sends is the attacker's
+//! name. Without any origin the route cannot tell its own host, and `Host` is not checked.
+//!
+//! Then, for a `POST`, in order:
 //!
 //! * `Sec-Fetch-Site` (sent by every current browser, and not settable by a page's script):
 //!   present, it must be `same-origin`. `cross-site`, `same-site` (a sibling subdomain or
 //!   another port of the same host) and `none` (typed in, a bookmark: not a form of ours)
 //!   are refused.
-//! * `Origin`: present, it must be the route's own origin: one configured with
-//!   [`LandingRoute::with_origin`](super::LandingRoute::with_origin), or, when none is, the
-//!   request's own `Host` (scheme's default port ignored). `Origin: null` (an opaque origin:
+//! * `Origin`: present, it must be the route's own origin: one of its origins (as above, the
+//!   same loopback names standing for one another), or, when it has none, the request's own
+//!   `Host` (scheme's default port ignored). `Origin: null` (an opaque origin:
 //!   a sandboxed frame, a `data:` page; and what a browser sends for a same-origin form posted
 //!   from a page with `Referrer-Policy: no-referrer`, which ours is) passes only with
 //!   `Sec-Fetch-Site: same-origin`.
@@ -56,10 +68,108 @@ fn header_str<'a>(parts: &'a Parts, name: &str) -> Result<Option<&'a str>, Strin
         .map_err(|_| format!("{name} is not visible ASCII"))
 }
 
+/// Why the request is refused as one for another host (for the log; it quotes the header as
+/// sent: the caller escapes it); `Ok` if `origins` is empty or its host is one of theirs.
+pub(super) fn check_host(parts: &Parts, origins: &[String]) -> Result<(), String> {
+    if origins.is_empty() {
+        return Ok(());
+    }
+    let header = header_str(parts, header::HOST.as_str())?;
+    let authority = parts.uri.authority().map(|a| a.as_str());
+    if header.is_none() && authority.is_none() {
+        return Err("no Host".to_owned());
+    }
+    for host in header.into_iter().chain(authority) {
+        let own = origins.iter().filter_map(|o| Own::parse(o)).any(|own| {
+            authority_of(host, own.default_port).is_some_and(|(host, port)| own.serves(&host, port))
+        });
+        if !own {
+            return Err(format!("Host \"{host}\" is not a host the route serves"));
+        }
+    }
+    Ok(())
+}
+
+/// A configured origin: its scheme, host (lowercased) and port (the scheme's default when
+/// absent).
+struct Own {
+    scheme: String,
+    host: String,
+    port: u16,
+    /// The scheme's default port: what a `Host` without a port means.
+    default_port: u16,
+}
+
+impl Own {
+    /// `scheme://host[:port]` with an `http` or `https` scheme; `None` for anything else.
+    fn parse(origin: &str) -> Option<Own> {
+        let (scheme, authority) = origin.split_once("://")?;
+        let scheme = scheme.to_ascii_lowercase();
+        let default = match scheme.as_str() {
+            "http" => 80,
+            "https" => 443,
+            _ => return None,
+        };
+        let (host, port) = authority_of(authority, default)?;
+        Some(Own {
+            scheme,
+            host,
+            port,
+            default_port: default,
+        })
+    }
+
+    /// Whether `host:port` is this origin's (the loopback names stand for one another).
+    fn serves(&self, host: &str, port: u16) -> bool {
+        port == self.port && (host == self.host || (is_loopback(host) && is_loopback(&self.host)))
+    }
+
+    /// Whether `origin` (as a browser sends it in `Origin`) is this one.
+    fn is(&self, origin: &str) -> bool {
+        Own::parse(origin).is_some_and(|o| o.scheme == self.scheme && self.serves(&o.host, o.port))
+    }
+}
+
+/// `host[:port]` (a `Host` header, an origin's authority) as its host, lowercased, and port
+/// (`default` when absent); `None` if it is not one: empty, user info, a path, a port that is
+/// not digits, an unbracketed IPv6 address.
+fn authority_of(authority: &str, default: u16) -> Option<(String, u16)> {
+    let authority = authority.trim();
+    if authority.is_empty()
+        || !authority
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-_:[]".contains(&b))
+    {
+        return None;
+    }
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) if !port.contains(']') => {
+            if port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            (host, port.parse().ok()?)
+        }
+        _ => (authority, default),
+    };
+    let bracketed = host.starts_with('[') && host.ends_with(']') && host.len() > 2;
+    if host.is_empty() || (!bracketed && host.contains([':', '[', ']'])) {
+        return None;
+    }
+    Some((host.to_ascii_lowercase(), port))
+}
+
+/// Whether `host` (lowercased) names this machine's loopback interface.
+fn is_loopback(host: &str) -> bool {
+    matches!(host, "localhost" | "127.0.0.1" | "[::1]")
+}
+
 /// Whether `origin` is one of `origins`, or (none configured) the request's own host.
 fn is_own(parts: &Parts, origins: &[String], origin: &str) -> bool {
     if !origins.is_empty() {
-        return origins.iter().any(|own| own.eq_ignore_ascii_case(origin));
+        return origins
+            .iter()
+            .filter_map(|own| Own::parse(own))
+            .any(|own| own.is(origin));
     }
     let Some((scheme, authority)) = origin.split_once("://") else {
         return false;
@@ -87,7 +197,7 @@ fn is_own(parts: &Parts, origins: &[String], origin: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, check_host};
     use http::Request;
 
     fn parts(headers: &[(&str, &str)]) -> http::request::Parts {
@@ -166,6 +276,114 @@ mod tests {
             ("origin", "http://app.example.com"),
         ]);
         assert!(check(&http, &configured).is_err());
+    }
+
+    fn host_parts(hosts: &[&str], uri: &str) -> http::request::Parts {
+        let mut request = Request::get(uri);
+        for host in hosts {
+            request = request.header("host", *host);
+        }
+        request.body(()).unwrap().into_parts().0
+    }
+
+    fn host_ok(origins: &[&str], hosts: &[&str]) -> bool {
+        let origins: Vec<String> = origins.iter().map(|o| (*o).to_owned()).collect();
+        check_host(&host_parts(hosts, "/connect?elicitation=x"), &origins).is_ok()
+    }
+
+    /// Issue 32: with an origin, the `Host` must be its host (DNS rebinding sends the
+    /// attacker's name); loopback development keeps working.
+    #[test]
+    fn host_must_be_the_origins_when_the_route_has_one() {
+        let app = ["https://app.example.com"];
+        assert!(host_ok(&app, &["app.example.com"]));
+        assert!(host_ok(&app, &["APP.example.com"]));
+        assert!(host_ok(&app, &["app.example.com:443"]));
+        for foreign in [
+            "attacker.example",
+            "app.example.com:8443",
+            "app.example.com:80",
+            "app.example.com.attacker.example",
+            "evil@app.example.com",
+            "app.example.com/x",
+            "app.example.com:",
+            "app.example.com:+443",
+            "app.example.com.",
+            "",
+            "127.0.0.1",
+        ] {
+            assert!(!host_ok(&app, &[foreign]), "{foreign:?}");
+        }
+        assert!(!host_ok(&app, &[]), "no Host");
+        assert!(
+            !host_ok(&app, &["app.example.com", "app.example.com"]),
+            "twice"
+        );
+        // Several origins: any of them.
+        let two = ["https://app.example.com", "http://10.0.0.7:8080"];
+        assert!(host_ok(&two, &["10.0.0.7:8080"]));
+        assert!(!host_ok(&two, &["10.0.0.7"]));
+        // Loopback development: the port must match, the loopback name may differ.
+        let dev = ["http://127.0.0.1:8080"];
+        for own in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "[::1]:8080",
+        ] {
+            assert!(host_ok(&dev, &[own]), "{own}");
+        }
+        for foreign in [
+            "127.0.0.1:8081",
+            "127.0.0.1",
+            "attacker.example:8080",
+            "::1:8080",
+        ] {
+            assert!(!host_ok(&dev, &[foreign]), "{foreign}");
+        }
+        assert!(host_ok(&["http://localhost:3000"], &["127.0.0.1:3000"]));
+        assert!(host_ok(&["http://[::1]:3000"], &["[::1]:3000"]));
+        // No origin: nothing to compare with, every host passes (as before).
+        assert!(host_ok(&[], &["attacker.example"]));
+        assert!(host_ok(&[], &[]));
+        // A malformed configured origin serves no host: fail closed.
+        assert!(!host_ok(&["app.example.com"], &["app.example.com"]));
+        // An absolute URI's authority (HTTP/2's `:authority`) is checked too.
+        let origins = ["https://app.example.com".to_owned()];
+        let absolute = |hosts: &[&str]| {
+            let parts = host_parts(hosts, "https://attacker.example/connect");
+            check_host(&parts, &origins)
+        };
+        assert!(absolute(&[]).is_err());
+        assert!(absolute(&["app.example.com"]).is_err());
+        let parts = host_parts(&[], "https://app.example.com/connect");
+        assert!(check_host(&parts, &origins).is_ok());
+        // The reason quotes the header.
+        let reason = check_host(&host_parts(&["attacker.example"], "/"), &origins);
+        assert_eq!(
+            reason.unwrap_err(),
+            r#"Host "attacker.example" is not a host the route serves"#
+        );
+    }
+
+    #[test]
+    fn a_configured_origin_matches_the_loopback_names_and_default_ports() {
+        let configured = ["http://127.0.0.1:8080".to_owned()];
+        let post = |origin: &str| {
+            let parts = parts(&[("host", "127.0.0.1:8080"), ("origin", origin)]);
+            check(&parts, &configured).is_ok()
+        };
+        assert!(post("http://127.0.0.1:8080"));
+        assert!(post("http://localhost:8080"));
+        assert!(!post("https://127.0.0.1:8080"));
+        assert!(!post("http://127.0.0.1:8081"));
+        assert!(!post("http://attacker.example:8080"));
+        let configured = ["https://app.example.com".to_owned()];
+        let parts = parts(&[
+            ("host", "app.example.com"),
+            ("origin", "https://app.example.com:443"),
+        ]);
+        assert!(check(&parts, &configured).is_ok());
     }
 
     #[test]

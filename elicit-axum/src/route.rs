@@ -1,6 +1,7 @@
-//! One request to the landing route. `GET`: the handle from the query, the browser's user,
-//! open, the confirmation page. `POST` (the page's form): same origin, the form, the user,
-//! open with the token, then cancel or the application's step, record, the page.
+//! One request to the landing route. First, for any method: the route's own host. `GET`: the
+//! handle from the query, the browser's user, open, the confirmation page. `POST` (the page's
+//! form): same origin, the form, the user, open with the token, then cancel or the
+//! application's step, record, the page.
 
 use ::axum::extract::Request;
 use ::axum::response::Response;
@@ -25,13 +26,20 @@ pub(super) struct Route<H> {
     pub(super) page: LandingPage,
     pub(super) hook: H,
     pub(super) texts: PageTexts,
-    /// The route's own origins (empty: the request's `Host`).
+    /// The route's own origins: the links' (the server's `with_url_origin`), then those set
+    /// with `with_origin`. Empty: `Host` is not checked, and a `POST`'s `Origin` is compared
+    /// with the request's `Host`.
     pub(super) origins: Vec<String>,
 }
 
 impl<H: ConnectHook> Route<H> {
     pub(super) async fn serve(&self, request: Request) -> Response {
         let (parts, body) = request.into_parts();
+        // DNS rebinding: an attacker's name for our address reads the page as its own origin.
+        if let Err(reason) = origin::check_host(&parts, &self.origins) {
+            tracing::warn!(target: "elicit", status = 404, reason = %reason.escape_debug(), "landing page refused a request for another host");
+            return self.texts.refused_page(StatusCode::NOT_FOUND);
+        }
         if parts.method == Method::POST {
             self.decide(parts, body).await
         } else {

@@ -10,6 +10,12 @@
 //! * The user opens the link, sees the confirmation page, clicks Confirm (a mouse click through
 //!   the DevTools protocol): the flow completes and the tool reads it.
 //!
+//! * Issue 32, DNS rebinding: `rebind.test` resolves to 127.0.0.1 (Chromium's
+//!   `--host-resolver-rules`, standing in for an attacker's DNS answer flipping to the
+//!   server's address). The link opened under that name, and the attacker's script there
+//!   (same origin, to the browser) posting the form with the token, are refused with the
+//!   uniform 404 by the route's `Host` check; the route's own origin confirms.
+//!
 //! Screenshots of the confirmation, done and refusal pages go to `target/landing-screenshots/`.
 //! `ELICIT_SKIP_BROWSER=1` skips the test with a message; otherwise it fails when there is no
 //! Chromium (`ELICIT_CHROMIUM`, or `chromium` on `PATH`).
@@ -65,6 +71,8 @@ impl ConnectHook for CookieSession {
 #[derive(Debug, Clone)]
 struct Seen {
     method: String,
+    path: String,
+    host: String,
     site: String,
     origin: String,
     dest: String,
@@ -83,6 +91,8 @@ async fn log_requests(log: Log, request: Request, next: Next) -> Response {
         };
         Seen {
             method: request.method().to_string(),
+            path: request.uri().path().to_owned(),
+            host: header("host"),
             site: header("sec-fetch-site"),
             origin: header("origin"),
             dest: header("sec-fetch-dest"),
@@ -141,13 +151,13 @@ fn seen(log: &Log, n: usize) -> Vec<Seen> {
     log.lock().unwrap().clone()
 }
 
-#[test]
-fn a_real_browser_confirms_and_pages_of_another_origin_complete_nothing() {
+/// Chromium and a runtime to serve with; `None` (after saying so) with `ELICIT_SKIP_BROWSER=1`.
+fn chromium_and_runtime() -> Option<(String, tokio::runtime::Runtime)> {
     if std::env::var("ELICIT_SKIP_BROWSER").as_deref() == Ok("1") {
         eprintln!(
             "ELICIT_SKIP_BROWSER=1: skipping the headless Chromium test of the landing route"
         );
-        return;
+        return None;
     }
     let chromium = cdp::find_chromium().expect(
         "no Chromium: run scripts/chromium (installs Debian's `chromium`) or set ELICIT_CHROMIUM; \
@@ -158,6 +168,14 @@ fn a_real_browser_confirms_and_pages_of_another_origin_complete_nothing() {
         .enable_all()
         .build()
         .unwrap();
+    Some((chromium, runtime))
+}
+
+#[test]
+fn a_real_browser_confirms_and_pages_of_another_origin_complete_nothing() {
+    let Some((chromium, runtime)) = chromium_and_runtime() else {
+        return;
+    };
 
     // alice's tool call asks; her link points at the app on loopback.
     let (store, server) = store_and_server(sealer());
@@ -301,4 +319,115 @@ fn a_real_browser_confirms_and_pages_of_another_origin_complete_nothing() {
     );
     drop(browser);
     eprintln!("screenshots in {}", shots.display());
+}
+
+/// A loopback development server with no sign-in, like the demo's: every browser is alice.
+/// What DNS rebinding targets (the attacker's name carries no cookie of the app's).
+struct NoSignIn;
+
+impl ConnectHook for NoSignIn {
+    async fn subject(&self, _parts: &Parts) -> Result<String, Response> {
+        Ok(ALICE.to_owned())
+    }
+
+    async fn connect(&self, _link: &OpenedLink, _parts: &Parts) -> ConnectStep {
+        ConnectStep::complete(None).with_heading("GitHub connected")
+    }
+}
+
+#[test]
+fn a_real_browser_under_a_rebinding_attackers_name_completes_nothing() {
+    let Some((chromium, runtime)) = chromium_and_runtime() else {
+        return;
+    };
+    let (store, server) = store_and_server(sealer());
+    let (handle, _) = start(&Caller::new(&server, Some(ALICE)));
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    let origin = format!("http://{addr}");
+    let log: Log = Arc::default();
+    let logged = log.clone();
+    // `/cute-cats` stands in for the attacker's page: in the attack the attacker's server
+    // served it under `rebind.test` before the name's DNS answer flipped to 127.0.0.1.
+    let cats = Html("<!doctype html><title>Cute cats</title><h1>Cats</h1>");
+    let app = LandingRoute::new(LandingPage::new(&server), NoSignIn)
+        .with_origin(origin.clone())
+        .into_router()
+        .route("/cute-cats", get(move || async move { cats }))
+        .layer(from_fn(move |request: Request, next: Next| {
+            log_requests(logged.clone(), request, next)
+        }));
+    runtime.spawn(async move { axum::serve(listener, app).await });
+    let path = format!("/connect?elicitation={handle}");
+    let rebound = format!("http://rebind.test:{}", addr.port());
+    // The token the attacker's script would read off the page, had the page shown.
+    let page = LandingPage::new(&server);
+    let (opened, _) = block_on(page.open_raw(&handle, ALICE)).unwrap();
+    let leaked = page.confirmation_token(&opened, ALICE).unwrap();
+
+    let profile = std::env::temp_dir().join(format!("elicit-chromium-rb-{}", std::process::id()));
+    let rules = "'--host-resolver-rules=MAP rebind.test 127.0.0.1'";
+    let mut browser = cdp::Browser::launch_with(&chromium, profile, rules);
+    let tab = browser.new_page();
+
+    // 1. The link under the attacker's name: the uniform refusal, not the page.
+    browser.goto(&tab, &format!("{rebound}{path}"));
+    assert_eq!(
+        browser.eval(&tab, "document.querySelector('h1').textContent"),
+        json!("This link cannot be used")
+    );
+    // 2. The attacker's own page on that origin (no CSP of the route's) fetches the link and posts its form, with the token it
+    //    read or, failing that, the leaked one. Same origin to the browser; refused by `Host`.
+    browser.goto(&tab, &format!("{rebound}/cute-cats"));
+    let script = format!(
+        "(async () => {{ \
+           const page = await fetch({path:?}); \
+           const found = (await page.text()).match(/name=\"token\" value=\"([^\"]*)\"/); \
+           const token = found ? found[1] : {leaked:?}; \
+           const post = await fetch({path:?}, {{method: 'POST', \
+             headers: {{'content-type': 'application/x-www-form-urlencoded'}}, \
+             body: `token=${{token}}&decision=confirm`}}); \
+           return [page.status, !!found, post.status]; \
+         }})()"
+    );
+    assert_eq!(
+        browser.eval_awaited(&tab, &script),
+        json!([404, false, 404]),
+        "the attacker's script read the page or confirmed"
+    );
+    let requests: Vec<Seen> = seen(&log, 4)
+        .into_iter()
+        .filter(|r| r.path == "/connect")
+        .collect();
+    let host = format!("rebind.test:{}", addr.port());
+    let methods: Vec<&str> = requests.iter().map(|r| r.method.as_str()).collect();
+    assert_eq!(methods, ["GET", "GET", "POST"], "{requests:?}");
+    for seen in &requests {
+        assert_eq!(
+            (seen.host.as_str(), seen.status),
+            (host.as_str(), 404),
+            "{seen:?}"
+        );
+    }
+    // Its own origin, to the browser: without the `Host` check, `Origin` matched `Host`.
+    // (No `Sec-Fetch-Site`: Chromium sends it to trustworthy origins only, and plain
+    // `http://rebind.test` is not one.)
+    assert_eq!(requests[2].origin, rebound, "{:?}", requests[2]);
+    assert!(store.snapshot().is_empty(), "{:?}", store.snapshot());
+
+    // 3. The route's own origin: the page, and Confirm completes.
+    browser.goto(&tab, &format!("{origin}{path}"));
+    browser.click(&tab, "button.confirm");
+    browser.wait_for(
+        &tab,
+        "document.readyState === 'complete' && document.querySelector('h1') \
+         && document.querySelector('h1').textContent === 'GitHub connected'",
+    );
+    assert_eq!(
+        store.snapshot(),
+        vec![Completion::Completed { result: None }]
+    );
+    drop(browser);
 }

@@ -496,7 +496,8 @@ fn operators_see_the_precise_reason_never_the_handle_the_token_or_the_user() {
             cross_site
         )
     );
-    let unconfirmed = "the confirmation token is missing, forged, or for another handle or user";
+    let unconfirmed =
+        "the confirmation token is missing, forged, expired, or for another link or user";
     assert_eq!(seen[4], (refused_handle, "404", unconfirmed));
     assert_eq!(seen[5].0, "landing page asked for confirmation");
     assert_eq!(seen[6].0, "landing page completed a flow");

@@ -6,17 +6,30 @@
 //!   another session, cross-site by `Sec-Fetch-Site`, or from a foreign `Origin`.
 //! * The right token, from the page's own origin, records once.
 //! * Every refusal a requester can provoke reads the same: one status, one body.
+//!
+//! Issue 32, the same way:
+//!
+//! * DNS rebinding: where the route has an origin, a `GET` or a `POST` for another `Host` (an
+//!   attacker's name for the server's address) is refused, with the uniform 404.
+//! * A page's token confirms its own link only: not a later link of the same flow, neither
+//!   while the page's link is open nor once it expired.
 
+use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime};
 
 #[allow(dead_code)]
 mod common;
 mod support;
 
+use axum::Router;
 use axum::http::{Method, StatusCode};
+use common::trace::recorded;
 use common::url::*;
-use elicit_runtime::url::{Completion, LandingPage};
+use elicit_axum::{LandingRoute, landing_routes};
+use elicit_runtime::url::{Completion, LandingPage, UrlLink};
+use elicit_runtime::{ElicitContext, ElicitUrl, Interrupt, Reply, UrlAnswer};
 use pollster::block_on;
+use serde_json::json;
 use support::*;
 
 /// What another site's page makes the victim's browser send: an `<img>`, a top-level
@@ -302,5 +315,286 @@ fn refusals_are_indistinguishable() {
     }
     assert_eq!(seen.len(), 11);
     // Only the confirmed one recorded.
+    assert_eq!(store.snapshot().len(), 1);
+}
+
+/// A rebinding attacker's requests, as alice's browser sends them once `host` (the attacker's
+/// name) resolves to the server: the page fetched by the attacker's script (same origin, to
+/// the browser), then its form posted with the token read from it, from the attacker's origin.
+fn rebinding_attempts(
+    app: &Router,
+    handle: &str,
+    token: &str,
+    host: &str,
+    scheme: &str,
+) -> Vec<(String, (StatusCode, String))> {
+    let uri = format!("/connect?elicitation={handle}");
+    let origin = format!("{scheme}://{host}");
+    let mut seen = Vec::new();
+    for headers in [
+        vec![("host", host)],
+        vec![("host", host), ("sec-fetch-site", "same-origin")],
+        vec![],
+    ] {
+        let (status, response) = send(app, Method::GET, &uri, Some(ALICE), &headers, "");
+        seen.push((format!("GET {headers:?}"), (status, body(response))));
+    }
+    let form = form(token, "confirm");
+    for headers in [
+        vec![
+            ("host", host),
+            ("origin", origin.as_str()),
+            ("sec-fetch-site", "same-origin"),
+        ],
+        vec![
+            ("host", host),
+            ("origin", "null"),
+            ("sec-fetch-site", "same-origin"),
+        ],
+        vec![("host", host), ("origin", origin.as_str())],
+        vec![
+            ("origin", origin.as_str()),
+            ("sec-fetch-site", "same-origin"),
+        ],
+    ] {
+        let (status, response) = send(app, Method::POST, &uri, Some(ALICE), &headers, &form);
+        seen.push((format!("POST {headers:?}"), (status, body(response))));
+    }
+    seen
+}
+
+/// Issue 32: the demo's `/mcp` refused an attacker's `Host`, its `/connect` showed the page
+/// and confirmed. Where the route has an origin (here set on the route), every request for
+/// another host is refused with the uniform 404 before the user is even looked up; its own
+/// host passes.
+#[test]
+fn dns_rebinding_is_refused_where_the_route_has_an_origin() {
+    let (store, server) = store_and_server(sealer());
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, state) = start(&caller);
+    let hook = Hook::new(Then::Complete);
+    let app: Router = LandingRoute::new(LandingPage::new(&server), hook.clone())
+        .with_origin("https://connect.example.com")
+        .into_router();
+    let own_host = [("host", "connect.example.com")];
+    let uri = format!("/connect?elicitation={handle}");
+    // alice's own page, on the route's own host: the token the attacker would read.
+    let (status, response) = send(&app, Method::GET, &uri, Some(ALICE), &own_host, "");
+    assert_eq!(status, StatusCode::OK);
+    let token = token_in(&body(response));
+    let asked = hook.subjects_asked.load(Ordering::SeqCst);
+
+    let events = recorded(|| {
+        let seen = rebinding_attempts(&app, &handle, &token, "attacker.example", "https");
+        for (what, answer) in &seen {
+            assert_eq!(answer, &refused(), "{what}");
+        }
+    });
+    assert_eq!(
+        hook.subjects_asked.load(Ordering::SeqCst),
+        asked,
+        "refused before the user was even looked up"
+    );
+    assert!(hook.opened.lock().unwrap().is_empty());
+    assert!(store.snapshot().is_empty(), "{:?}", store.snapshot());
+    // Operators see why, under target `elicit`.
+    let reasons: Vec<_> = events
+        .iter()
+        .map(|e| {
+            (
+                e["message"].as_str(),
+                e["status"].as_str(),
+                e["reason"].as_str(),
+            )
+        })
+        .collect();
+    let refused_host = "landing page refused a request for another host";
+    assert_eq!(reasons.len(), 7, "{events:?}");
+    assert_eq!(
+        reasons[0],
+        (
+            refused_host,
+            "404",
+            r#"Host \"attacker.example\" is not a host the route serves"#
+        )
+    );
+    assert_eq!(reasons[2], (refused_host, "404", "no Host"));
+    assert!(reasons.iter().all(|r| r.0 == refused_host), "{reasons:?}");
+
+    // The route's own host, from the page's own origin: confirmed, once.
+    let own_post = [
+        ("host", "connect.example.com"),
+        ("origin", "https://connect.example.com"),
+        ("sec-fetch-site", "same-origin"),
+    ];
+    let (status, _) = send(
+        &app,
+        Method::POST,
+        &uri,
+        Some(ALICE),
+        &own_post,
+        &form(&token, "confirm"),
+    );
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(store.snapshot().len(), 1);
+    assert!(matches!(
+        retry(&caller, &state),
+        UrlAnswer::Completed { .. }
+    ));
+}
+
+/// Issue 32, with no setting at all: a server whose links are built with a loopback origin
+/// (`with_url_origin`, as the demo does) gets its route's `Host` checked by `landing_routes`;
+/// loopback development keeps working under `127.0.0.1`, `localhost` and `[::1]`.
+#[test]
+fn the_links_origin_is_enforced_by_default_and_loopback_development_works() {
+    let (store, server) = store_and_server(sealer());
+    let server = server.with_url_origin("http://127.0.0.1:8080").unwrap();
+    let caller = Caller::new(&server, Some(ALICE));
+    let ask = async |cx: &mut ElicitContext| bound().ask(cx).await;
+    let round = input_required(block_on(caller.call(&caller.first(), ask)));
+    let request = serde_json::to_value(&round.input_requests().unwrap()[KEY]).unwrap();
+    let url = request["params"]["url"].as_str().unwrap();
+    assert!(
+        url.starts_with("http://127.0.0.1:8080/github?elicitation="),
+        "{url}"
+    );
+    let handle = handle_of(url);
+    let hook = Hook::new(Then::Complete);
+    let app = landing_routes(LandingPage::new(&server), hook.clone());
+    let uri = format!("/connect?elicitation={handle}");
+
+    for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080"] {
+        let (status, response) = send(&app, Method::GET, &uri, Some(ALICE), &[("host", host)], "");
+        assert_eq!(status, StatusCode::OK, "{host}");
+        assert!(body(response).contains("name=\"token\""), "{host}");
+    }
+    let (_, response) = send(
+        &app,
+        Method::GET,
+        &uri,
+        Some(ALICE),
+        &[("host", "127.0.0.1:8080")],
+        "",
+    );
+    let token = token_in(&body(response));
+    // An attacker's name for 127.0.0.1, on the same port; another port of loopback.
+    for host in ["attacker.example:8080", "127.0.0.1:9090"] {
+        for (what, answer) in rebinding_attempts(&app, &handle, &token, host, "http") {
+            assert_eq!(answer, refused(), "{host}: {what}");
+        }
+    }
+    assert!(hook.opened.lock().unwrap().is_empty());
+    assert!(store.snapshot().is_empty());
+
+    let own_post = [
+        ("host", "127.0.0.1:8080"),
+        ("origin", "http://127.0.0.1:8080"),
+        ("sec-fetch-site", "same-origin"),
+    ];
+    let form = form(&token, "confirm");
+    let (status, _) = send(&app, Method::POST, &uri, Some(ALICE), &own_post, &form);
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(store.snapshot().len(), 1);
+}
+
+/// Issue 32: a link asked again keeps its flow's id; the token of the first link's page
+/// confirms (or cancels) nothing on the second, and the second's nothing on the first. Each
+/// page's own token works.
+#[test]
+fn a_token_from_another_link_of_the_same_flow_records_nothing() {
+    let f = fixture(Then::Complete);
+    let token_a = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
+    // The client accepts before the page finished: the same flow, asked again, a new link.
+    let retry = f.caller.retry(&f.state, Some(answer("accept")));
+    let round = input_required(block_on(f.caller.call(&retry, connect)));
+    let b = assert_asked_again(&round);
+    assert_ne!(b, f.handle);
+    let page = LandingPage::new(&f.server);
+    let id = |handle: &str| {
+        block_on(page.open_raw(handle, ALICE))
+            .unwrap()
+            .0
+            .id()
+            .to_owned()
+    };
+    assert_eq!(id(&f.handle), id(&b), "the same flow");
+
+    for decision in ["confirm", "cancel"] {
+        let answer = press(&f.app, &b, ALICE, &token_a, decision);
+        assert_eq!(answer, refused(), "{decision}");
+    }
+    let token_b = token_in(&get(&f.app, &b, Some(ALICE)).1);
+    assert_ne!(token_a, token_b);
+    let answer = press(&f.app, &f.handle, ALICE, &token_b, "confirm");
+    assert_eq!(answer, refused());
+    assert!(f.store.snapshot().is_empty());
+    assert!(f.hook.opened.lock().unwrap().is_empty());
+
+    assert_eq!(
+        press(&f.app, &b, ALICE, &token_b, "confirm").0,
+        StatusCode::OK
+    );
+    assert_eq!(f.store.snapshot().len(), 1);
+}
+
+/// The handler through `ask_or_link`.
+async fn or_link(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>, Interrupt> {
+    bound().ask_or_link(cx).await
+}
+
+/// The link a form-only client's call ends with (`ask_or_link`).
+fn link_for(caller: &Caller) -> String {
+    match block_on(caller.call(&caller.first(), or_link)) {
+        Ok(Reply::Link(UrlLink { url, .. })) => handle_of(&url),
+        other => panic!("expected the call to end with a link, got {other:?}"),
+    }
+}
+
+/// Issue 32, as reported: the same `ask_or_link` call made again a little later derives the
+/// same flow id and gets a later link to it. The token of the first link's page, taken while it
+/// was open, confirmed the later link once the first had expired; now it is refused, and the
+/// later link's own page confirms.
+#[test]
+fn a_token_from_an_expired_page_confirms_no_later_link_of_the_same_flow() {
+    let (store, server) = store_and_server(sealer().with_ttl(Duration::from_secs(2)));
+    let caller = Caller::with_capabilities(&server, Some(ALICE), Some(json!({"elicitation": {}})));
+    let page = LandingPage::new(&server);
+    let opened = |handle: &str| block_on(page.open::<ConnectGithub>(handle, ALICE)).unwrap();
+    let hook = Hook::new(Then::Complete);
+    let app = app(&server, &hook);
+
+    // Two calls a second apart within one window of derived flow ids: A, then B of the same
+    // flow, B expiring after A. (Crossing a window's end gives B another id: try again.)
+    let (a, b, token_a) = (0..4)
+        .find_map(|_| {
+            let a = link_for(&caller);
+            let token_a = token_in(&get(&app, &a, Some(ALICE)).1);
+            std::thread::sleep(Duration::from_millis(1100));
+            let b = link_for(&caller);
+            (opened(&a).id() == opened(&b).id()).then_some((a, b, token_a))
+        })
+        .expect("the same call a second later continues the same flow");
+    let (expires_a, expires_b) = (opened(&a).expires_at(), opened(&b).expires_at());
+    assert!(expires_b > expires_a, "B outlives A");
+
+    // A expires; B is still open.
+    std::thread::sleep(
+        expires_a
+            .duration_since(SystemTime::now())
+            .unwrap_or_default()
+            + Duration::from_millis(50),
+    );
+    assert!(SystemTime::now() < expires_b, "B still open");
+    assert_eq!(get(&app, &a, Some(ALICE)), refused(), "A expired");
+    for decision in ["confirm", "cancel"] {
+        let answer = press(&app, &b, ALICE, &token_a, decision);
+        assert_eq!(answer, refused(), "{decision}");
+    }
+    assert!(store.snapshot().is_empty(), "{:?}", store.snapshot());
+    assert!(hook.opened.lock().unwrap().is_empty());
+
+    let (status, _) = confirm(&app, &b, ALICE);
+    assert_eq!(status, StatusCode::OK);
     assert_eq!(store.snapshot().len(), 1);
 }

@@ -1,6 +1,7 @@
 //! `landing_page_open`: the landing page opening a handle for the browser's user, typed and
-//! raw; its confirmation page's CSRF token (the one it gives, one the input presents, one
-//! sealed for the flow and user the input names); then recording how the flow ended.
+//! raw; its confirmation page's CSRF token (the one it gives, one the input presents, ones
+//! sealed for the user the input names, for this link and for another link of the flow the
+//! input names); then recording how the flow ended.
 
 use std::time::{Duration, SystemTime};
 
@@ -17,7 +18,8 @@ use crate::{ElicitServer, ElicitUrl};
 /// What the input describes: a handle (the link's text, or one this server mints now for
 /// `principal`, `key`, `message` and `state`, issued `age` seconds ago with a TTL of `ttl`
 /// seconds), the browser's `subject`, and the confirmation form's token: `token` as posted,
-/// or one this server seals now for `token_for` (a flow id and a subject).
+/// or ones this server seals now for `token_for` (a flow id and a subject): for this link, and
+/// for another link of that flow.
 #[derive(Deserialize)]
 #[serde(default)]
 pub(crate) struct PageInput {
@@ -58,8 +60,9 @@ const TOOL: &str = "import_issues";
 /// Opens the handle as `ConnectGithub` and raw. Both agree; a handle opens only for the user
 /// who started the flow, never empty, and hands back the key, message and state it was minted
 /// with; a fresh one minted for the subject always opens. The page's own token confirms it for
-/// that user and no other; a token sealed for a flow and user confirms exactly when both are
-/// the handle's and the browser's; a posted token confirms only a handle that opens. After
+/// that user and no other; a token sealed for this link confirms exactly when its user is the
+/// browser's, one sealed for another link never, even of the same flow (issue 32); a posted
+/// token confirms only a handle that opens. After
 /// the first recording, opening, confirming and recording again are refused as already
 /// recorded.
 pub fn landing_page_open(data: &[u8]) {
@@ -107,7 +110,7 @@ pub fn landing_page_open(data: &[u8]) {
         own: &own,
         settled,
     };
-    flow.check_tokens(input.token_for.as_ref());
+    flow.check_tokens(&input, input.token_for.as_ref());
     flow.check_recorded_once(&typed);
 }
 
@@ -118,6 +121,19 @@ fn handle_text(server: &ElicitServer, input: &PageInput) -> Option<String> {
         return Some(token.clone());
     }
     let issued = SystemTime::now().checked_sub(Duration::from_secs(input.age))?;
+    // A flow id from the input continues that flow with no earlier expiry of its own.
+    let flow = input.id.clone().map(|id| (id, u64::MAX));
+    mint_for(server, input, issued, flow)
+}
+
+/// A link minted at `issued` for the input's principal, key, message and state, continuing
+/// `flow` when given.
+fn mint_for(
+    server: &ElicitServer,
+    input: &PageInput,
+    issued: SystemTime,
+    flow: Option<(String, u64)>,
+) -> Option<String> {
     let args = json!({"repo": "octo/hello"});
     let binding = Binding::tool_call(TOOL, &args).with_principal(&*input.principal);
     let minted = handle::mint(
@@ -128,8 +144,7 @@ fn handle_text(server: &ElicitServer, input: &PageInput) -> Option<String> {
         &input.message,
         input.state.clone(),
         issued,
-        // A flow id from the input continues that flow with no earlier expiry of its own.
-        input.id.clone().map(|id| (id, u64::MAX)),
+        flow,
     );
     minted.ok().map(|(_, token)| token)
 }
@@ -178,6 +193,12 @@ fn check_minted(input: &PageInput, raw: &Result<(OpenedHandleKey, Value), PageEr
     }
 }
 
+/// Another link of flow `id` for the input's principal, minted now until `exp` (what a flow
+/// asked again, or an `ask_or_link` call made later, sends).
+fn sibling(server: &ElicitServer, input: &PageInput, id: &str, exp: u64) -> Option<String> {
+    mint_for(server, input, SystemTime::now(), Some((id.to_owned(), exp)))
+}
+
 /// A handle that opened for `subject`, with the page's own confirmation token for it.
 struct Flow<'a> {
     page: &'a LandingPage,
@@ -190,19 +211,33 @@ struct Flow<'a> {
 }
 
 impl Flow<'_> {
-    /// A token sealed for a flow and user confirms exactly when both are this handle's and
-    /// this browser's; the page's own token confirms it, for this user and flow only.
-    fn check_tokens(&self, token_for: Option<&(String, String)>) {
+    /// A token sealed for this link and a user confirms exactly when the user is this
+    /// browser's; one sealed for another link of a flow (this one's too) never does; the page's
+    /// own token confirms it, for this user and link only, until the link expires.
+    fn check_tokens(&self, input: &PageInput, token_for: Option<&(String, String)>) {
         let (page, sealer, subject) = (self.page, self.server.sealer(), self.subject);
-        if let Some((id, for_subject)) = token_for
-            && let Ok(sealed) = confirm::seal(sealer, id, for_subject)
-        {
-            let confirmed = block_on(page.open_confirmed(self.token, subject, &sealed));
-            if self.settled {
-                let expected = id == self.key.id() && for_subject == subject;
-                assert_eq!(confirmed.is_ok(), expected, "{confirmed:?}");
-                if !expected {
-                    assert_eq!(confirmed.err(), Some(PageError::Unconfirmed));
+        let own_link = self.key.for_link();
+        if let Some((id, for_subject)) = token_for {
+            if let Ok(sealed) = confirm::seal(sealer, &own_link, for_subject) {
+                let confirmed = block_on(page.open_confirmed(self.token, subject, &sealed));
+                if self.settled {
+                    let expected = for_subject == subject;
+                    assert_eq!(confirmed.is_ok(), expected, "{confirmed:?}");
+                    if !expected {
+                        assert_eq!(confirmed.err(), Some(PageError::Unconfirmed));
+                    }
+                }
+            }
+            if let Some(other) = sibling(self.server, input, id, own_link.exp) {
+                let link = confirm::ForLink {
+                    handle: confirm::handle_digest(&other),
+                    ..own_link
+                };
+                if let Ok(sealed) = confirm::seal(sealer, &link, for_subject) {
+                    let confirmed = block_on(page.open_confirmed(self.token, subject, &sealed));
+                    if self.settled {
+                        assert_eq!(confirmed.err(), Some(PageError::Unconfirmed));
+                    }
                 }
             }
         }
@@ -214,10 +249,18 @@ impl Flow<'_> {
             confirmed.map(|(k, _)| k.id().to_owned()).ok().as_deref(),
             Some(self.key.id())
         );
+        let now = SystemTime::now();
         let other = format!("{subject}\0other");
-        assert!(!confirm::check(sealer, self.key.id(), &other, self.own));
-        let other_flow = format!("{}x", self.key.id());
-        assert!(!confirm::check(sealer, &other_flow, subject, self.own));
+        assert!(!confirm::check(sealer, &own_link, &other, self.own, now));
+        let other_link = confirm::ForLink {
+            handle: confirm::handle_digest(&format!("{}x", self.token)),
+            ..own_link
+        };
+        assert!(!confirm::check(sealer, &other_link, subject, self.own, now));
+        let expiry = crate::state::expiry_from_unix_secs(own_link.exp);
+        assert!(!confirm::check(
+            sealer, &own_link, subject, self.own, expiry
+        ));
     }
 
     /// The flow is recorded once (completed when it opened typed, failed otherwise); then

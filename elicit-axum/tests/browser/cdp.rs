@@ -48,6 +48,12 @@ pub struct Browser {
 impl Browser {
     /// Starts `chromium` headless with a fresh profile in `profile` (a directory it may fill).
     pub fn launch(chromium: &str, profile: std::path::PathBuf) -> Browser {
+        Browser::launch_with(chromium, profile, "")
+    }
+
+    /// [`Browser::launch`] with `extra` switches (shell words, e.g. quoted
+    /// `--host-resolver-rules`).
+    pub fn launch_with(chromium: &str, profile: std::path::PathBuf, extra: &str) -> Browser {
         std::fs::create_dir_all(&profile).unwrap();
         // --no-sandbox: containers (and root) have no user namespaces for Chromium's sandbox;
         // the pages it loads here are the test's own, on loopback.
@@ -56,7 +62,7 @@ impl Browser {
              --no-first-run --no-default-browser-check --disable-extensions \
              --disable-background-networking --disable-component-update --disable-sync \
              --metrics-recording-only --password-store=basic --use-mock-keychain \
-             --window-size=720,640 --hide-scrollbars --user-data-dir={} \
+             --window-size=720,640 --hide-scrollbars --user-data-dir={} {extra} \
              --remote-debugging-pipe about:blank 3<&0 4>&1 1>&2",
             profile.display()
         );
@@ -137,6 +143,16 @@ impl Browser {
             Some(session),
             "Runtime.evaluate",
             json!({"expression": expression, "returnByValue": true}),
+        );
+        result["result"]["value"].clone()
+    }
+
+    /// Evaluates `expression` in the page and waits for the promise it gives: its value.
+    pub fn eval_awaited(&mut self, session: &str, expression: &str) -> Value {
+        let result = self.call(
+            Some(session),
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
         );
         result["result"]["value"].clone()
     }

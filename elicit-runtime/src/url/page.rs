@@ -29,9 +29,9 @@ pub enum PageError {
     WrongKind,
     /// The flow was already completed or failed.
     AlreadyRecorded,
-    /// The confirmation token is missing or is not the one
-    /// [`LandingPage::confirmation_token`] gave this browser user for this handle: a forged
-    /// or cross-site request, or another session's token.
+    /// The confirmation token is missing, past its expiry, or is not the one
+    /// [`LandingPage::confirmation_token`] gave this browser user for this very handle: a
+    /// forged or cross-site request, another session's token, or the page of another link.
     Unconfirmed,
     /// No completion store is configured on the server.
     NoStore,
@@ -62,7 +62,7 @@ impl PageError {
             PageError::WrongKind => "the handle is for another kind of elicitation".to_owned(),
             PageError::AlreadyRecorded => "the flow has already finished".to_owned(),
             PageError::Unconfirmed => {
-                "the confirmation token is missing, forged, or for another handle or user"
+                "the confirmation token is missing, forged, expired, or for another link or user"
                     .to_owned()
             }
         }
@@ -173,7 +173,7 @@ impl LandingPage {
         handle: &str,
         subject: &str,
     ) -> Result<OpenedHandle<T>, PageError> {
-        let (OpenedHandleKey(claims), state) = self.open_raw(handle, subject).await?;
+        let (OpenedHandleKey { claims, .. }, state) = self.open_raw(handle, subject).await?;
         if claims.k != T::KEY {
             return Err(PageError::WrongKind);
         }
@@ -211,7 +211,8 @@ impl LandingPage {
             return Err(PageError::AlreadyRecorded);
         }
         let state = claims.s.clone();
-        Ok((OpenedHandleKey(claims), state))
+        let link = confirm::handle_digest(handle);
+        Ok((OpenedHandleKey { claims, link }, state))
     }
 
     /// The name of the server the handles are sealed for (its sealer's audience): which
@@ -228,11 +229,35 @@ impl LandingPage {
         self.server.sealer().audience()
     }
 
+    /// The origin the server's links are built with
+    /// ([`ElicitServer::with_url_origin`](crate::ElicitServer::with_url_origin)), if one is
+    /// set: where the landing page is served, so a page may refuse a request for any other
+    /// host (a DNS-rebinding attacker's name for the same address).
+    ///
+    /// ```
+    /// # use elicit_runtime::ElicitServer;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_runtime::url::LandingPage;
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files-server"));
+    /// assert_eq!(LandingPage::new(&server).url_origin(), None);
+    /// let server = server.with_url_origin("http://127.0.0.1:8080/").unwrap();
+    /// assert_eq!(LandingPage::new(&server).url_origin().as_deref(), Some("http://127.0.0.1:8080"));
+    /// ```
+    pub fn url_origin(&self) -> Option<String> {
+        // `link` puts the configured origin in front of a template's path; this template's
+        // scheme is none an origin may have, so an unchanged link means no origin is set.
+        const PROBE: &str = "elicit-no-origin:///";
+        let link = self.server.link(PROBE, "");
+        (link != PROBE).then(|| link.trim_end_matches('/').to_owned())
+    }
+
     /// The CSRF token of a confirmation page: put it in the page's form (a hidden field), and
     /// [`LandingPage::open_confirmed`] accepts the form's `POST` only with it. It is sealed under
     /// the server's keys (the AEAD frame of `requestState`, a prefix of its own) over the
-    /// handle's id and `subject`, so it is good for this flow and this browser user only, and
-    /// only until the handle expires; a page of another origin cannot read it.
+    /// handle as the link carries it, its expiry and `subject`, so it is good for this link
+    /// and this browser user only, and only until the handle expires: another link of the same
+    /// flow (asked again, or an `ask_or_link` call made later) needs its own page's token. A
+    /// page of another origin cannot read it.
     ///
     /// # Errors
     ///
@@ -242,14 +267,14 @@ impl LandingPage {
         opened: &OpenedHandleKey,
         subject: &str,
     ) -> Result<String, PageError> {
-        confirm::seal(self.server.sealer(), &opened.0.id, subject)
+        confirm::seal(self.server.sealer(), &opened.for_link(), subject)
             .map_err(|e| PageError::Store(crate::state::StoreError::new(e.to_string())))
     }
 
     /// [`LandingPage::open_raw`], then the confirmation `token` from the page's form must be the
-    /// one [`LandingPage::confirmation_token`] gave `subject` for this handle
-    /// ([`PageError::Unconfirmed`] otherwise; compared in constant time). Record only what a
-    /// handle opened this way says.
+    /// one [`LandingPage::confirmation_token`] gave `subject` for this very handle, and not past
+    /// its expiry ([`PageError::Unconfirmed`] otherwise; compared in constant time). Record only
+    /// what a handle opened this way says.
     pub async fn open_confirmed(
         &self,
         handle: &str,
@@ -257,7 +282,14 @@ impl LandingPage {
         token: &str,
     ) -> Result<(OpenedHandleKey, Value), PageError> {
         let opened = self.open_raw(handle, subject).await?;
-        if confirm::check(self.server.sealer(), &opened.0.0.id, subject, token) {
+        let sealer = self.server.sealer();
+        if confirm::check(
+            sealer,
+            &opened.0.for_link(),
+            subject,
+            token,
+            SystemTime::now(),
+        ) {
             Ok(opened)
         } else {
             Err(PageError::Unconfirmed)
@@ -295,7 +327,7 @@ impl LandingPage {
         opened: &OpenedHandleKey,
         result: Option<Value>,
     ) -> Result<(), PageError> {
-        self.record(&opened.0, Completion::Completed { result })
+        self.record(&opened.claims, Completion::Completed { result })
             .await
     }
 
@@ -306,7 +338,7 @@ impl LandingPage {
         reason: impl Into<String>,
     ) -> Result<(), PageError> {
         self.record(
-            &opened.0,
+            &opened.claims,
             Completion::Failed {
                 reason: reason.into(),
             },
@@ -330,30 +362,145 @@ impl LandingPage {
 
 /// A handle opened by [`LandingPage::open_raw`]: its id and key.
 #[derive(Clone)]
-pub struct OpenedHandleKey(Claims);
+pub struct OpenedHandleKey {
+    claims: Claims,
+    /// The hash of the handle's text: what its page's confirmation token is bound to.
+    link: [u8; 32],
+}
 
 impl fmt::Debug for OpenedHandleKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("OpenedHandleKey")
-            .field("id", &self.0.id)
-            .field("key", &self.0.k)
+            .field("id", &self.claims.id)
+            .field("key", &self.claims.k)
             .finish()
     }
 }
 
 impl OpenedHandleKey {
+    /// The link its page's confirmation token is for: this handle, until its expiry.
+    pub(crate) fn for_link(&self) -> confirm::ForLink {
+        confirm::ForLink {
+            handle: self.link,
+            exp: self.claims.exp,
+        }
+    }
+
     /// The handle id.
     pub fn id(&self) -> &str {
-        &self.0.id
+        &self.claims.id
     }
     /// The elicitation's message (`ElicitUrl::MESSAGE`) as the client was asked it: what the
     /// user is asked to do, for a confirmation page. Empty for a handle sealed before handles
     /// carried it.
     pub fn message(&self) -> &str {
-        &self.0.msg
+        &self.claims.msg
     }
     /// The key of the elicitation the handle belongs to.
     pub fn key(&self) -> &str {
-        &self.0.k
+        &self.claims.k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::state::{Binding, KeyRing, MemoryCompletionStore, StateSealer};
+    use pollster::block_on;
+
+    fn server() -> ElicitServer {
+        ElicitServer::new(StateSealer::new(KeyRing::new(1, [11; 32]), "aud"))
+            .with_completion_store(Arc::new(MemoryCompletionStore::new()))
+    }
+
+    /// A handle for alice, continuing flow `id` until `until`, minted at `at`.
+    fn link(server: &ElicitServer, id: &str, until: u64, at: SystemTime) -> (Claims, String) {
+        let args = serde_json::json!({"repo": "octo/hello"});
+        let binding = Binding::tool_call("connect", &args).with_principal("alice");
+        let flow = Some((id.to_owned(), until));
+        let state = serde_json::json!({"repo": "octo/hello"});
+        handle::mint(
+            server.sealer(),
+            &binding,
+            "alice",
+            "k",
+            "m",
+            state,
+            at,
+            flow,
+        )
+        .unwrap()
+    }
+
+    /// Issue 32: a token taken from the page of link A confirms neither a later link B of the
+    /// same flow id once A expired, nor one while A is still open; B's own page's token does.
+    #[test]
+    fn a_token_from_another_link_of_the_same_flow_is_refused() {
+        let server = server();
+        let page = LandingPage::new(&server);
+        let now = SystemTime::now();
+
+        // Link A, open: its page gives a token.
+        let (a_claims, a) = link(&server, "flow", u64::MAX, now);
+        let (opened_a, _) = block_on(page.open_raw(&a, "alice")).unwrap();
+        let token_a = page.confirmation_token(&opened_a, "alice").unwrap();
+        assert!(block_on(page.open_confirmed(&a, "alice", &token_a)).is_ok());
+
+        // Link B: the same flow id, minted a minute later, so it outlives A.
+        let later = now + Duration::from_secs(60);
+        let (b_claims, b) = link(&server, "flow", u64::MAX, later);
+        assert_eq!(a_claims.id, b_claims.id);
+        assert!(b_claims.exp > a_claims.exp);
+        let refused = block_on(page.open_confirmed(&b, "alice", &token_a));
+        assert_eq!(refused.unwrap_err(), PageError::Unconfirmed);
+
+        // Link A once it expired (as if minted a TTL ago): its token confirms B no more than
+        // it did; A itself is refused as expired.
+        let ttl = server.sealer().ttl();
+        let past = now - ttl - Duration::from_secs(5);
+        let (old_claims, old) = link(&server, "flow", u64::MAX, past);
+        assert!(old_claims.expires_at() < now);
+        let old_key = OpenedHandleKey {
+            link: confirm::handle_digest(&old),
+            claims: old_claims,
+        };
+        let old_token = page.confirmation_token(&old_key, "alice").unwrap();
+        assert_eq!(
+            block_on(page.open_confirmed(&b, "alice", &old_token)).unwrap_err(),
+            PageError::Unconfirmed
+        );
+        assert_eq!(
+            block_on(page.open_confirmed(&old, "alice", &old_token)).unwrap_err(),
+            PageError::Expired
+        );
+
+        // B's own page's token confirms B.
+        let (opened_b, _) = block_on(page.open_raw(&b, "alice")).unwrap();
+        let token_b = page.confirmation_token(&opened_b, "alice").unwrap();
+        assert!(block_on(page.open_confirmed(&b, "alice", &token_b)).is_ok());
+        assert_eq!(
+            block_on(page.open_confirmed(&a, "alice", &token_b)).unwrap_err(),
+            PageError::Unconfirmed
+        );
+    }
+
+    /// Issue 32: the token carries its link's expiry; past it, it is refused even for the very
+    /// link and user it was given for (checked at a later instant than the handle's).
+    #[test]
+    fn a_token_past_its_links_expiry_is_refused() {
+        let server = server();
+        let page = LandingPage::new(&server);
+        let (_, a) = link(&server, "flow", u64::MAX, SystemTime::now());
+        let (opened, _) = block_on(page.open_raw(&a, "alice")).unwrap();
+        let token = page.confirmation_token(&opened, "alice").unwrap();
+        let sealer = server.sealer();
+        let for_a = opened.for_link();
+        let expiry = opened.claims.expires_at();
+        let before = expiry - Duration::from_secs(1);
+        assert!(confirm::check(sealer, &for_a, "alice", &token, before));
+        assert!(!confirm::check(sealer, &for_a, "alice", &token, expiry));
     }
 }

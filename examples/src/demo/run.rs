@@ -113,3 +113,86 @@ pub async fn serve_http(
     axum::serve(listener, app).await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use elicit_rmcp::testing::TestClient;
+    use elicit_runtime::{ElicitContext, ElicitUrl, Reply};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    use super::*;
+
+    /// One HTTP/1.1 exchange with the demo's landing page, sent with `host`: the status code
+    /// and the body.
+    async fn send(addr: &str, head: &str, host: &str, body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        let request = format!("{head}Host: {host}\r\nConnection: close\r\n\r\n{body}");
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).await.unwrap();
+        let status = response.split(' ').nth(1).unwrap().parse().unwrap();
+        let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        (status, body.to_owned())
+    }
+
+    /// Issue 32: the demo's `/mcp` refused a rebinding attacker's `Host`, its `/connect`
+    /// showed the page and confirmed. Its route now checks `Host` against the links' origin
+    /// (`with_url_origin`, the loopback port): the attacker's name for 127.0.0.1 gets the
+    /// uniform 404 on `GET` and `POST`, the link's own host the page.
+    #[tokio::test]
+    async fn the_landing_page_refuses_a_rebinding_hosts_requests() {
+        let (listener, origin) = landing().await.unwrap();
+        let server = DemoServer::new(&origin);
+        let app = connect_routes(&server);
+        tokio::spawn(async move { axum::serve(listener, app).await });
+
+        // connect_account's link.
+        let client = TestClient::new(server.elicitation().clone()).principal(DEMO_USER);
+        let call = client.tool_params("connect_account", json!({"service": "github"}));
+        let mut ask = async |cx: &mut ElicitContext| {
+            let service = "github".to_owned();
+            ConnectAccount { service }.ask(cx).await
+        };
+        let Ok(Reply::InputRequired(round)) = client.round("tools/call", &call, &mut ask).await
+        else {
+            panic!("the first round asks");
+        };
+        let request = serde_json::to_value(round.input_requests().unwrap()).unwrap();
+        let url = request.as_object().unwrap().values().next().unwrap()["params"]["url"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let path = url
+            .strip_prefix(&origin)
+            .expect("the link is on the landing origin");
+        let addr = origin.strip_prefix("http://").unwrap();
+        let port = addr.rsplit_once(':').unwrap().1;
+        let get = format!("GET {path} HTTP/1.1\r\n");
+
+        let (status, page) = send(addr, &get, addr, "").await;
+        assert_eq!(status, 200, "{page}");
+        let token = page.split("name=\"token\" value=\"").nth(1).unwrap();
+        let token = &token[..token.find('"').unwrap()];
+        let form = format!("token={token}&decision=confirm");
+        let post = |from: &str| {
+            format!(
+                "POST {path} HTTP/1.1\r\nOrigin: http://{from}\r\nSec-Fetch-Site: same-origin\r\n\
+                 Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+                form.len()
+            )
+        };
+        let attacker = format!("attacker.example:{port}");
+        let (status, refused) = send(addr, &get, &attacker, "").await;
+        assert_eq!(status, 404);
+        assert!(
+            refused.contains("This link is invalid or has expired."),
+            "{refused}"
+        );
+        assert_eq!(send(addr, &post(&attacker), &attacker, &form).await.0, 404);
+        // The page's own host and origin: confirmed.
+        let (status, done) = send(addr, &post(addr), addr, &form).await;
+        assert_eq!(status, 200, "{done}");
+        assert!(done.contains("Connected github"), "{done}");
+    }
+}
