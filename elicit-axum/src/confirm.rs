@@ -1,8 +1,11 @@
 //! The confirmation page a `GET` of the link shows: which server asks, what for (the
-//! elicitation's message), for which user, and a form that posts back with the CSRF token.
+//! elicitation's message), for which user, what is being confirmed (the bound state's fields
+//! marked `#[elicit(show)]`), and a form that posts back with the CSRF token.
 
 use ::axum::response::Response;
 use http::StatusCode;
+
+use elicit_runtime::url::Shown;
 
 use super::html::{Escaped, document};
 use super::texts::PageTexts;
@@ -24,6 +27,8 @@ pub(super) struct Confirmation<'a> {
     pub(super) message: &'a str,
     /// The browser's user.
     pub(super) user: &'a str,
+    /// The bound state's fields marked to be shown.
+    pub(super) shown: &'a [Shown],
     /// The CSRF token for the form.
     pub(super) token: &'a str,
 }
@@ -41,11 +46,19 @@ impl PageTexts {
         } else {
             c.message
         };
+        let shown: String = c
+            .shown
+            .iter()
+            .map(|s| {
+                let (label, value) = (Escaped(s.label()), Escaped(s.value()));
+                format!("<dt>{label}</dt><dd>{value}</dd>")
+            })
+            .collect();
         let main = format!(
             "<p class=\"from\">Request from {server}</p>\n\
              <h1>{heading}</h1>\n\
              <p class=\"ask\">{message}</p>\n\
-             <dl><dt>Server</dt><dd>{server}</dd><dt>Your account</dt><dd>{user}</dd></dl>\n\
+             <dl><dt>Server</dt><dd>{server}</dd><dt>Your account</dt><dd>{user}</dd>{shown}</dl>\n\
              <p class=\"hint\">{warning}</p>\n\
              <form method=\"post\">\
              <input type=\"hidden\" name=\"{TOKEN_FIELD}\" value=\"{token}\">\n\

@@ -70,6 +70,7 @@ impl<H: ConnectHook> Route<H> {
             server: self.texts.server_name().unwrap_or(self.page.audience()),
             message: opened.message(),
             user: &subject,
+            shown: opened.shown(),
             token: &token,
         })
     }

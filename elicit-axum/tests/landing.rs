@@ -45,6 +45,12 @@ fn alice_confirms_and_her_flow_completes_with_the_hooks_result() {
         html.contains("<dt>Your account</dt><dd>alice</dd>"),
         "{html}"
     );
+    // What is being confirmed: the bound state's field marked `show` (issue 32).
+    assert!(
+        html.contains("<dt>Repository</dt><dd>octo/hello</dd></dl>"),
+        "{html}"
+    );
+    assert!(!html.contains("<dt>Provider</dt>"), "not marked: not shown");
     assert!(html.contains("value=\"confirm\" class=\"confirm\">Confirm</button>"));
     assert!(html.contains("value=\"cancel\" class=\"cancel\">Cancel</button>"));
     assert!(
@@ -227,6 +233,11 @@ fn reflected_text_is_escaped() {
     };
     let (handle, _) = start_with(&caller, hostile);
     let app = app(&server, &Hook::new(Then::Complete));
+    let (status, page) = get(&app, &handle, Some(ALICE));
+    assert_eq!(status, StatusCode::OK);
+    let escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;";
+    let shown = format!("<dt>Repository</dt><dd>{escaped}</dd>");
+    assert!(page.contains(&shown), "a shown value is escaped: {page}");
     let (status, html) = confirm(&app, &handle, ALICE);
     assert_eq!(status, StatusCode::OK);
     let escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;";

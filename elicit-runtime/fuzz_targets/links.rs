@@ -28,7 +28,7 @@ pub fn mint_link(server: &ElicitServer, principal: &str) -> Option<String> {
         principal,
         ConnectGithub::KEY,
         ConnectGithub::MESSAGE,
-        state,
+        &crate::url::Bound::plain(state),
         SystemTime::now(),
         None,
     )

@@ -142,7 +142,7 @@ fn mint_for(
         &input.principal,
         &input.key,
         &input.message,
-        input.state.clone(),
+        &crate::url::Bound::plain(input.state.clone()),
         issued,
         flow,
     );

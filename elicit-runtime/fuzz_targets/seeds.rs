@@ -343,7 +343,7 @@ fn handles() -> Vec<Vec<u8>> {
             PRINCIPAL,
             ConnectGithub::KEY,
             ConnectGithub::MESSAGE,
-            state,
+            &crate::url::Bound::plain(state),
             now(),
             id,
         ) {
@@ -362,7 +362,7 @@ fn pages() -> Vec<Value> {
         PRINCIPAL,
         ConnectGithub::KEY,
         ConnectGithub::MESSAGE,
-        state.clone(),
+        &crate::url::Bound::plain(state.clone()),
         SystemTime::now(),
         None,
     )

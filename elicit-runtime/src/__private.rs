@@ -10,7 +10,13 @@ pub use crate::interrupt::Interrupt;
 pub use crate::schema::{
     ContentError, InvalidValue, PropertySchema, RequestedSchema, StringFormat,
 };
-pub use crate::url::ElicitUrl;
+pub use crate::url::{ElicitUrl, Shown};
+pub use ::std::vec::Vec;
+
+/// `value` under `label`, for `#[elicit(show)]`.
+pub fn shown<T: serde::Serialize + ?Sized>(label: &str, value: &T) -> Shown {
+    Shown::of(label, value)
+}
 pub use ::core::option::Option;
 pub use ::core::result::Result;
 pub use ::serde;

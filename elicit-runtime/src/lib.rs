@@ -65,6 +65,8 @@ pub use choice::ElicitEnum;
 /// | `key = "…"` | the key it is asked under; the struct's name in `snake_case` by default |
 /// | `crate = "…"` | where generated code finds this crate, for a crate that re-exports it |
 ///
+/// On a field, `#[elicit(show)]` or `#[elicit(show = "Label")]` puts its value on the
+/// confirmation page ([`ElicitUrl::shown`]): what the user confirms, such as which repository.
 /// On a field, `#[elicit(not_secret = "reason")]` allows a name that looks like a secret
 /// (`order_token`); any other field named like one is refused, since the state must not hold
 /// secrets. Generic structs and enums are refused. Every mistake is reported in one compile,

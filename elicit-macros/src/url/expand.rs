@@ -8,17 +8,29 @@ use super::UrlForm;
 use crate::paths::private;
 
 pub fn expand(ident: &Ident, form: &UrlForm) -> TokenStream {
-    tokens(ident, &form.key, &form.message, &form.url_template)
+    let texts = (&*form.key, &*form.message, &*form.url_template);
+    tokens(ident, texts, &form.shown)
 }
 
 /// The impls with empty texts, emitted next to errors so that uses of the type report nothing
 /// beyond the derive's own errors.
 pub fn fallback(ident: &Ident) -> TokenStream {
-    tokens(ident, "", "", "")
+    tokens(ident, ("", "", ""), &[])
 }
 
-fn tokens(ident: &Ident, key: &str, message: &str, url: &str) -> TokenStream {
+/// The impls: the key, message and URL template, and (when some fields are marked `show`)
+/// what the confirmation page shows.
+fn tokens(ident: &Ident, texts: (&str, &str, &str), shown: &[(String, Ident)]) -> TokenStream {
+    let (key, message, url) = texts;
     let p = private();
+    let shown = (!shown.is_empty()).then(|| {
+        let (labels, fields): (Vec<_>, Vec<_>) = shown.iter().cloned().unzip();
+        quote! {
+            fn shown(&self) -> #p::Vec<#p::Shown> {
+                #p::Vec::from([#(#p::shown(#labels, &self.#fields)),*])
+            }
+        }
+    });
     // Spanned on the struct's name, so a missing serde derive is reported there.
     let at = crate::paths::private_at(ident.span());
     let state_check = quote_spanned! {ident.span()=>
@@ -35,6 +47,7 @@ fn tokens(ident: &Ident, key: &str, message: &str, url: &str) -> TokenStream {
                 const KEY: &'static str = #key;
                 const MESSAGE: &'static str = #message;
                 const URL_TEMPLATE: &'static str = #url;
+                #shown
             }
         };
     }

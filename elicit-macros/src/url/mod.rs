@@ -1,5 +1,6 @@
 //! `#[derive(ElicitUrl)]` with `#[elicit(message = "…", url = "https://…")]`: a URL-mode
-//! elicitation whose fields are the server-side state bound to the request. Attributes (darling)
+//! elicitation whose fields are the server-side state bound to the request (those marked
+//! `#[elicit(show)]` are shown on the confirmation page). Attributes (darling)
 //! → URL rules (`check`, on the small parser in `parse`) → code (`expand`). The derive injects
 //! no serde derive (a struct without them gets a bound error that says so); the `#[elicit_url]`
 //! attribute (`attribute`) adds the ones missing and hands the struct to this derive.
@@ -37,6 +38,8 @@ struct UrlInput {
 struct UrlField {
     ident: Option<syn::Ident>,
     not_secret: Option<Text>,
+    /// `show` or `show = "Label"`: the confirmation page shows this field's value.
+    show: Option<darling::util::Override<Text>>,
 }
 
 /// A URL elicitation that passed every rule.
@@ -44,6 +47,8 @@ pub struct UrlForm {
     pub message: String,
     pub url_template: String,
     pub key: String,
+    /// The fields the confirmation page shows, with their labels, in declaration order.
+    pub shown: Vec<(String, syn::Ident)>,
 }
 
 pub fn derive(input: &DeriveInput) -> TokenStream {

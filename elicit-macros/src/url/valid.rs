@@ -23,6 +23,7 @@ pub fn validate(input: &DeriveInput) -> darling::Result<UrlForm> {
         return Err(errors.finish().unwrap_err());
     };
     check_fields(&parsed, &mut errors);
+    let shown = shown_fields(&parsed, &mut errors);
     if !parsed.generics.params.is_empty() {
         errors.push(
             Error::custom("a URL elicitation cannot be generic: its message, URL and key are fixed at compile time")
@@ -64,6 +65,7 @@ pub fn validate(input: &DeriveInput) -> darling::Result<UrlForm> {
             message: message.value,
             url_template,
             key,
+            shown,
         }),
         _ => Err(Error::custom("invalid URL elicitation")),
     }
@@ -85,6 +87,55 @@ fn check_fields(parsed: &UrlInput, errors: &mut darling::error::Accumulator) {
             _ => {}
         }
     }
+}
+
+/// The fields marked `show` (or `show = "Label"`), with their labels: the field's name in
+/// words (`repo_name` is "Repo name") unless one is given, which must not be empty.
+fn shown_fields(
+    parsed: &UrlInput,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<(String, syn::Ident)> {
+    use darling::util::Override;
+    let mut shown = Vec::new();
+    for field in parsed.data.as_ref().take_struct().into_iter().flatten() {
+        let Some(show) = &field.show else { continue };
+        let Some(ident) = &field.ident else {
+            let at = match show {
+                Override::Explicit(label) => label.span,
+                Override::Inherit => parsed.ident.span(),
+            };
+            errors.push(
+                Error::custom("`show` applies only to the named fields of a struct").with_span(&at),
+            );
+            continue;
+        };
+        let label = match show {
+            Override::Inherit => words(&ident.to_string()),
+            Override::Explicit(label) if label.value.trim().is_empty() => {
+                errors.push(
+                    Error::custom(
+                        "the label must not be empty: it tells the user what the value is, e.g. `show = \"Repository\"`, or write `show` alone to use the field's name",
+                    )
+                    .with_span(&label.span),
+                );
+                continue;
+            }
+            Override::Explicit(label) => label.value.clone(),
+        };
+        shown.push((label, ident.clone()));
+    }
+    shown
+}
+
+/// A field's name in words: `repo_name` is "Repo name" (a raw identifier's `r#` dropped).
+fn words(name: &str) -> String {
+    let name = name.strip_prefix("r#").unwrap_or(name);
+    let spaced = name.trim_matches('_').replace('_', " ");
+    let mut chars = spaced.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// `value`, or an error naming what is missing (spanned on the macro: nothing was written).

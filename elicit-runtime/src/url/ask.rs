@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use serde_json::{Value, json};
 
-use super::{Askable, UrlAnswer};
+use super::{Askable, Bound, UrlAnswer};
 use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal, settle};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
@@ -70,8 +70,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     {
         return Ok(UrlAnswer::Expired);
     }
-    let bound_again = bound.clone();
-    let (digest, request, sent) = link_question::<T>(mode, bound, earlier.as_ref())?;
+    let (digest, request, sent) = link_question::<T>(mode, &bound, earlier.as_ref())?;
     let rounds = matches!(mode.follow, Follow::Rounds { .. });
     // Remembered before asking: a round that ends here carries the link just sent.
     mode.remember(T::KEY, sent.clone());
@@ -123,7 +122,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     }
     match follow_round(mode, T::KEY, flow.clone(), state).await? {
         Followed::Ended(answer) => Ok(answer),
-        Followed::StillOpen => ask_again::<T, C>(channel, bound_again, &flow).await,
+        Followed::StillOpen => ask_again::<T, C>(channel, &bound, &flow).await,
     }
 }
 
@@ -132,7 +131,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
 /// rather than an empty round that only burns one of the client's retries.
 async fn ask_again<T: Askable, C: InputChannel + ?Sized>(
     channel: &mut C,
-    bound: Value,
+    bound: &Bound,
     flow: &UrlFlow,
 ) -> Result<UrlAnswer<T>, Interrupt> {
     let mode = mode_of(channel)?;
@@ -154,21 +153,21 @@ async fn ask_again<T: Askable, C: InputChannel + ?Sized>(
 /// flow); a new question gets a new one.
 fn link_question<T: Askable>(
     mode: &UrlMode,
-    bound: Value,
+    bound: &Bound,
     earlier: Option<&UrlFlow>,
 ) -> Result<(String, InputRequest, UrlFlow), Interrupt> {
     let (claims, token) = super::handle::mint_for(
         mode,
         T::KEY,
         T::MESSAGE,
-        bound.clone(),
+        bound,
         earlier.map(|f| (f.id.clone(), f.exp)),
     )?;
     // The flow's id is part of the question: an accept counts only for the link it answers.
     let digest = question_digest_raw(
         T::KEY,
         T::MESSAGE,
-        &json!({"url": T::URL_TEMPLATE, "state": bound, "flow": claims.id}),
+        &json!({"url": T::URL_TEMPLATE, "state": bound.state, "flow": claims.id}),
     );
     let request = InputRequest::from(UrlParams::for_2025(
         T::MESSAGE,
@@ -410,7 +409,11 @@ pub(super) fn outcome_for<T>(completion: Completion, state: T) -> Result<UrlAnsw
     }
 }
 
-/// The bound state of `state` as JSON.
-pub(super) fn bind<T: Askable>(state: &T) -> Result<Value, Interrupt> {
-    serde_json::to_value(state).map_err(|e| internal(format!("cannot bind state: {e}")))
+/// The bound state of `state` as JSON, with what its page shows.
+pub(super) fn bind<T: Askable>(state: &T) -> Result<Bound, Interrupt> {
+    let json = serde_json::to_value(state);
+    Ok(Bound {
+        state: json.map_err(|e| internal(format!("cannot bind state: {e}")))?,
+        shown: state.shown(),
+    })
 }

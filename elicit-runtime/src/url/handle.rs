@@ -38,6 +38,10 @@ pub(crate) struct Claims {
     /// before it was added (they still open; the page then shows a generic text).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub msg: String,
+    /// What the confirmation page shows of the bound state (`ElicitUrl::shown`). Absent when
+    /// nothing is marked to be shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub show: Vec<super::Shown>,
     /// The bound state.
     pub s: Value,
 }
@@ -73,7 +77,7 @@ pub(crate) fn mint(
     principal: &str,
     key: &str,
     message: &str,
-    state: Value,
+    bound: &super::Bound,
     now: SystemTime,
     flow: Option<(String, u64)>,
 ) -> Result<(Claims, String), SealError> {
@@ -95,7 +99,8 @@ pub(crate) fn mint(
         p: URL_SAFE_NO_PAD.encode(principal_hash(sealer.audience(), principal)),
         k: key.to_owned(),
         msg: message.to_owned(),
-        s: state,
+        show: bound.shown.clone(),
+        s: bound.state.clone(),
     };
     let plaintext = serde_json::to_vec(&claims).map_err(|e| SealError::Serialize(e.to_string()))?;
     let token = frame::seal(sealer.key_ring(), HANDLE_PREFIX, &plaintext)?;
@@ -128,7 +133,7 @@ pub(crate) fn mint_for(
     mode: &crate::channel::UrlMode,
     key: &str,
     message: &str,
-    bound: Value,
+    bound: &super::Bound,
     flow: Option<(String, u64)>,
 ) -> Result<(Claims, String), crate::interrupt::Interrupt> {
     mint(
@@ -164,6 +169,7 @@ mod tests {
             p: String::new(),
             k: "k".into(),
             msg: String::new(),
+            show: Vec::new(),
             s: Value::Null,
         };
         assert_eq!(claims(u64::MAX).expires_at(), SystemTime::UNIX_EPOCH);
@@ -190,7 +196,7 @@ mod tests {
             "alice",
             "k",
             "m",
-            Value::Null,
+            &crate::url::Bound::plain(Value::Null),
             ten_ago,
             None,
         )
@@ -215,7 +221,7 @@ mod tests {
             "alice",
             "k",
             "Connect",
-            state,
+            &crate::url::Bound::plain(state),
             SystemTime::now(),
             None,
         )

@@ -102,7 +102,7 @@ impl ElicitContext {
     /// flows in one window, the call is refused until the window ends.
     async fn derived_flow<T: Askable>(
         &mut self,
-        bound: serde_json::Value,
+        bound: super::Bound,
         single_use: bool,
     ) -> Result<Derived, Interrupt> {
         let mode = mode_of(self)?;
@@ -110,7 +110,7 @@ impl ElicitContext {
         let principal = mode.principal()?;
         let sealer = mode.server.sealer();
         let binding = mode.binding();
-        let canonical = canonical_json(&bound);
+        let canonical = canonical_json(&bound.state);
         let flow_id = |window: u64, generation: u32| {
             short_digest(&[
                 principal.as_bytes(),
@@ -147,7 +147,7 @@ impl ElicitContext {
             return Err(too_many_generations());
         };
         let (claims, token) =
-            super::handle::mint_for(mode, T::KEY, T::MESSAGE, bound, Some((id, exp)))?;
+            super::handle::mint_for(mode, T::KEY, T::MESSAGE, &bound, Some((id, exp)))?;
         let valid_for = claims
             .expires_at()
             .duration_since(SystemTime::now())

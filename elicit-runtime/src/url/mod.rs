@@ -21,6 +21,7 @@ mod ask;
 pub(crate) mod handle;
 mod link;
 mod page;
+mod shown;
 
 use std::future::Future;
 
@@ -33,6 +34,8 @@ pub use crate::channel::UrlMode;
 pub use crate::interrupt::UrlLink;
 pub use answer::UrlAnswer;
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
+pub(crate) use shown::Bound;
+pub use shown::Shown;
 
 pub use crate::server::{DEFAULT_MAX_URL_WAITS, DEFAULT_URL_HOLD, OriginError};
 pub use crate::state::{
@@ -65,6 +68,15 @@ pub trait ElicitUrl: Send + 'static {
     const MESSAGE: &'static str;
     /// The page's URL with `{handle}` where the sealed handle goes.
     const URL_TEMPLATE: &'static str;
+
+    /// What the confirmation page shows of this state, so the user sees what is being
+    /// confirmed (which repository, which amount): the fields marked `#[elicit(show)]` or
+    /// `#[elicit(show = "Label")]`, in order; nothing by default. It is sealed in the handle
+    /// with the message, and the landing page ([`OpenedHandleKey::shown`], `elicit-axum`'s
+    /// route) shows it. See [`Shown`] for an example.
+    fn shown(&self) -> Vec<Shown> {
+        Vec::new()
+    }
 
     /// Asks the user to open this elicitation's page (see the trait's documentation),
     /// through any input channel: a request's context or a running task's input.

@@ -137,6 +137,11 @@ impl<T> OpenedHandle<T> {
     pub fn expires_at(&self) -> SystemTime {
         self.claims.expires_at()
     }
+    /// What the confirmation page shows of the bound state, as sealed when the link was made
+    /// ([`ElicitUrl::shown`](crate::ElicitUrl::shown)).
+    pub fn shown(&self) -> &[super::Shown] {
+        &self.claims.show
+    }
 }
 
 /// The landing page's view of URL-mode elicitations. The `elicit-axum` crate's
@@ -400,6 +405,29 @@ impl OpenedHandleKey {
     pub fn key(&self) -> &str {
         &self.claims.k
     }
+    /// What the confirmation page shows of the bound state, so the user sees what is being
+    /// confirmed: the fields the author marked `#[elicit(show)]`, as sealed when the link was
+    /// made ([`ElicitUrl::shown`](crate::ElicitUrl::shown)). Show each label and value, escaped.
+    ///
+    /// ```
+    /// # use elicit_runtime::{ElicitServer, ElicitUrl, elicit_url};
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_runtime::url::LandingPage;
+    /// #[elicit_url(message = "Connect GitHub", url = "https://example.com/connect")]
+    /// struct ConnectRepo {
+    ///     #[elicit(show = "Repository")]
+    ///     repo: String,
+    /// }
+    /// # async fn page(page: &LandingPage, handle: &str, user: &str) {
+    /// let Ok((opened, _state)) = page.open_raw(handle, user).await else { return };
+    /// for shown in opened.shown() {
+    ///     println!("{}: {}", shown.label(), shown.value()); // "Repository: octo/hello"
+    /// }
+    /// # }
+    /// ```
+    pub fn shown(&self) -> &[super::Shown] {
+        &self.claims.show
+    }
 }
 
 #[cfg(test)]
@@ -428,7 +456,7 @@ mod tests {
             "alice",
             "k",
             "m",
-            state,
+            &crate::url::Bound::plain(state),
             at,
             flow,
         )

@@ -83,6 +83,7 @@ pub struct Travelers {
 )]
 #[derive(Debug, Clone)]
 pub struct ConnectAccount {
-    /// The service to connect (e.g. `github`).
+    /// The service to connect (e.g. `github`), shown on the confirmation page.
+    #[elicit(show = "Service")]
     pub service: String,
 }

@@ -172,6 +172,8 @@ mod tests {
 
         let (status, page) = send(addr, &get, addr, "").await;
         assert_eq!(status, 200, "{page}");
+        // What is being confirmed: the service (`#[elicit(show = "Service")]`).
+        assert!(page.contains("<dt>Service</dt><dd>github</dd>"), "{page}");
         let token = page.split("name=\"token\" value=\"").nth(1).unwrap();
         let token = &token[..token.find('"').unwrap()];
         let form = format!("token={token}&decision=confirm");

@@ -31,6 +31,7 @@ pub const MESSAGE: &str = "Connect your GitHub account to import issues";
 )]
 pub struct ConnectGithub {
     pub provider: String,
+    #[elicit(show = "Repository")]
     pub repo: String,
 }
 
