@@ -15,12 +15,17 @@ use crate::form::normalized;
 use crate::interrupt::Interrupt;
 use crate::request::ElicitContext;
 use crate::wire::{
-    ClientCapabilities, InputRequest, InputResponse, TaskInputRequired, TasksUpdateAck,
-    TasksUpdateParams,
+    ClientCapabilities, InputRequest, InputResponse, JsonRpcError, TaskInputRequired,
+    TasksUpdateAck, TasksUpdateParams,
 };
 
 /// The input channel of one task. Cheap to clone: the worker keeps one clone to ask through
 /// (`Form::ask(&mut input)`), the request handlers for `tasks/get` and `tasks/update` another.
+///
+/// A task made from a call ([`TaskInput::for_call`]) belongs to that call's principal, and so
+/// does one marked with [`TaskInput::owned_by`]: its answers come only from that principal
+/// ([`TaskInput::update`] refuses anyone else, as if the task did not exist), and a task store
+/// should answer `tasks/get` and `tasks/cancel` only when [`TaskInput::is_owned_by`] says so.
 ///
 /// Keys are unique for the task's whole life: asking the same form twice gets a fresh key
 /// (`booking`, then `booking.2`). Answers for keys that are not outstanding are ignored, and
@@ -49,7 +54,7 @@ use crate::wire::{
 ///     "taskId": "t1",
 ///     "inputResponses": {"proceed": {"action": "accept", "content": {"confirm": true}}, "stale": {"action": "cancel"}}
 /// })).unwrap();
-/// input.update(&update);
+/// input.update(None, &update).unwrap();
 /// assert_eq!(answer.join().unwrap().unwrap().accepted().map(|p| p.confirm), Some(true));
 /// ```
 #[derive(Clone)]
@@ -60,6 +65,8 @@ pub struct TaskInput {
     capabilities: Arc<ClientCapabilities>,
     /// URL mode, for a task made from the call that created it.
     url: Option<UrlMode>,
+    /// The principal the task belongs to: only it answers.
+    owner: Option<Arc<str>>,
 }
 
 #[derive(Default)]
@@ -86,6 +93,41 @@ impl TaskInput {
             delivered: Arc::new(Notify::new()),
             capabilities: Arc::new(capabilities),
             url: None,
+            owner: None,
+        }
+    }
+
+    /// The task belongs to `principal`: [`TaskInput::update`] takes answers from it alone.
+    ///
+    /// ```
+    /// use elicit_runtime::tasks::TaskInput;
+    /// use elicit_runtime::wire::ClientCapabilities;
+    ///
+    /// let input = TaskInput::new(ClientCapabilities::default()).owned_by("alice");
+    /// assert_eq!(input.owner(), Some("alice"));
+    /// assert!(input.is_owned_by(Some("alice")));
+    /// assert!(!input.is_owned_by(Some("bob")) && !input.is_owned_by(None));
+    /// ```
+    pub fn owned_by(mut self, principal: impl Into<String>) -> Self {
+        self.owner = Some(Arc::from(principal.into()));
+        self
+    }
+
+    /// The principal the task belongs to, if any.
+    pub fn owner(&self) -> Option<&str> {
+        self.owner.as_deref()
+    }
+
+    /// Whether `principal` (the requester of `tasks/get`, `tasks/update`, `tasks/cancel`) may
+    /// see and answer this task: any requester when it has no owner, else its owner only
+    /// (compared in constant time).
+    pub fn is_owned_by(&self, principal: Option<&str>) -> bool {
+        match (&self.owner, principal) {
+            (None, _) => true,
+            (Some(owner), Some(principal)) => {
+                crate::state::ct_eq(owner.as_bytes(), principal.as_bytes())
+            }
+            (Some(_), None) => false,
         }
     }
 
@@ -110,9 +152,13 @@ impl TaskInput {
     /// assert!(input.supports(elicit_runtime::wire::ElicitMode::Url));
     /// # use elicit_runtime::InputChannel;
     /// ```
+    ///
+    /// The task belongs to the call's principal, when it has one (see
+    /// [`TaskInput::owned_by`]).
     pub fn for_call(cx: &ElicitContext) -> Self {
         let mut input = Self::new(cx.capabilities().clone());
         input.url = Some(UrlMode::waiting(&cx.server, cx.binding()));
+        input.owner = cx.principal().map(Arc::from);
         input
     }
 
@@ -129,8 +175,25 @@ impl TaskInput {
         (!state.outstanding.is_empty()).then(|| TaskInputRequired::new(state.outstanding.clone()))
     }
 
-    /// Delivers `tasks/update` answers: outstanding keys are answered, others ignored.
-    pub fn update(&self, params: &TasksUpdateParams) -> TasksUpdateAck {
+    /// Delivers `tasks/update` answers from `principal` (the requester, authenticated by your
+    /// transport): outstanding keys are answered, others ignored.
+    ///
+    /// # Errors
+    ///
+    /// A task with an owner refuses answers from anyone else (and from a requester without a
+    /// principal) with `-32602` "no such task", what an unknown task id gets, so another user
+    /// learns nothing of it; nothing is delivered.
+    pub fn update(
+        &self,
+        principal: Option<&str>,
+        params: &TasksUpdateParams,
+    ) -> Result<TasksUpdateAck, JsonRpcError> {
+        if !self.is_owned_by(principal) {
+            return Err(JsonRpcError::invalid_params(
+                "no such task",
+                Some(serde_json::json!({"taskId": params.task_id})),
+            ));
+        }
         let mut state = self.lock();
         for (key, response) in params.input_responses.iter() {
             if state.outstanding.remove(key).is_none() {
@@ -147,7 +210,7 @@ impl TaskInput {
         }
         drop(state);
         self.delivered.notify_waiters();
-        TasksUpdateAck
+        Ok(TasksUpdateAck)
     }
 }
 

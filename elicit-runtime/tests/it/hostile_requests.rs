@@ -291,7 +291,7 @@ fn task_update_is_handled(responses: Value) -> Result<(), TestCaseError> {
     let update = serde_json::from_value::<TasksUpdateParams>(raw)
         .map_err(|e| TestCaseError::fail(format!("an object of responses parses: {e}")))?;
     let answered = update.input_responses.get("guests").is_some();
-    let ack = serde_json::to_value(input.update(&update)).unwrap();
+    let ack = serde_json::to_value(input.update(None, &update).unwrap()).unwrap();
     prop_assert_eq!(ack, json!({"resultType": "complete"}));
     match ask.as_mut().poll(&mut cx) {
         Poll::Pending => {

@@ -77,7 +77,7 @@ fn outstanding(input: &TaskInput, keys: &[&str]) -> TaskInputRequired {
 fn update(input: &TaskInput, responses: Value) -> Value {
     let params: TasksUpdateParams =
         serde_json::from_value(json!({"taskId": "task-1", "inputResponses": responses})).unwrap();
-    serde_json::to_value(input.update(&params)).unwrap()
+    serde_json::to_value(input.update(None, &params).unwrap()).unwrap()
 }
 
 #[track_caller]
@@ -400,4 +400,39 @@ fn a_dropped_ask_withdraws_its_question() {
         "{:?}",
         input.input_required()
     );
+}
+
+/// Issue 32: a task belongs to its principal. Another user's `tasks/update` (or one without a
+/// principal) is refused with what an unknown task gets, delivers nothing, and leaves the
+/// question outstanding; the owner's answer goes through.
+#[test]
+fn only_the_tasks_owner_answers_it() {
+    let input = TaskInput::new(forms()).owned_by("alice");
+    let rx = ask_guests(&input);
+    outstanding(&input, &["guests"]);
+    let params: TasksUpdateParams = serde_json::from_value(json!({
+        "taskId": "task-1",
+        "inputResponses": {"guests": {"action": "accept", "content": {"count": 12}}}
+    }))
+    .unwrap();
+    for intruder in [Some("bob"), Some("alice "), Some(""), None] {
+        let refused = input.update(intruder, &params).unwrap_err();
+        assert_eq!(
+            serde_json::to_value(&refused).unwrap(),
+            json!({"code": -32602, "message": "no such task", "data": {"taskId": "task-1"}}),
+            "{intruder:?}"
+        );
+        still_waiting(&rx);
+        outstanding(&input, &["guests"]);
+        assert!(!input.is_owned_by(intruder));
+    }
+    let ack = input.update(Some("alice"), &params).unwrap();
+    assert_eq!(
+        serde_json::to_value(ack).unwrap(),
+        json!({"resultType": "complete"})
+    );
+    let answer = received(&rx).unwrap();
+    assert_eq!(answer.accepted(), Some(Guests { count: 12 }));
+    // A task without an owner takes anyone's answer, as before.
+    assert!(TaskInput::new(forms()).is_owned_by(Some("bob")));
 }

@@ -144,7 +144,10 @@ impl Tasks {
             "inputResponses": params.input_responses,
         }))
         .map_err(|e| McpError::invalid_params(format!("malformed tasks/update: {e}"), None))?;
-        input.update(&update);
+        // These tasks have no owner (`TaskInput::new`); an owned one refuses other users.
+        input
+            .update(None, &update)
+            .map_err(|e| McpError::invalid_params(e.message, e.data))?;
         Ok(())
     }
 

@@ -54,7 +54,10 @@ async fn a_task_asks_a_url_question_and_goes_on_when_the_page_completed() {
         "task input has the 2026 shape: {params}"
     );
     let handle = handle_of(params["url"].as_str().unwrap());
-    input.update(&update("accept"));
+    // Another user cannot answer alice's task (issue 32).
+    assert!(input.update(Some("bob"), &update("accept")).is_err());
+    assert_eq!(input.owner(), Some(ALICE));
+    input.update(Some(ALICE), &update("accept")).unwrap();
     // The worker waits for the page; the browser user finishes it.
     let page = LandingPage::new(&server);
     let opened = page.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
@@ -76,7 +79,7 @@ async fn a_declined_task_question_ends_declined() {
     let mut worker = input.clone();
     let asked = tokio::spawn(async move { bound().ask(&mut worker).await });
     outstanding_url(&input).await;
-    input.update(&update("decline"));
+    input.update(Some(ALICE), &update("decline")).unwrap();
     assert_eq!(asked.await.unwrap().unwrap(), UrlAnswer::Declined);
 }
 
