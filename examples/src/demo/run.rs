@@ -15,6 +15,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::json;
 use tokio::net::TcpListener;
 
+use super::bounded::{self, Bounds};
 use super::config::DemoConfig;
 use super::forms::ConnectAccount;
 use super::server::{DEMO_USER, DemoServer};
@@ -61,7 +62,7 @@ pub async fn serve_stdio(
     let (listener, origin) = landing().await?;
     let server = DemoServer::with_elicitation(config.elicit_server(&origin).await?);
     let app = connect_routes(&server);
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    tokio::spawn(bounded::serve(listener, app, Bounds::default()));
     eprintln!("elicit demo: landing page at {origin}/connect; MCP on stdio");
     serve_until_closed(WireFix::new(server)).await
 }
@@ -110,7 +111,7 @@ pub async fn serve_http(
         "elicit demo: MCP at {origin}/mcp; landing page at {origin}/connect; links to {}; {store}",
         config.public_origin.as_deref().unwrap_or(&origin),
     );
-    axum::serve(listener, app).await?;
+    bounded::serve(listener, app, Bounds::default()).await?;
     Ok(())
 }
 
@@ -145,7 +146,7 @@ mod tests {
         let (listener, origin) = landing().await.unwrap();
         let server = DemoServer::new(&origin);
         let app = connect_routes(&server);
-        tokio::spawn(async move { axum::serve(listener, app).await });
+        tokio::spawn(bounded::serve(listener, app, Bounds::default()));
 
         // connect_account's link.
         let client = TestClient::new(server.elicitation().clone()).principal(DEMO_USER);
