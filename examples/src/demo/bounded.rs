@@ -176,19 +176,16 @@ mod tests {
         )
     }
 
+    /// What the server sends for `sent` on a new connection, until it closes it.
+    async fn exchange(sent: &[u8]) -> String {
+        let mut stream = TcpStream::connect(start().await).await.unwrap();
+        stream.write_all(sent).await.unwrap();
+        until_closed(&mut stream).await
+    }
+
     #[tokio::test]
     async fn a_whole_request_is_served_and_keep_alive_works() {
-        let addr = start().await;
-        let mut stream = TcpStream::connect(addr).await.unwrap();
-        stream
-            .write_all(echo("one", false).as_bytes())
-            .await
-            .unwrap();
-        stream
-            .write_all(echo("two", true).as_bytes())
-            .await
-            .unwrap();
-        let received = until_closed(&mut stream).await;
+        let received = exchange((echo("one", false) + &echo("two", true)).as_bytes()).await;
         assert_eq!(received.matches("HTTP/1.1 200 OK").count(), 2, "{received}");
         assert!(received.contains("\r\n\r\none") && received.ends_with("\r\n\r\ntwo"));
     }
@@ -197,42 +194,25 @@ mod tests {
     /// for good. Now it is closed once the head bound passes.
     #[tokio::test]
     async fn half_a_request_head_is_cut_off() {
-        let addr = start().await;
-        let mut stream = TcpStream::connect(addr).await.unwrap();
-        stream
-            .write_all(b"POST /echo HTTP/1.1\r\nHo")
-            .await
-            .unwrap();
-        let received = until_closed(&mut stream).await;
+        let received = exchange(b"POST /echo HTTP/1.1\r\nHo").await;
         assert!(!received.contains("200"), "{received}");
     }
 
     #[tokio::test]
     async fn a_silent_connection_is_cut_off() {
-        let addr = start().await;
-        let mut stream = TcpStream::connect(addr).await.unwrap();
-        until_closed(&mut stream).await;
+        assert_eq!(exchange(b"").await, "");
     }
 
     #[tokio::test]
     async fn a_silent_keep_alive_connection_is_cut_off_after_its_response() {
-        let addr = start().await;
-        let mut stream = TcpStream::connect(addr).await.unwrap();
-        stream
-            .write_all(echo("one", false).as_bytes())
-            .await
-            .unwrap();
-        let received = until_closed(&mut stream).await;
+        let received = exchange(echo("one", false).as_bytes()).await;
         assert!(received.starts_with("HTTP/1.1 200 OK"), "{received}");
     }
 
     #[tokio::test]
     async fn a_body_that_stops_coming_is_answered_408() {
-        let addr = start().await;
-        let mut stream = TcpStream::connect(addr).await.unwrap();
         let head = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nab";
-        stream.write_all(head.as_bytes()).await.unwrap();
-        let received = until_closed(&mut stream).await;
+        let received = exchange(head.as_bytes()).await;
         assert!(
             received.starts_with("HTTP/1.1 408 Request Timeout"),
             "{received}"
@@ -241,14 +221,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_body_over_the_limit_is_answered_413() {
-        let addr = start().await;
-        let mut stream = TcpStream::connect(addr).await.unwrap();
         let body = "x".repeat(BOUNDS.body_bytes + 1);
-        stream
-            .write_all(echo(&body, false).as_bytes())
-            .await
-            .unwrap();
-        let received = until_closed(&mut stream).await;
+        let received = exchange(echo(&body, false).as_bytes()).await;
         assert!(
             received.starts_with("HTTP/1.1 413 Payload Too Large"),
             "{received}"
