@@ -59,5 +59,7 @@ fn set_default(property: &mut PropertySchema, value: &Value) {
                     .collect()
             })
         }
+        // A kind a later elicit-wire adds has no default yet.
+        _ => {}
     }
 }

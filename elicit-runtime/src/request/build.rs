@@ -268,7 +268,8 @@ fn negotiate(
             ),
             json!(["2026-07-28"]),
         )),
-        (None, _) => Err(unsupported(
+        // `None`, or an era a later elicit-wire knows and this runtime does not.
+        (_, _) => Err(unsupported(
             format!("unsupported protocol version `{}`", meta.protocol_version),
             json!(["2025-11-25", "2026-07-28"]),
         )),

@@ -298,7 +298,8 @@ impl ElicitContext {
                 };
                 self.push(peer.as_ref(), key, &request).await
             }
-            ProtocolEra::Mrtr2026 => {
+            // 2026-07-28: `negotiate` admits no other era.
+            _ => {
                 if !MRTR_METHODS.contains(&self.call.method.as_str()) {
                     return Err(Interrupt::error(JsonRpcError::new(
                         INTERNAL_ERROR,
@@ -398,7 +399,8 @@ impl InputChannel for ElicitContext {
                     opened_state: self.opened_state,
                     again: Default::default(),
                 },
-                ProtocolEra::Legacy2025 => Follow::Waits {
+                // `negotiate` admits no other era.
+                _ => Follow::Waits {
                     peer: self.peer.clone(),
                 },
             };

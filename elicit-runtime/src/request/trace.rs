@@ -76,10 +76,7 @@ pub(crate) fn action_of(response: &Value) -> &'static str {
 }
 
 fn era_name(era: ProtocolEra) -> &'static str {
-    match era {
-        ProtocolEra::Mrtr2026 => "2026-07-28",
-        ProtocolEra::Legacy2025 => "2025-11-25",
-    }
+    era.version()
 }
 
 impl ElicitContext {

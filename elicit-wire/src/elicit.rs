@@ -69,7 +69,7 @@ impl ElicitAction {
     /// The wire spelling: `"accept"`, `"decline"` or `"cancel"`.
     ///
     /// ```
-    /// use elicit_runtime::wire::ElicitAction;
+    /// use elicit_wire::ElicitAction;
     /// assert_eq!(ElicitAction::Decline.as_str(), "decline");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -83,7 +83,7 @@ impl ElicitAction {
     /// The action spelled `text` on the wire, if any.
     ///
     /// ```
-    /// use elicit_runtime::wire::ElicitAction;
+    /// use elicit_wire::ElicitAction;
     /// assert_eq!(ElicitAction::from_wire("cancel"), Some(ElicitAction::Cancel));
     /// assert_eq!(ElicitAction::from_wire("Accept"), None);
     /// ```
@@ -118,7 +118,8 @@ impl ElicitResult {
     /// usual shape (`action` one of the three, `content` and `_meta` objects if present,
     /// nothing else) is taken apart in place; anything else is read by serde, which says what
     /// is wrong, and on error the value comes back with it.
-    pub(crate) fn take(value: Value) -> Result<Self, (Value, serde_json::Error)> {
+    #[doc(hidden)] // elicit-runtime's; not part of the API
+    pub fn take(value: Value) -> Result<Self, (Value, serde_json::Error)> {
         let Value::Object(mut map) = value else {
             return Self::deserialize(&value).map_err(|e| (value, e));
         };
@@ -214,19 +215,22 @@ impl FormParams {
     /// `&'static` one.
     ///
     /// ```
-    /// use elicit_runtime::ElicitForm;
-    /// use elicit_runtime::wire::FormParams;
+    /// use elicit_wire::FormParams;
+    /// use elicit_wire::schema::RequestedSchema;
+    /// use serde_json::json;
     ///
-    /// /// How many guests?
-    /// #[derive(ElicitForm)]
-    /// struct Guests {
-    ///     count: u8,
-    /// }
+    /// // A form's own schema is `&'static` (what `#[derive(ElicitForm)]` returns).
+    /// let schema: &'static RequestedSchema = Box::leak(Box::new(serde_json::from_value(json!({
+    ///     "type": "object",
+    ///     "properties": {"count": {"type": "integer", "minimum": 0, "maximum": 255}},
+    ///     "required": ["count"]
+    /// }))?));
     ///
-    /// let borrowed = FormParams::new("How many?", Guests::requested_schema());
-    /// let owned = FormParams::new("How many?", Guests::requested_schema().clone());
+    /// let borrowed = FormParams::new("How many?", schema);
+    /// let owned = FormParams::new("How many?", schema.clone());
     /// assert_eq!(borrowed, owned);
-    /// assert_eq!(serde_json::to_value(&borrowed).unwrap()["mode"], "form");
+    /// assert_eq!(serde_json::to_value(&borrowed)?["mode"], "form");
+    /// # Ok::<(), serde_json::Error>(())
     /// ```
     pub fn new(
         message: impl Into<String>,

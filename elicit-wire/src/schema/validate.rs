@@ -30,7 +30,7 @@ impl RequestedSchema {
     /// ignored. All failures are reported, in property declaration order.
     ///
     /// ```
-    /// use elicit_runtime::schema::RequestedSchema;
+    /// use elicit_wire::schema::RequestedSchema;
     /// use serde_json::json;
     ///
     /// let schema = RequestedSchema::from_value(&json!({
@@ -81,7 +81,7 @@ impl PropertySchema {
     /// integers and floats without a fractional part (`3.0`); bounds are compared exactly.
     ///
     /// ```
-    /// use elicit_runtime::schema::{NumberSchema, PropertySchema};
+    /// use elicit_wire::schema::{NumberSchema, PropertySchema};
     /// use serde_json::json;
     ///
     /// let count = PropertySchema::Number(NumberSchema {
@@ -114,7 +114,8 @@ impl PropertySchema {
     /// instead of a jump through a table, which mispredicts from field to field; the checks and
     /// the result are the same whatever `expect` says.
     #[inline(always)]
-    pub(crate) fn check_expecting(&self, expect: Expect, value: &Value) -> Result<(), String> {
+    #[doc(hidden)] // elicit-runtime's; not part of the API
+    pub fn check_expecting(&self, expect: Expect, value: &Value) -> Result<(), String> {
         match (expect, self) {
             (Expect::String, PropertySchema::String(s)) => check_string(s, value),
             (Expect::Number, PropertySchema::Number(s)) => check_number(s, value),
@@ -136,7 +137,8 @@ impl PropertySchema {
 
 /// The [`PropertySchema`] variant a caller expects, for [`PropertySchema::check_expecting`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Expect {
+#[doc(hidden)] // elicit-runtime's; not part of the API
+pub enum Expect {
     String,
     Number,
     Boolean,

@@ -82,7 +82,7 @@ impl JsonRpcError {
     /// and principal, gets here, and the same retry succeeds once the store is back.
     ///
     /// ```
-    /// use elicit_runtime::wire::JsonRpcError;
+    /// use elicit_wire::JsonRpcError;
     ///
     /// let error = JsonRpcError::state_store_unavailable();
     /// assert_eq!(error.code, -32603);

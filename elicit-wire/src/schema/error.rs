@@ -5,7 +5,7 @@ use std::fmt;
 /// One field of an answer that does not satisfy its property.
 ///
 /// ```
-/// use elicit_runtime::schema::FieldError;
+/// use elicit_wire::schema::FieldError;
 ///
 /// let e = FieldError { field: "age".into(), reason: "must be at least 18".into() };
 /// assert_eq!(e.to_string(), "`age` must be at least 18");
@@ -41,7 +41,7 @@ impl fmt::Display for FieldError {
 /// pushes them in property declaration order.
 ///
 /// ```
-/// use elicit_runtime::schema::ContentError;
+/// use elicit_wire::schema::ContentError;
 ///
 /// let mut errors = ContentError::new();
 /// assert_eq!(errors.clone().into_result(5), Ok(5));
@@ -107,7 +107,7 @@ impl std::error::Error for ContentError {}
 /// `required.2`); errors about the object itself use the path `requestedSchema`.
 ///
 /// ```
-/// use elicit_runtime::schema::SchemaError;
+/// use elicit_wire::schema::SchemaError;
 ///
 /// let e = SchemaError { path: "properties.age.minimum".into(), message: "expected a number".into() };
 /// assert_eq!(e.to_string(), "`properties.age.minimum`: expected a number");
@@ -183,11 +183,11 @@ mod tests {
 }
 
 /// Why a field's value was refused: a reason a user can read, without the field's name ("must
-/// be at most 10"); the form's error names the field. What [`ElicitField::decode`](crate::ElicitField::decode) and
+/// be at most 10"); the form's error names the field. What `ElicitField::decode` (in `elicit-runtime`) and
 /// [`PropertySchema::check`](crate::schema::PropertySchema::check) fail with.
 ///
 /// ```
-/// use elicit_runtime::schema::InvalidValue;
+/// use elicit_wire::schema::InvalidValue;
 ///
 /// let error = InvalidValue::new("must start with `@`");
 /// assert_eq!(error.reason(), "must start with `@`");

@@ -236,7 +236,7 @@ impl RetryFields {
     /// `params` is left as it was.
     ///
     /// ```
-    /// use elicit_runtime::wire::RetryFields;
+    /// use elicit_wire::RetryFields;
     /// use serde_json::json;
     ///
     /// let mut params = json!({
@@ -275,7 +275,8 @@ impl RetryFields {
 
     /// The retry fields from `inputResponses` (each entry as the client sent it) and
     /// `requestState`, for an adapter that parsed the request already.
-    pub(crate) fn from_parts(
+    #[doc(hidden)] // elicit-runtime's; not part of the API
+    pub fn from_parts(
         input_responses: Option<Map<String, Value>>,
         request_state: Option<String>,
     ) -> Self {

@@ -153,7 +153,8 @@ impl RequestMeta {
     /// [`RequestMeta::from_params`] checking every key but keeping only what a request
     /// context uses: the protocol version and the client's capabilities (`client_info`,
     /// `log_level` and `other` are left empty).
-    pub(crate) fn essentials_from_params(params: &Value) -> Result<Option<Self>, WireError> {
+    #[doc(hidden)] // elicit-runtime's; not part of the API
+    pub fn essentials_from_params(params: &Value) -> Result<Option<Self>, WireError> {
         Self::read(params, false)
     }
 
@@ -172,9 +173,8 @@ impl RequestMeta {
 
     /// [`RequestMeta::essentials_from_params`] of the `_meta` object itself, for an adapter
     /// that parsed the request already.
-    pub(crate) fn essentials_from_meta(
-        meta: &Map<String, Value>,
-    ) -> Result<Option<Self>, WireError> {
+    #[doc(hidden)] // elicit-runtime's; not part of the API
+    pub fn essentials_from_meta(meta: &Map<String, Value>) -> Result<Option<Self>, WireError> {
         Self::read_meta(meta, false)
     }
 

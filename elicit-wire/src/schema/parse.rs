@@ -24,7 +24,7 @@ impl RequestedSchema {
     /// (`serde_json::from_str::<RequestedSchema>`) instead.
     ///
     /// ```
-    /// use elicit_runtime::schema::RequestedSchema;
+    /// use elicit_wire::schema::RequestedSchema;
     /// use serde_json::json;
     ///
     /// let schema = RequestedSchema::from_value(&json!({

@@ -11,7 +11,7 @@ use serde_json::Number;
 /// Properties keep their declaration order. `required` is omitted from the JSON when empty.
 ///
 /// ```
-/// use elicit_runtime::schema::{PropertySchema, RequestedSchema, StringSchema};
+/// use elicit_wire::schema::{PropertySchema, RequestedSchema, StringSchema};
 ///
 /// let schema = RequestedSchema::new()
 ///     .property("name", PropertySchema::String(StringSchema::default()), true);
@@ -30,14 +30,14 @@ pub struct RequestedSchema {
     pub required: Vec<String>,
 }
 
-/// An owned schema, for [`FormParams::new`](crate::wire::FormParams::new).
+/// An owned schema, for [`FormParams::new`](crate::FormParams::new).
 impl From<RequestedSchema> for std::borrow::Cow<'static, RequestedSchema> {
     fn from(schema: RequestedSchema) -> Self {
         Self::Owned(schema)
     }
 }
 
-/// A form's own schema ([`ElicitForm::requested_schema`](crate::ElicitForm::requested_schema)),
+/// A form's own schema (what `ElicitForm::requested_schema` in `elicit-runtime` returns),
 /// shared instead of copied.
 impl From<&'static RequestedSchema> for std::borrow::Cow<'static, RequestedSchema> {
     fn from(schema: &'static RequestedSchema) -> Self {
@@ -261,7 +261,7 @@ impl EnumOptions {
     /// The wire values of the options, in order (`enum` entries or `const`s).
     ///
     /// ```
-    /// use elicit_runtime::schema::{EnumOptions, TitledOption};
+    /// use elicit_wire::schema::{EnumOptions, TitledOption};
     ///
     /// let options = EnumOptions::Titled(vec![TitledOption { value: "#f00".into(), title: "Red".into() }]);
     /// assert_eq!(options.values().collect::<Vec<_>>(), ["#f00"]);

@@ -6,7 +6,8 @@ mod model;
 mod parse;
 mod serialize;
 mod validate;
-pub(crate) use validate::Expect;
+#[doc(hidden)] // elicit-runtime's; not part of the API
+pub use validate::Expect;
 
 /// The format checks, shared with the derive (which runs them on `default` literals).
 pub use elicit_formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid_uri};

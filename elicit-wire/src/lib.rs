@@ -1,7 +1,11 @@
-//! The exact JSON shapes of MCP elicitation on protocol revisions 2025-11-25 and 2026-07-28.
+//! The exact JSON shapes of MCP elicitation on protocol revisions 2025-11-25 and 2026-07-28,
+//! and the restricted schema of its forms ([`schema`]).
 //!
-//! This layer only turns wire JSON into typed values and back. It does not decide when to
-//! ask, check answers against a schema, or seal `requestState`; those live above it.
+//! This crate only turns wire JSON into typed values and back, and checks a form's schema and
+//! answers against the spec's grammar. It does not decide when to ask or seal `requestState`:
+//! that is `elicit-runtime`, which re-exports this crate as `elicit_runtime::wire` and
+//! `elicit_runtime::schema`. A host (an MCP client) or a test kit can use it alone: it needs
+//! serde and nothing else.
 //!
 //! What changed between the two revisions, in terms of these types:
 //!
@@ -23,7 +27,7 @@
 //! unknown members are ignored on input.
 //!
 //! ```
-//! use elicit_runtime::wire::{
+//! use elicit_wire::{
 //!     ElicitMode, InputRequest, InputRequiredResult, RequestMeta, RetryFields, UrlParams,
 //! };
 //! use serde_json::json;
@@ -53,6 +57,12 @@
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod ordered;
+pub mod schema;
 
 mod capabilities;
 mod elicit;

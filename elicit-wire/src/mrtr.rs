@@ -74,7 +74,8 @@ impl InputRequest {
 impl InputRequest {
     /// The request as 2026-07-28 (and a task) shapes it: a URL elicitation without the
     /// 2025-11-25 `elicitationId`.
-    pub(crate) fn for_2026(mut self) -> Self {
+    #[doc(hidden)] // elicit-runtime's; not part of the API
+    pub fn for_2026(mut self) -> Self {
         if let Self::Elicit(ElicitParams::Url(url)) = &mut self {
             url.elicitation_id = None;
         }
