@@ -32,7 +32,7 @@ pub mod request;
 pub mod tasks;
 pub mod url;
 
-pub use channel::InputChannel;
+pub use channel::{ChannelRules, InputChannel};
 pub use choice::ElicitEnum;
 /// Declares a URL-mode elicitation: `#[elicit_url(message = "…", url = "https://…")]` on a
 /// struct whose fields are the server-side state bound to the request (sealed into the link,

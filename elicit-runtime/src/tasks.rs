@@ -6,12 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use serde_json::Value;
 use tokio::sync::Notify;
 
-use crate::channel::InputChannel;
-use crate::channel::UrlMode;
-use crate::form::normalized;
+use crate::channel::{ChannelRules, InputChannel, UrlMode};
 use crate::interrupt::Interrupt;
 use crate::request::ElicitContext;
 use crate::wire::{
@@ -72,7 +69,7 @@ pub struct TaskInput {
 #[derive(Default)]
 struct TaskState {
     outstanding: BTreeMap<String, InputRequest>,
-    delivered: BTreeMap<String, Value>,
+    delivered: BTreeMap<String, InputResponse>,
     issued: BTreeSet<String>,
 }
 
@@ -199,14 +196,7 @@ impl TaskInput {
             if state.outstanding.remove(key).is_none() {
                 continue;
             }
-            let raw = match response {
-                InputResponse::Elicit(result) => normalized(result),
-                InputResponse::Malformed { raw, .. } => raw.clone(),
-                InputResponse::Sampling(v)
-                | InputResponse::Roots(v)
-                | InputResponse::Unknown(v) => v.clone(),
-            };
-            state.delivered.insert(key.to_owned(), raw);
+            state.delivered.insert(key.to_owned(), response.clone());
         }
         drop(state);
         self.delivered.notify_waiters();
@@ -225,8 +215,11 @@ impl InputChannel for TaskInput {
         &self.capabilities
     }
 
-    fn url_mode(&mut self) -> Option<&mut UrlMode> {
-        self.url.as_mut()
+    fn rules(&mut self) -> ChannelRules<'_> {
+        match &mut self.url {
+            Some(mode) => ChannelRules::url_mode(mode),
+            None => ChannelRules::none(),
+        }
     }
 
     /// Puts the question to `tasks/get` under a key fresh for this task and waits until
@@ -236,7 +229,7 @@ impl InputChannel for TaskInput {
         key: &'a str,
         _digest: &'a str,
         request: InputRequest,
-    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
+    ) -> impl Future<Output = Result<InputResponse, Interrupt>> + Send + 'a {
         let key = {
             let mut state = self.lock();
             let key = fresh_key(&state.issued, key);

@@ -69,6 +69,26 @@ impl InputResponse {
         }
     }
 
+    /// The response as JSON again: what the client sent, except that an elicitation result
+    /// is written as its typed fields (unknown members dropped).
+    ///
+    /// ```
+    /// use elicit_wire::InputResponse;
+    /// use serde_json::json;
+    ///
+    /// let sent = json!({"action": "accept", "content": {"sure": true}});
+    /// assert_eq!(InputResponse::from_value(sent.clone()).into_value(), sent);
+    /// assert_eq!(InputResponse::from_value(json!(7)).into_value(), json!(7));
+    /// ```
+    pub fn into_value(self) -> Value {
+        match self {
+            // Its fields are a string, and objects with string keys: nothing fails.
+            Self::Elicit(result) => serde_json::to_value(result).unwrap_or(Value::Null),
+            Self::Sampling(v) | Self::Roots(v) | Self::Unknown(v) => v,
+            Self::Malformed { raw, .. } => raw,
+        }
+    }
+
     /// The elicitation result, when this is one.
     pub fn as_elicit(&self) -> Option<&ElicitResult> {
         match self {

@@ -5,20 +5,26 @@
 
 use std::future::Future;
 
-use serde_json::Value;
-
 use crate::interrupt::Interrupt;
 mod reask;
+mod rules;
 mod url_mode;
 
 pub use crate::server::DEFAULT_MAX_REASKS;
-use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, JsonRpcError};
+use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, InputResponse};
 pub use reask::Reask;
+pub use rules::ChannelRules;
 pub use url_mode::UrlMode;
 pub(crate) use url_mode::{Follow, UrlFlow, internal};
 
 /// Something a question can be put to: it knows what the client can show, sends one input
-/// request under a key, and resolves to the client's raw answer (or stops the handler).
+/// request under a key, and resolves to the client's answer (or stops the handler).
+///
+/// An implementor writes four methods (`stop`, `capabilities`, `input` and, for a channel
+/// that belongs to a request or can open links, `rules`); the round's safety rules are the
+/// core's [`ChannelRules`], which no implementor re-implements. A channel that asks through
+/// a request's context, such as an SDK adapter's extractor, implements
+/// [`AdapterChannel`](crate::request::AdapterChannel) instead and gets all of this.
 ///
 /// Handlers rarely call it directly: `Form::ask(&mut cx)`, `Form::question()…ask(&mut cx)`
 /// and the URL-mode `state.ask(&mut cx)` go through it: the channel alone decides what a
@@ -75,7 +81,9 @@ pub trait InputChannel: Send {
         self.capabilities().supports(mode)
     }
 
-    /// Sends `request` under `key` and resolves to the client's raw result.
+    /// Sends `request` under `key` and resolves to the client's answer, read once from the
+    /// wire ([`InputResponse::from_value`] classifies it: an elicitation result, a sampling
+    /// or roots result, or malformed).
     ///
     /// `digest` binds the answer to the question: an answer recorded for another digest is
     /// not used. On a 2026-07-28 request the question joins this round and the future
@@ -86,62 +94,15 @@ pub trait InputChannel: Send {
         key: &'a str,
         digest: &'a str,
         request: InputRequest,
-    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a;
+    ) -> impl Future<Output = Result<InputResponse, Interrupt>> + Send + 'a;
 
-    /// Asks that the next answer under `key` count only if this channel provably asked that
-    /// exact question (see [`ElicitServer::with_strict_provenance`](crate::ElicitServer::with_strict_provenance)):
-    /// a request context then ignores an answer that arrives without sealed state showing the
-    /// question. The default does nothing: a task only takes answers to its outstanding
-    /// questions anyway.
-    fn require_provenance(&mut self, key: &str) {
-        let _ = key;
-    }
-
-    /// Told what of an answer is worth keeping once it decoded: for a form, only its declared
-    /// fields, as the form would send them. A request context carries that, not what the client
-    /// sent, into the next round's sealed state. The default ignores it.
-    fn answered(&mut self, key: &str, kept: Value) {
-        let _ = (key, kept);
-    }
-
-    /// Told of every error a question ended in, including answers that fail to decode. The
-    /// request context keeps the first, so that it wins over "input required" when a handler
-    /// asked several questions before its first `?`. The default ignores it.
-    fn failed(&mut self, error: &JsonRpcError) {
-        let _ = error;
-    }
-
-    /// How many times a form question whose accepted answer fails its checks is asked again
-    /// on this channel, unless the question says ([`Question::reasks`](crate::Question::reasks)).
-    /// A request context answers with its server's
-    /// [`max_reasks`](crate::ElicitServer::max_reasks); the default is
-    /// [`DEFAULT_MAX_REASKS`].
-    fn max_reasks(&self) -> u8 {
-        DEFAULT_MAX_REASKS
-    }
-
-    /// The re-ask of the question with digest `origin` under `key` that an earlier round of
-    /// this call put and this channel kept ([`reasking`](Self::reasking)), if any: the answer
-    /// under `key` then answers the re-asked question. The default keeps none.
-    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
-        let _ = (key, origin);
-        None
-    }
-
-    /// Told that the question under `key` is asked again as `reask` says, because its answer
-    /// failed the form's checks; the next [`input`](Self::input) under `key` asks the re-asked
-    /// question. A 2026-07-28 request context drops the answer this request carried for `key`
-    /// and seals `reask` into `requestState` (so [`reask_under_way`](Self::reask_under_way)
-    /// finds it in the next round). The default does nothing: each `input` is asked anew.
-    fn reasking(&mut self, key: &str, reask: &Reask) {
-        let _ = (key, reask);
-    }
-
-    /// URL mode on this channel: who asks, the call links are bound to, and how an accepted
-    /// link is followed up (see [`UrlMode`]). `None`, the default, where the channel cannot
-    /// put a URL-mode question; asking one then fails with `-32603` saying so.
-    fn url_mode(&mut self) -> Option<&mut UrlMode> {
-        None
+    /// The rules of the round this channel's questions belong to: the first error wins,
+    /// re-ask counts are sealed, provenance where a question requires it, URL mode. A
+    /// request context and every SDK adapter's channel lend the request's; the default,
+    /// [`ChannelRules::none`], is a channel with no request, where each question is asked on
+    /// its own.
+    fn rules(&mut self) -> ChannelRules<'_> {
+        ChannelRules::none()
     }
 }
 
@@ -153,7 +114,7 @@ pub(crate) fn settle<V, C: InputChannel + ?Sized>(
 ) -> Result<V, C::Error> {
     result.map_err(|stop| {
         if let Some(error) = stop.as_error() {
-            channel.failed(error);
+            channel.rules().failed(error);
         }
         channel.stop(stop)
     })

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 /// question it was, how many times it has been asked again, and what it says and pre-fills now.
 ///
 /// Made by the form's ask; a channel keeps it between rounds
-/// ([`InputChannel::reasking`](crate::InputChannel::reasking)). On 2026-07-28 a request
+/// ([`ChannelRules`](crate::ChannelRules)). On 2026-07-28 a request
 /// context seals it into `requestState`, so the client can neither reset nor raise the count.
 ///
 /// ```

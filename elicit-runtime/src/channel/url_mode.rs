@@ -18,7 +18,8 @@ use crate::wire::{INTERNAL_ERROR, JsonRpcError};
 /// URL mode on an [`InputChannel`](crate::InputChannel): who asks, the call the link is bound
 /// to, and the server whose keys seal it. A request context lends its own; a custom channel
 /// that waits for answers where it is (as a task's worker does) builds one with
-/// [`UrlMode::waiting`].
+/// [`UrlMode::waiting`] and lends it through
+/// [`ChannelRules::url_mode`](crate::ChannelRules::url_mode).
 ///
 /// ```
 /// use elicit_runtime::url::UrlMode;

@@ -2,8 +2,6 @@
 
 use std::borrow::Cow;
 
-use serde_json::Value;
-
 use super::ElicitForm;
 use super::answer::Answer;
 use super::decode::{Decoded, accepted, decode_answer, invalid_answer};
@@ -12,7 +10,9 @@ use super::reask;
 use crate::channel::{InputChannel, Reask, settle};
 use crate::interrupt::Interrupt;
 use crate::schema::RequestedSchema;
-use crate::wire::{ElicitMode, ElicitParams, FormParams, InputRequest, JsonRpcError};
+use crate::wire::{
+    ElicitMode, ElicitParams, FormParams, InputRequest, InputResponse, JsonRpcError,
+};
 
 /// Puts `prepared` (or the error preparing it ended in) to `channel` and decodes the answer.
 /// An accepted answer that fails the form's checks puts the question again (the original
@@ -31,9 +31,11 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
                 JsonRpcError::missing_elicitation_capability(ElicitMode::Form),
             ));
         }
-        let limit = reasks.unwrap_or_else(|| channel.max_reasks());
+        let limit = reasks.unwrap_or_else(|| channel.rules().max_reasks());
         // A re-ask an earlier round put (2026-07-28): its answer answers the re-asked question.
-        let mut reask = channel.reask_under_way(original.key(), original.digest());
+        let mut reask = channel
+            .rules()
+            .reask_under_way(original.key(), original.digest());
         loop {
             let asking = match &reask {
                 Some(reask) => Cow::Owned(reask::question(reask, &original)?),
@@ -55,7 +57,9 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
                     if let Answer::Accepted(form) = &answer
                         && (!tidy || reask.is_some())
                     {
-                        channel.answered(original.key(), accepted(form.to_content()));
+                        channel
+                            .rules()
+                            .answered(original.key(), accepted(form.to_content()));
                     }
                     return Ok(answer);
                 }
@@ -65,7 +69,7 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
                 return Err(invalid_answer(original.key(), &errors));
             }
             let next = reask::next(&original, reask.as_ref(), &content, &errors);
-            channel.reasking(original.key(), &next);
+            channel.rules().reasking(original.key(), &next);
             reask = Some(next);
         }
     }
@@ -73,16 +77,12 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
     settle(channel, result)
 }
 
-/// Whether `response` is `{"action", "content"}` (nothing else) with only fields `schema`
-/// declares in its content.
-fn only_declared(response: &Value, schema: &RequestedSchema) -> bool {
-    let Some(map) = response.as_object() else {
-        return false;
-    };
+/// Whether `response` is an elicitation result with content holding only fields `schema`
+/// declares.
+fn only_declared(response: &InputResponse, schema: &RequestedSchema) -> bool {
     let declared = |key: &String| schema.properties.iter().any(|(name, _)| name == key);
-    map.len() <= 2
-        && map
-            .get("content")
-            .and_then(Value::as_object)
-            .is_some_and(|content| content.keys().all(declared))
+    response
+        .as_elicit()
+        .and_then(|result| result.content.as_ref())
+        .is_some_and(|content| content.keys().all(declared))
 }

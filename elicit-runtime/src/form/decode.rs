@@ -8,19 +8,7 @@ use super::answer::Answer;
 use super::prepared::Prepared;
 use crate::interrupt::Interrupt;
 use crate::schema::{ContentError, RequestedSchema};
-use crate::wire::{ElicitAction, ElicitResult, JsonRpcError};
-
-/// What of an elicitation result is worth keeping: the action, and content only on accept.
-pub(crate) fn normalized(result: &ElicitResult) -> Value {
-    match (result.action, &result.content) {
-        (ElicitAction::Accept, Some(content)) => accepted(content.clone()),
-        (action, _) => {
-            let mut map = Map::new();
-            map.insert("action".to_owned(), Value::from(action.as_str()));
-            Value::Object(map)
-        }
-    }
-}
+use crate::wire::{ElicitAction, ElicitResult, InputResponse, JsonRpcError};
 
 /// `{"action": "accept", "content": content}`, built without serializing `content` again
 /// (which `json!` would).
@@ -31,7 +19,8 @@ pub(crate) fn accepted(content: Map<String, Value>) -> Value {
     Value::Object(map)
 }
 
-/// Serializes as [`normalized`] would build, without building it.
+/// What of an elicitation result is worth keeping, as JSON: the action, and content only on
+/// accept (serialized without building a `Value`).
 pub(crate) struct Normalized<'a>(pub &'a ElicitResult);
 
 impl Serialize for Normalized<'_> {
@@ -59,19 +48,29 @@ pub(crate) enum Decoded<T> {
     },
 }
 
-/// Decodes a raw elicitation result for `prepared`.
+/// Decodes the answer to `prepared`.
 pub(crate) fn decode_answer<T: ElicitForm>(
     prepared: &Prepared,
-    response: Value,
+    response: InputResponse,
 ) -> Result<Decoded<T>, Interrupt> {
-    let key = prepared.key();
-    let result = ElicitResult::take(response).map_err(|(_, e)| {
-        Interrupt::error(JsonRpcError::invalid_params(
-            format!("the answer to `{key}` is not an elicitation result: {e}"),
-            Some(json!({"key": key})),
-        ))
-    })?;
+    let result = elicit_result(prepared.key(), response)?;
     Ok(decode_result(prepared.schema(), result))
+}
+
+/// The elicitation result the answer to `key` must be, or the `-32602` saying why it is not.
+pub(crate) fn elicit_result(key: &str, response: InputResponse) -> Result<ElicitResult, Interrupt> {
+    let error = match response {
+        InputResponse::Elicit(result) => return Ok(result),
+        // serde's words for what is wrong with it.
+        other => match ElicitResult::take(other.into_value()) {
+            Ok(result) => return Ok(result),
+            Err((_, e)) => e,
+        },
+    };
+    Err(Interrupt::error(JsonRpcError::invalid_params(
+        format!("the answer to `{key}` is not an elicitation result: {error}"),
+        Some(json!({"key": key})),
+    )))
 }
 
 /// Decodes an elicitation result against `schema` (this form's, possibly with call-site

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 pub use crate::channel::{DEFAULT_MAX_REASKS, Reask};
 pub use answer::Answer;
-pub(crate) use decode::{Normalized, normalized};
+pub(crate) use decode::{Normalized, elicit_result};
 pub use prepared::Prepared;
 pub use question::{Question, question_digest};
 pub(crate) use question::{question_digest_raw, short_digest};

@@ -189,7 +189,7 @@ impl<T: ElicitForm> Question<T> {
         channel: &mut C,
     ) -> impl Future<Output = Result<Answer<T>, C::Error>> + Send + '_ {
         if self.strict {
-            channel.require_provenance(&self.key);
+            channel.rules().require_provenance(&self.key);
         }
         let prepared = self.prepare();
         ask_prepared(channel, prepared, self.reasks)

@@ -4,12 +4,10 @@
 
 use std::future::Future;
 
-use serde_json::Value;
-
 use super::ElicitContext;
-use crate::channel::{InputChannel, Reask, UrlMode};
+use crate::channel::{ChannelRules, InputChannel};
 use crate::interrupt::Interrupt;
-use crate::wire::{ClientCapabilities, InputRequest, JsonRpcError};
+use crate::wire::{ClientCapabilities, InputRequest, InputResponse};
 
 /// The extractor of an adapter to an MCP SDK: it holds the request's [`ElicitContext`] (built
 /// with [`ElicitServer::context_from_parts`](crate::ElicitServer::context_from_parts)) and
@@ -105,35 +103,11 @@ impl<T: AdapterChannel> InputChannel for T {
         key: &'a str,
         digest: &'a str,
         request: InputRequest,
-    ) -> impl Future<Output = Result<Value, Interrupt>> + Send + 'a {
+    ) -> impl Future<Output = Result<InputResponse, Interrupt>> + Send + 'a {
         self.as_mut().input(key, digest, request)
     }
 
-    fn require_provenance(&mut self, key: &str) {
-        self.as_mut().require_provenance(key);
-    }
-
-    fn answered(&mut self, key: &str, kept: Value) {
-        self.as_mut().answered(key, kept);
-    }
-
-    fn failed(&mut self, error: &JsonRpcError) {
-        self.as_mut().failed(error);
-    }
-
-    fn max_reasks(&self) -> u8 {
-        self.as_ref().max_reasks()
-    }
-
-    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
-        self.as_mut().reask_under_way(key, origin)
-    }
-
-    fn reasking(&mut self, key: &str, reask: &Reask) {
-        self.as_mut().reasking(key, reask);
-    }
-
-    fn url_mode(&mut self) -> Option<&mut UrlMode> {
-        self.as_mut().url_mode()
+    fn rules(&mut self) -> ChannelRules<'_> {
+        self.as_mut().rules()
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::round::Carried;
 use crate::channel::Reask;
-use crate::form::{Normalized, normalized};
+use crate::form::Normalized;
 use crate::interrupt::Interrupt;
 use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
 
@@ -39,14 +39,14 @@ pub(crate) struct Answers {
 
 impl Answers {
     /// The answer to `key`, if this request or an earlier round holds one for `digest`.
-    pub fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<Value>, Interrupt> {
+    pub fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<InputResponse>, Interrupt> {
         self.fresh = false;
         if let Some(done) = self.resolved.get(key) {
             return if done.digest == digest {
                 match &done.response {
                     Response::Text(text) => parsed(key, text).map(Some),
-                    Response::Value(value) => Ok(Some(value.clone())),
-                    Response::Fresh => Ok(self.responses.get(key).map(response_value)),
+                    Response::Value(value) => Ok(Some(InputResponse::from_value(value.clone()))),
+                    Response::Fresh => Ok(self.responses.get(key).cloned()),
                 }
             } else {
                 Err(conflict(key))
@@ -96,16 +96,16 @@ impl Answers {
                 Some(json!({"key": key})),
             )));
         }
-        let raw = response_value(response);
-        // Not copied: the answer stays in `responses` until a state is sealed, and a form's is
-        // replaced by what its decoder kept (`keep`) before that; the last round seals nothing.
+        let answer = response.clone();
+        // Kept in `responses` until a state is sealed (a form's is replaced by what its
+        // decoder kept, `keep`, before that); the last round seals nothing.
         let resolved = Resolved {
             digest: digest.to_owned(),
             response: Response::Fresh,
         };
         self.resolved.insert(key.to_owned(), resolved);
         self.fresh = true;
-        Ok(Some(raw))
+        Ok(Some(answer))
     }
 
     /// Of an answer `lookup` just returned for a question asked with `request`, only what that
@@ -114,23 +114,46 @@ impl Answers {
     /// result's `roots`. That is what the handler gets and what later rounds carry, so a
     /// client cannot make every later state carry what no question asked for. A form's answer
     /// is kept by its decoder instead ([`keep`](Self::keep)); other methods are kept whole.
-    pub fn defined_only(&mut self, key: &str, request: &InputRequest, answer: Value) -> Value {
+    pub fn defined_only(
+        &mut self,
+        key: &str,
+        request: &InputRequest,
+        answer: InputResponse,
+    ) -> InputResponse {
         let defined: &[&str] = match request {
-            InputRequest::Elicit(params) if params.mode() == ElicitMode::Url => &["action"],
+            InputRequest::Elicit(params) if params.mode() == ElicitMode::Url => {
+                return match answer {
+                    InputResponse::Elicit(mut result)
+                        if result.content.is_some() || result.meta.is_some() =>
+                    {
+                        result.content = None;
+                        result.meta = None;
+                        self.keep(key, json!({"action": result.action.as_str()}));
+                        InputResponse::Elicit(result)
+                    }
+                    other => other,
+                };
+            }
             InputRequest::Sampling(_) => &["role", "content", "model", "stopReason"],
             InputRequest::ListRoots(_) => &["roots"],
             InputRequest::Elicit(_) | InputRequest::Other { .. } => return answer,
         };
-        let Value::Object(mut fields) = answer else {
+        let (InputResponse::Sampling(Value::Object(fields))
+        | InputResponse::Roots(Value::Object(fields))) = &answer
+        else {
             return answer;
         };
         if fields.keys().all(|k| defined.contains(&k.as_str())) {
-            return Value::Object(fields);
+            return answer;
         }
+        let mut fields = fields.clone();
         fields.retain(|k, _| defined.contains(&k.as_str()));
         let kept = Value::Object(fields);
         self.keep(key, kept.clone());
-        kept
+        match answer {
+            InputResponse::Roots(_) => InputResponse::Roots(kept),
+            _ => InputResponse::Sampling(kept),
+        }
     }
 
     /// Replaces what is carried for `key` (used in this round) by `kept`.
@@ -217,17 +240,6 @@ fn json_text(value: &impl Serialize) -> Box<str> {
         .into_boxed_str()
 }
 
-/// The value [`Answers::lookup`] hands out for a response of this request.
-fn response_value(response: &InputResponse) -> Value {
-    match response {
-        InputResponse::Elicit(result) => normalized(result),
-        InputResponse::Sampling(v)
-        | InputResponse::Roots(v)
-        | InputResponse::Unknown(v)
-        | InputResponse::Malformed { raw: v, .. } => v.clone(),
-    }
-}
-
 /// The most JSON one answer may hold, roughly counted: an answer is carried in every later
 /// round's sealed state, so a client must not be able to make that state unopenable.
 pub(crate) const MAX_ANSWER_BYTES: usize = 64 * 1024;
@@ -269,8 +281,8 @@ fn weigh(value: &Value, depth: usize, used: usize) -> Option<usize> {
     (used <= MAX_ANSWER_BYTES).then_some(used)
 }
 
-/// An answer kept as JSON text, as a `Value` again.
-fn parsed(key: &str, text: &str) -> Result<Value, Interrupt> {
+/// An answer kept as JSON text, read again (once).
+fn parsed(key: &str, text: &str) -> Result<InputResponse, Interrupt> {
     serde_json::from_str(text).map_err(|e| internal(key, &e))
 }
 

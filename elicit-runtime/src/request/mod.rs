@@ -34,8 +34,7 @@ pub use params::RequestParts;
 use round::RoundState;
 pub(crate) use round::UrlFlow;
 
-use crate::channel::InputChannel;
-use crate::channel::{Follow, Reask, UrlMode};
+use crate::channel::{ChannelRules, Follow, InputChannel, Reask, UrlMode};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
 use crate::interrupt::UrlLink;
@@ -43,7 +42,8 @@ use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::state::{Binding, BindingBuf, OpenedState};
 use crate::wire::{
-    ClientCapabilities, INTERNAL_ERROR, InputRequest, JsonRpcError, MRTR_METHODS, ProtocolEra,
+    ClientCapabilities, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError, MRTR_METHODS,
+    ProtocolEra,
 };
 use answers::Answers;
 use redeem::Redemption;
@@ -229,6 +229,7 @@ impl ElicitContext {
         let digest = question_digest_raw(key, "sampling/createMessage", &params);
         self.input(key, &digest, InputRequest::Sampling(params))
             .await
+            .map(InputResponse::into_value)
     }
 
     /// Asks for the client's roots (`roots/list`); resolves to the raw `ListRootsResult`.
@@ -240,6 +241,7 @@ impl ElicitContext {
         let digest = question_digest_raw(key, "roots/list", &Value::Null);
         self.input(key, &digest, InputRequest::ListRoots(None))
             .await
+            .map(InputResponse::into_value)
     }
 
     /// Ends this round without new questions: the client retries with the sealed state (and
@@ -256,7 +258,7 @@ impl ElicitContext {
         &mut self,
         key: &str,
         digest: &str,
-    ) -> Result<Option<Value>, Interrupt> {
+    ) -> Result<Option<InputResponse>, Interrupt> {
         self.redeem_state().await.map_err(Interrupt::error)?;
         let found = self.answers.lookup(key, digest)?;
         if let Some(response) = &found
@@ -286,7 +288,7 @@ impl ElicitContext {
         key: &str,
         digest: &str,
         request: InputRequest,
-    ) -> Result<Value, Interrupt> {
+    ) -> Result<InputResponse, Interrupt> {
         match self.era {
             ProtocolEra::Legacy2025 => {
                 let Some(peer) = self.peer.clone() else {
@@ -350,24 +352,27 @@ impl InputChannel for ElicitContext {
         key: &str,
         digest: &str,
         request: InputRequest,
-    ) -> Result<Value, Interrupt> {
+    ) -> Result<InputResponse, Interrupt> {
         let result = self.input_inner(key, digest, request).await;
         self.note_error(result)
     }
 
-    fn answered(&mut self, key: &str, kept: Value) {
+    fn rules(&mut self) -> ChannelRules<'_> {
+        ChannelRules::request(self)
+    }
+}
+
+/// The round's rules ([`ChannelRules`]) as this request keeps them.
+impl ElicitContext {
+    pub(crate) fn keep_answer(&mut self, key: &str, kept: Value) {
         self.answers.keep(key, kept);
     }
 
-    fn require_provenance(&mut self, key: &str) {
+    pub(crate) fn require_provenance(&mut self, key: &str) {
         self.answers.strict_keys.insert(key.to_owned());
     }
 
-    fn max_reasks(&self) -> u8 {
-        self.server.max_reasks()
-    }
-
-    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
+    pub(crate) fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
         self.answers
             .reasks
             .get(key)
@@ -377,13 +382,13 @@ impl InputChannel for ElicitContext {
 
     /// On 2026-07-28 the re-ask travels in the sealed state; on 2025-11-25 the next `input`
     /// sends it to the peer at once, and there is nothing to keep.
-    fn reasking(&mut self, key: &str, reask: &Reask) {
+    pub(crate) fn reasking(&mut self, key: &str, reask: &Reask) {
         if self.era == ProtocolEra::Mrtr2026 {
             self.answers.reask(key, reask.clone());
         }
     }
 
-    fn failed(&mut self, error: &JsonRpcError) {
+    pub(crate) fn failed(&mut self, error: &JsonRpcError) {
         if self.first_error.is_none() {
             self.first_error = Some(error.clone());
         }
@@ -391,7 +396,7 @@ impl InputChannel for ElicitContext {
 
     /// On 2026-07-28 the flows travel in the sealed state from round to round; on
     /// 2025-11-25 the handler waits for the page and then notifies the client.
-    fn url_mode(&mut self) -> Option<&mut UrlMode> {
+    pub(crate) fn url_mode(&mut self) -> Option<&mut UrlMode> {
         if self.url.is_none() {
             let follow = match self.era {
                 ProtocolEra::Mrtr2026 => Follow::Rounds {

@@ -6,14 +6,14 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{Cancellation, ElicitContext};
 use crate::interrupt::Interrupt;
 use crate::legacy::LegacyPeer;
 use crate::state::principal_hash;
 use crate::waits::UrlWait;
-use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, JsonRpcError};
+use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
 
 impl ElicitContext {
     /// Sends `request` to `peer` and waits for the answer, within the bounds above. A URL-mode
@@ -23,7 +23,7 @@ impl ElicitContext {
         peer: &dyn LegacyPeer,
         key: &str,
         request: &InputRequest,
-    ) -> Result<Value, Interrupt> {
+    ) -> Result<InputResponse, Interrupt> {
         let url = matches!(request, InputRequest::Elicit(p) if p.mode() == ElicitMode::Url);
         let wait = if url {
             None
@@ -52,6 +52,7 @@ impl ElicitContext {
         // A full pool may give the wait to a user who holds fewer: the call ends busy.
         let answer = UrlWait::unless_taken(wait.as_ref(), answer, || Err(busy()));
         let response = Cancellation::unless(self.cancel.as_ref(), answer).await?;
+        let response = InputResponse::from_value(response);
         self.trace_answer(key, &response, Some(asked.elapsed()));
         Ok(response)
     }

@@ -7,7 +7,6 @@ use std::time::SystemTime;
 
 use super::ElicitContext;
 use super::trace::Escaped;
-use crate::channel::InputChannel as _;
 use crate::wire::JsonRpcError;
 
 /// Where the state this request carried stands with the replay guard.

@@ -22,10 +22,8 @@
 use std::fmt;
 use std::time::{Duration, SystemTime};
 
-use serde_json::Value;
-
 use super::ElicitContext;
-use crate::wire::ProtocolEra;
+use crate::wire::{InputResponse, ProtocolEra};
 
 /// Client-controlled text as a log field, escaped: control characters (`\n`, `\r`, ESC, …),
 /// the backslash, Unicode's line and paragraph separators and its bidirectional controls are
@@ -66,12 +64,10 @@ pub(crate) struct RoundTrace {
 }
 
 /// How the user answered, as the trace names it: an elicitation's `action`, else `result`.
-pub(crate) fn action_of(response: &Value) -> &'static str {
-    match response.get("action").and_then(Value::as_str) {
-        Some("accept") => "accept",
-        Some("decline") => "decline",
-        Some("cancel") => "cancel",
-        _ => "result",
+pub(crate) fn action_of(response: &InputResponse) -> &'static str {
+    match response.as_elicit() {
+        Some(result) => result.action.as_str(),
+        None => "result",
     }
 }
 
@@ -81,7 +77,12 @@ fn era_name(era: ProtocolEra) -> &'static str {
 
 impl ElicitContext {
     /// Records an answer; `waited` when measured in place (2025-11-25), else from the state.
-    pub(crate) fn trace_answer(&mut self, key: &str, response: &Value, waited: Option<Duration>) {
+    pub(crate) fn trace_answer(
+        &mut self,
+        key: &str,
+        response: &InputResponse,
+        waited: Option<Duration>,
+    ) {
         self.trace.answered = true;
         // The token's expiry is kept in whole seconds: its sealing time, worked back from
         // it, is accurate to a second and may lie just ahead of now.

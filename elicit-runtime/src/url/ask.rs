@@ -5,11 +5,11 @@
 
 use std::time::SystemTime;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{Askable, Bound, UrlAnswer};
 use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal, settle};
-use crate::form::question_digest_raw;
+use crate::form::{elicit_result, question_digest_raw};
 use crate::interrupt::Interrupt;
 use crate::request::Cancellation;
 use crate::state::{
@@ -17,8 +17,8 @@ use crate::state::{
 };
 use crate::waits::UrlWait;
 use crate::wire::{
-    ElicitAction, ElicitMode, ElicitResult, ElicitationCompleteNotification, INTERNAL_ERROR,
-    InputRequest, JsonRpcError, UrlParams,
+    ElicitAction, ElicitMode, ElicitationCompleteNotification, INTERNAL_ERROR, InputRequest,
+    JsonRpcError, UrlParams,
 };
 
 /// A completion store that failed. The client learns only that it may retry; the store's own
@@ -45,7 +45,7 @@ pub(crate) async fn ask<C: InputChannel + ?Sized, T: Askable>(
 pub(super) fn mode_of<C: InputChannel + ?Sized>(
     channel: &mut C,
 ) -> Result<&mut UrlMode, Interrupt> {
-    channel.url_mode().ok_or_else(|| {
+    channel.rules().into_url_mode().ok_or_else(|| {
         internal("this input channel cannot ask URL-mode questions (it has no `UrlMode`): give a task the call's binding with `TaskInput::for_call`")
     })
 }
@@ -85,7 +85,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     };
     if rounds {
         // Only an accept of a link this request provably sent counts.
-        channel.require_provenance(T::KEY);
+        channel.rules().require_provenance(T::KEY);
     }
     let answer = if rounds {
         channel.input(T::KEY, &digest, request).await?
@@ -100,7 +100,7 @@ async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
             Err(_) => return Ok(UrlAnswer::Expired),
         }
     };
-    let result = elicit_result(answer, T::KEY)?;
+    let result = elicit_result(T::KEY, answer)?;
     let mode = mode_of(channel)?;
     // The answer is to the link of the round before, if there was one.
     let flow = match earlier {
@@ -180,16 +180,6 @@ fn link_question<T: Askable>(
         done: earlier.and_then(|f| f.done.clone()),
     };
     Ok((digest, request, sent))
-}
-
-/// The client's answer to the question under `key`, as an elicitation result.
-fn elicit_result(answer: Value, key: &str) -> Result<ElicitResult, Interrupt> {
-    serde_json::from_value(answer).map_err(|e| {
-        Interrupt::error(JsonRpcError::invalid_params(
-            format!("the answer to `{key}` is not an elicitation result: {e}"),
-            Some(json!({"key": key})),
-        ))
-    })
 }
 
 /// How a held 2026-07-28 retry ended: with the flow's outcome, or with the hold passed and
