@@ -36,7 +36,7 @@ pub fn context<P: Serialize>(
     {
         map.insert("_meta".to_owned(), Value::Object(meta));
     }
-    round::build(server.context_owned(method, raw), request, principal)
+    round::build(server.context(method, raw), request, principal)
 }
 
 /// One of rmcp's three response types a handler's round can end in.

@@ -211,8 +211,7 @@ impl Slot {
 impl Pending {
     fn build(self, request: &RequestContext<RoleServer>) -> Result<ElicitContext, McpError> {
         super::round::build(
-            self.server
-                .context_from_parts(self.method, self.params.into_parts()),
+            self.server.context(self.method, self.params.into_parts()),
             request,
             self.principal.as_deref(),
         )

@@ -23,7 +23,7 @@
 //!
 //! Group `mrtr_retry_round`: one whole retry of a tool asking two forms, as a server sees it:
 //! the params text with `inputResponses` for both and the `requestState` of round 1 is parsed,
-//! the context built from the parsed params (`ElicitServer::context_owned`, as the rmcp adapter
+//! the context built from the parsed params (`ElicitServer::context` with owned params, as the rmcp adapter
 //! builds it; it opens the state), the handler run (which decodes and validates both
 //! answers, then asks a third form) and the context finished (which seals the next state).
 //! `retry_round` is that; `retry_round_with_response_text` also writes the result as JSON text;
@@ -72,7 +72,7 @@ fn arguments() -> Value {
     json!({"restaurant": "Chez Rust", "city": "Paris"})
 }
 
-/// What `ElicitContext::finish` seals after three answered forms, with a fourth one asked.
+/// What `ElicitContext::respond` seals after three answered forms, with a fourth one asked.
 fn three_answer_payload() -> Value {
     json!({
         "asked": {"confirm": "q1Yk0mJ3vXo2c8fN4tHs7A"},
@@ -98,7 +98,7 @@ fn three_answer_payload() -> Value {
     })
 }
 
-/// The round state as a typed payload, shaped like the one `ElicitContext::finish` seals: the
+/// The round state as a typed payload, shaped like the one `ElicitContext::respond` seals: the
 /// digests of the questions asked, the answers with the digest of the question each answers,
 /// and notes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

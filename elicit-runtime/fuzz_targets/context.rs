@@ -34,7 +34,7 @@ fn round(server: &ElicitServer, params: &Value) -> Option<Result<Option<String>,
         .build()
         .ok()?;
     let result = block_on(handler(&mut cx));
-    Some(match cx.finish(result) {
+    Some(match block_on(cx.respond(result)) {
         Ok(Reply::Result(value)) => {
             let _ = serde_json::to_string(&value).expect("results serialize");
             Ok(None)

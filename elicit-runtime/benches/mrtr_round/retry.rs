@@ -85,12 +85,12 @@ fn retry_round(
     let params: Value = serde_json::from_str(params_text).expect("params are JSON");
     // Owned, as the rmcp adapter builds it: the answers and state move into the context.
     let mut cx = server
-        .context_owned("tools/call", params)
+        .context("tools/call", params)
         .principal(PRINCIPAL)
         .build()
         .map_err(|e| e.error)?;
     let result = block_on(book(&mut cx));
-    cx.finish(result)
+    block_on(cx.respond(result))
 }
 
 fn expect_input_required(
@@ -247,7 +247,7 @@ fn parts(c: &mut Criterion, server: &ElicitServer, params: &Value, params_text: 
                 let result = block_on(book(&mut cx));
                 (cx, result)
             },
-            |(cx, result)| cx.finish(black_box(result)),
+            |(cx, result)| block_on(cx.respond(black_box(result))),
             BatchSize::SmallInput,
         );
     });

@@ -10,7 +10,7 @@ use crate::interrupt::Interrupt;
 use crate::wire::{ClientCapabilities, InputRequest, InputResponse};
 
 /// The extractor of an adapter to an MCP SDK: it holds the request's [`ElicitContext`] (built
-/// with [`ElicitServer::context_from_parts`](crate::ElicitServer::context_from_parts)) and
+/// with [`ElicitServer::context`](crate::ElicitServer::context) from `RequestParts`) and
 /// names the error the SDK's handlers return, so that `?` after an ask works in them.
 ///
 /// Every implementor is an [`InputChannel`] that asks through its context, with
@@ -68,7 +68,7 @@ use crate::wire::{ClientCapabilities, InputRequest, InputResponse};
 ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
 ///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
 /// }).as_object().cloned();
-/// let mut cx = Cx(server.context_from_parts("tools/call", parts).build().unwrap());
+/// let mut cx = Cx(server.context("tools/call", parts).build().unwrap());
 /// let result = pollster::block_on(delete(&mut cx)).map_err(|error| match error {
 ///     SdkError::Suspended => Interrupt::input_required(),
 ///     SdkError::Rpc(code, message) => elicit_runtime::wire::JsonRpcError::new(code, message, None).into(),

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use serde_json::{Value, json};
 
-use super::params::Params;
+use super::params::{Params, RequestParams};
 use super::round;
 use super::trace::Escaped;
 use super::{Cancellation, ContextError, ElicitContext};
@@ -51,35 +51,15 @@ type Session = (ClientCapabilities, Option<Arc<dyn LegacyPeer>>);
 
 impl ElicitServer {
     /// Starts a context for one incoming request: `method` (`tools/call`, `prompts/get`,
-    /// `resources/read`) and its `params` exactly as received. The arguments and answers the
-    /// context keeps are copied out of `params`; a caller done with them can hand them over
-    /// with [`ElicitServer::context_owned`] instead.
-    pub fn context<'a>(&'a self, method: &'a str, params: &'a Value) -> ContextBuilder<'a> {
-        ContextBuilder::new(self, method, Params::Borrowed(params))
-    }
-
-    /// Like [`ElicitServer::context`], but takes the params: the arguments, the answers and
-    /// the state are moved out of them instead of copied. For an adapter that built the params
-    /// itself and has no use for them afterwards.
-    ///
-    /// ```
-    /// use elicit_runtime::ElicitServer;
-    /// use elicit_runtime::state::{KeyRing, StateSealer};
-    /// use serde_json::json;
-    ///
-    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "demo"));
-    /// let params = json!({
-    ///     "name": "book_table", "arguments": {"restaurant": "Chez Rust"},
-    ///     "_meta": {
-    ///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    ///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
-    ///     }
-    /// });
-    /// let cx = server.context_owned("tools/call", params).build().unwrap();
-    /// assert_eq!(cx.arguments(), &json!({"restaurant": "Chez Rust"}));
-    /// ```
-    pub fn context_owned<'a>(&'a self, method: &'a str, params: Value) -> ContextBuilder<'a> {
-        ContextBuilder::new(self, method, Params::Owned(params))
+    /// `resources/read`) and its `params` exactly as received, borrowed (`&Value`), owned
+    /// (`Value`: what the context keeps is moved out instead of copied) or as an SDK took
+    /// them apart ([`RequestParts`](super::RequestParts)); see [`RequestParams`].
+    pub fn context<'a>(
+        &'a self,
+        method: &'a str,
+        params: impl Into<RequestParams<'a>>,
+    ) -> ContextBuilder<'a> {
+        ContextBuilder::new(self, method, params.into().0)
     }
 }
 

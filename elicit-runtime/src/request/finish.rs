@@ -43,9 +43,10 @@ pub enum Reply<R> {
 }
 
 impl ElicitContext {
-    /// Ends the request, as an adapter does once the handler returned: redeems the carried
-    /// state when the round continues without having asked anything, then
-    /// [`finish`](Self::finish)es.
+    /// Ends the request once the handler returned: turns its result into the response (the
+    /// result itself, an `InputRequiredResult` with this round's questions and the sealed
+    /// state, a link, or the error). A round that continues without having asked anything
+    /// redeems the state it carried first, so the same state never seals twice.
     ///
     /// ```
     /// use elicit_runtime::request::RequestParts;
@@ -58,7 +59,7 @@ impl ElicitContext {
     ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     ///     "io.modelcontextprotocol/clientCapabilities": {}
     /// }).as_object().cloned();
-    /// let cx = server.context_from_parts("tools/call", parts).build().unwrap();
+    /// let cx = server.context("tools/call", parts).build().unwrap();
     /// let reply = pollster::block_on(cx.respond(Ok::<_, Interrupt>("pong")));
     /// assert_eq!(reply.unwrap(), Reply::Result("pong"));
     /// ```
@@ -70,14 +71,13 @@ impl ElicitContext {
         self.finish(result)
     }
 
-    /// Turns the handler's result into the response: the result itself, an
-    /// `InputRequiredResult` with this round's questions and the sealed state, or the error.
-    ///
-    /// With a replay guard, a round that continues without having asked anything must have
-    /// awaited [`redeem_state`](Self::redeem_state) first (the adapters and the testing
-    /// client do); otherwise `finish` fails with `-32603` rather than carry an unredeemed state
-    /// into the next round.
-    pub fn finish<R>(mut self, result: Result<R, Interrupt>) -> Result<Reply<R>, JsonRpcError> {
+    /// [`respond`](Self::respond) once the carried state is settled. With a replay guard, a
+    /// round that continues without having asked anything must have redeemed it first;
+    /// otherwise this fails with `-32603` rather than carry an unredeemed state on.
+    pub(crate) fn finish<R>(
+        mut self,
+        result: Result<R, Interrupt>,
+    ) -> Result<Reply<R>, JsonRpcError> {
         let interrupt = match result {
             Ok(value) => {
                 self.trace_end("complete", None);
@@ -148,7 +148,7 @@ impl ElicitContext {
             return Err(JsonRpcError::new(
                 INTERNAL_ERROR,
                 "the requestState this request carried was not redeemed with the replay guard: \
-                 await `ElicitContext::redeem_state` before `finish` in a round that asked nothing",
+                 a round that asked nothing must be ended with `respond`",
                 None,
             ));
         }

@@ -5,7 +5,7 @@
 //! The way through: [`ContextBuilder::build`] opens the typed round state → the handler asks
 //! through the [`InputChannel`] → the first question redeems the state with the replay guard
 //! (`redeem`), then `answers` finds each answer or records the question →
-//! [`ElicitContext::finish`] seals the next state or returns the result.
+//! [`ElicitContext::respond`] seals the next state or returns the result.
 
 mod adapter;
 mod answers;
@@ -30,7 +30,7 @@ pub use build::ContextBuilder;
 pub(crate) use cancel::Cancellation;
 pub use error::ContextError;
 pub use finish::Reply;
-pub use params::RequestParts;
+pub use params::{RequestParams, RequestParts};
 use round::RoundState;
 pub(crate) use round::UrlFlow;
 
@@ -50,7 +50,7 @@ use redeem::Redemption;
 use trace::RoundTrace;
 
 /// One request being handled: ask questions through it (`Form::ask(&mut cx)`), then turn the
-/// handler's result into the response with [`ElicitContext::finish`].
+/// handler's result into the response with [`ElicitContext::respond`].
 ///
 /// ```
 /// use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
@@ -81,7 +81,7 @@ use trace::RoundTrace;
 /// });
 /// let mut cx = server.context("tools/call", &params).build().unwrap();
 /// let result = pollster::block_on(book(&mut cx));
-/// let Reply::InputRequired(ask) = cx.finish(result).unwrap() else { panic!() };
+/// let Reply::InputRequired(ask) = pollster::block_on(cx.respond(result)).unwrap() else { panic!() };
 /// assert!(ask.input_requests().unwrap().contains_key("booking"));
 /// ```
 pub struct ElicitContext {

@@ -3,13 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use super::ContextBuilder;
-use crate::server::ElicitServer;
 use crate::wire::{RequestMeta, RetryFields, WireError};
 
 /// A request's params taken apart, for an adapter whose SDK parsed the request already: a
-/// context is built from them ([`ElicitServer::context_from_parts`]) without assembling a
-/// params object first. Every member is as the client sent it; the context validates them.
+/// context is built from them ([`ElicitServer::context`]) without assembling a params object
+/// first. Every member is as the client sent it; the context validates them.
 ///
 /// ```
 /// use elicit_runtime::ElicitServer;
@@ -23,7 +21,7 @@ use crate::wire::{RequestMeta, RetryFields, WireError};
 ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
 ///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}
 /// }).as_object().cloned();
-/// let cx = server.context_from_parts("tools/call", parts).build().unwrap();
+/// let cx = server.context("tools/call", parts).build().unwrap();
 /// assert_eq!(cx.target(), "book_table");
 /// ```
 #[derive(Debug, Clone, Default)]
@@ -52,20 +50,66 @@ impl RequestParts {
     }
 }
 
-impl ElicitServer {
-    /// Like [`ElicitServer::context_owned`], from a request an SDK parsed already: what an
-    /// adapter for another MCP SDK calls (see [`RequestParts`]).
-    pub fn context_from_parts<'a>(
-        &'a self,
-        method: &'a str,
-        parts: RequestParts,
-    ) -> ContextBuilder<'a> {
-        ContextBuilder::new(self, method, Params::Parts(Box::new(parts)))
+/// A request's params as [`ElicitServer::context`] takes them: borrowed (`&Value`: the
+/// arguments and answers the context keeps are copied out), owned (`Value`: moved out, for a
+/// caller done with them), or taken apart by an SDK that parsed the request already
+/// ([`RequestParts`]). Every form is read by the same rules.
+///
+/// ```
+/// use elicit_runtime::ElicitServer;
+/// use elicit_runtime::request::RequestParts;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use serde_json::json;
+///
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "demo"));
+/// let meta = json!({
+///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+/// });
+/// let params = json!({"name": "book_table", "arguments": {"guests": 2}, "_meta": meta});
+///
+/// let borrowed = server.context("tools/call", &params).build().unwrap();
+/// let owned = server.context("tools/call", params.clone()).build().unwrap();
+/// let mut parts = RequestParts::new("book_table");
+/// parts.arguments = json!({"guests": 2}).as_object().cloned();
+/// parts.meta = meta.as_object().cloned();
+/// let taken_apart = server.context("tools/call", parts).build().unwrap();
+/// for cx in [&borrowed, &owned, &taken_apart] {
+///     assert_eq!((cx.target(), cx.arguments()), ("book_table", &json!({"guests": 2})));
+/// }
+/// ```
+pub struct RequestParams<'a>(pub(super) Params<'a>);
+
+impl std::fmt::Debug for RequestParams<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let form = match &self.0 {
+            Params::Borrowed(_) => "borrowed",
+            Params::Owned(_) => "owned",
+            Params::Parts(_) => "parts",
+        };
+        f.debug_tuple("RequestParams").field(&form).finish()
     }
 }
 
-/// A request's params, as [`ElicitServer::context`], [`ElicitServer::context_owned`] or
-/// [`ElicitServer::context_from_parts`] got them.
+impl<'a> From<&'a Value> for RequestParams<'a> {
+    fn from(params: &'a Value) -> Self {
+        RequestParams(Params::Borrowed(params))
+    }
+}
+
+impl From<Value> for RequestParams<'_> {
+    fn from(params: Value) -> Self {
+        RequestParams(Params::Owned(params))
+    }
+}
+
+impl From<RequestParts> for RequestParams<'_> {
+    fn from(parts: RequestParts) -> Self {
+        RequestParams(Params::Parts(Box::new(parts)))
+    }
+}
+
+/// A request's params, in the form [`RequestParams`] got them.
 pub(super) enum Params<'a> {
     Borrowed(&'a Value),
     Owned(Value),

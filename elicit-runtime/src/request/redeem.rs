@@ -28,10 +28,11 @@ impl ElicitContext {
     /// Redeems the `requestState` this request carried with the server's replay guard
     /// ([`StateSealer::with_replay_guard`](crate::state::StateSealer::with_replay_guard)), once.
     ///
-    /// Asking does this on its own before it looks at any answer, and the adapters do it
-    /// before [`finish`](Self::finish) seals the next state of a round that asked nothing
-    /// (a [`retry_later`](Self::retry_later) round). Call it yourself only when you drive
-    /// `finish` yourself: `finish` refuses to carry an unredeemed state into the next round.
+    /// Asking does this on its own before it looks at any answer, and
+    /// [`respond`](Self::respond) does it before it seals the next state of a round that asked
+    /// nothing (a [`retry_later`](Self::retry_later) round): you never need to call it. Call it
+    /// to learn early whether this retry's state is spent, before work that must not run twice
+    /// even when the handler asks nothing.
     ///
     /// Without a guard, or without a state, it does nothing. A guard backed by a network store
     /// waits at most its timeouts.
@@ -41,7 +42,7 @@ impl ElicitContext {
     /// The uniform `-32602 "Invalid or expired requestState"` if the state was redeemed before
     /// or the guard cannot decide (fail closed); the precise reason goes to the `elicit
     /// requestState refused` `tracing` event (warn, target `elicit`). The error is also what
-    /// `finish` answers with, and every later question fails with it.
+    /// `respond` answers with, and every later question fails with it.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -60,12 +61,12 @@ impl ElicitContext {
     ///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
     ///     }
     /// });
-    /// // A round that asks nothing and continues: "try again later".
+    /// // A poll that asks nothing: is the state spent before the work starts?
     /// let round = |params: &Value| {
     ///     let mut cx = server.context("tools/call", params).build().map_err(|e| e.error)?;
-    ///     let result: Result<(), _> = Err(cx.retry_later());
     ///     block_on(cx.redeem_state())?;
-    ///     cx.finish(result)
+    ///     let result: Result<(), _> = Err(cx.retry_later());
+    ///     block_on(cx.respond(result))
     /// };
     /// let Ok(Reply::InputRequired(first)) = round(&params) else { panic!() };
     /// params["requestState"] = json!(first.request_state().unwrap());

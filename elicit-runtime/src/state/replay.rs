@@ -88,7 +88,7 @@ impl OpenedState {
 /// with an in-process [`MemoryReplayGuard`]; give a shared one (Redis) to
 /// [`StateSealer::with_replay_guard`](super::StateSealer::with_replay_guard) when replicas
 /// serve the same clients. Each state the request context opens is redeemed once, when the handler first asks (the moment an answer
-/// carried in it could be used), or before `finish` seals a round that asked nothing. A
+/// carried in it could be used), or before `respond` seals a round that asked nothing. A
 /// handler that never asks never calls the guard. Code opening tokens itself calls
 /// [`StateSealer::redeem`](super::StateSealer::redeem) after
 /// [`open`](super::StateSealer::open).

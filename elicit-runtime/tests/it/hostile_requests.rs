@@ -204,7 +204,7 @@ fn run_one(
             _ => forms_and_more(&mut cx).await,
         }
     });
-    (params, check(cx.finish(result)))
+    (params, check(block_on(cx.respond(result))))
 }
 
 proptest! {
@@ -247,7 +247,7 @@ fn hostile_requests_reach_every_kind_of_outcome() {
                 Err(e) => format!("build {}", e.error.code),
                 Ok(mut cx) => {
                     let result = block_on(two_forms(&mut cx));
-                    match cx.finish(result) {
+                    match block_on(cx.respond(result)) {
                         Ok(Reply::Result(_)) => "complete".to_owned(),
                         Ok(Reply::InputRequired(ask)) => {
                             tokens.extend(ask.request_state().map(str::to_owned));

@@ -116,7 +116,7 @@ fn run_legacy<R>(
         .map_err(|e| e.error)?;
     assert_eq!(cx.era(), ProtocolEra::Legacy2025);
     let result = block_on(handler(&mut cx));
-    cx.finish(result)
+    block_on(cx.respond(result))
 }
 
 #[track_caller]
@@ -462,7 +462,10 @@ fn retry_fields_are_ignored_on_a_legacy_connection() {
         .build()
         .unwrap();
     let result = block_on(book(&mut cx));
-    assert_eq!(complete(cx.finish(result)), "3 guests on 2026-06-06");
+    assert_eq!(
+        complete(block_on(cx.respond(result))),
+        "3 guests on 2026-06-06"
+    );
     assert_eq!(peer.sent().len(), 2);
 }
 
@@ -488,7 +491,7 @@ fn a_2025_protocol_version_in_meta_uses_the_session() {
         .unwrap();
     assert_eq!(cx.era(), ProtocolEra::Legacy2025);
     let result = block_on(book(&mut cx));
-    assert_eq!(complete(cx.finish(result)), "no day: cancelled");
+    assert_eq!(complete(block_on(cx.respond(result))), "no day: cancelled");
     assert_eq!(peer.sent(), [day_request()]);
 }
 
@@ -513,7 +516,10 @@ fn a_2026_request_on_a_server_that_also_has_a_session_uses_rounds() {
         .unwrap();
     assert_eq!(cx.era(), ProtocolEra::Mrtr2026);
     let result = block_on(book(&mut cx));
-    assert!(matches!(cx.finish(result), Ok(Reply::InputRequired(_))));
+    assert!(matches!(
+        block_on(cx.respond(result)),
+        Ok(Reply::InputRequired(_))
+    ));
     assert!(peer.sent().is_empty());
 }
 
@@ -531,7 +537,7 @@ fn a_2025_version_in_meta_without_a_session_is_the_clients_error() {
         Err(e) => Err(e.error),
         Ok(mut cx) => {
             let result = block_on(book(&mut cx));
-            cx.finish(result)
+            block_on(cx.respond(result))
         }
     };
     let e = error(outcome);

@@ -76,7 +76,7 @@ fn first_round(
         .build()
         .expect("first round builds");
     let result = block_on(Guests::ask(&mut cx));
-    match cx.finish(result) {
+    match block_on(cx.respond(result)) {
         Ok(Reply::InputRequired(ask)) => ask.request_state().expect("state").to_owned(),
         other => panic!("expected input_required, got {other:?}"),
     }
@@ -108,7 +108,7 @@ fn retry(
         .principal(principal)
         .build()?;
     let result = block_on(Guests::ask(&mut cx));
-    match cx.finish(result) {
+    match block_on(cx.respond(result)) {
         Ok(Reply::Result(answer)) => Ok(answer),
         other => panic!("expected the retry to complete, got {other:?}"),
     }

@@ -67,7 +67,7 @@ async fn book(cx: &mut SdkContext) -> Result<String, SdkError> {
 /// The other SDK's dispatch of one `tools/call` it parsed into `parts`: the response as JSON
 /// (the handler's text, the `InputRequiredResult`, or the JSON-RPC error).
 fn dispatch(server: &ElicitServer, parts: RequestParts) -> Value {
-    let cx = match server.context_from_parts("tools/call", parts).build() {
+    let cx = match server.context("tools/call", parts).build() {
         Ok(cx) => cx,
         Err(refused) => return json!({"error": refused.error}),
     };
@@ -128,7 +128,7 @@ fn a_failed_ask_reaches_the_handler_as_the_sdk_s_error_and_the_client_as_its_cod
     // The client declared no elicitation: the ask fails with -32021 in the SDK's error type.
     let mut cx = SdkContext(
         server
-            .context_from_parts("tools/call", parts(json!({})))
+            .context("tools/call", parts(json!({})))
             .build()
             .unwrap(),
     );

@@ -26,7 +26,7 @@ fn silent_call(
         .unwrap();
     async move {
         let result = book(&mut cx).await;
-        cx.finish(result)
+        cx.respond(result).await
     }
 }
 

@@ -32,7 +32,7 @@ fn only_tools_prompts_and_resources_may_ask() {
         .build()
         .unwrap();
     let result = block_on(Guests::ask(&mut cx));
-    let error = cx.finish(result).unwrap_err();
+    let error = block_on(cx.respond(result)).unwrap_err();
     assert_eq!(error.code, -32603);
 
     for method in ["prompts/get", "resources/read"] {
@@ -41,7 +41,7 @@ fn only_tools_prompts_and_resources_may_ask() {
         let mut cx = server().context(method, &params).build().unwrap();
         let result = block_on(Guests::ask(&mut cx));
         assert!(
-            matches!(cx.finish(result), Ok(Reply::InputRequired(_))),
+            matches!(block_on(cx.respond(result)), Ok(Reply::InputRequired(_))),
             "{method}"
         );
     }

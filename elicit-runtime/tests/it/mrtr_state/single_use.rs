@@ -14,7 +14,7 @@ fn refused_by_the_guard(server: &ElicitServer, params: &Value) -> JsonRpcError {
     let result = block_on(Guests::ask(&mut cx));
     let asked = result.as_ref().map(|_| ()).unwrap_err().as_error().cloned();
     assert_eq!(asked, Some(JsonRpcError::invalid_request_state()));
-    let error = cx.finish(result).unwrap_err();
+    let error = block_on(cx.respond(result)).unwrap_err();
     assert_eq!(serde_json::to_value(&error).unwrap(), uniform_error());
     error
 }
@@ -72,7 +72,7 @@ fn with_a_replay_guard_a_handler_that_never_asks_never_redeems() {
     for _ in 0..2 {
         let cx = server.context("tools/call", &retried).build().unwrap();
         assert_eq!(
-            cx.finish(Ok("no questions")),
+            block_on(cx.respond(Ok("no questions"))),
             Ok(Reply::Result("no questions"))
         );
     }
@@ -91,19 +91,11 @@ fn with_a_replay_guard_a_round_that_asks_nothing_redeems_before_it_seals() {
     let server = ElicitServer::new(sealer().with_replay_guard(guard.clone()));
     let token = first_tool_round(&server);
     let retried = with_state(params(TOOL, arguments()), &token, json!({}));
-    // Driving `finish` without redeeming: refused rather than carried into a new state.
-    let cx = server.context("tools/call", &retried).build().unwrap();
-    let result: Result<(), _> = Err(cx.retry_later());
-    let error = cx.finish(result).unwrap_err();
-    assert_eq!(error.code, -32603);
-    assert!(error.message.contains("redeem_state"), "{error:?}");
-    assert!(guard.is_empty());
-
+    // `respond` redeems the state before sealing the next one: nothing to call first.
     let later = |params: &Value| {
-        let mut cx = server.context("tools/call", params).build().unwrap();
+        let cx = server.context("tools/call", params).build().unwrap();
         let result: Result<(), _> = Err(cx.retry_later());
-        block_on(cx.redeem_state())?;
-        cx.finish(result)
+        block_on(cx.respond(result))
     };
     let Ok(Reply::InputRequired(next)) = later(&retried) else {
         panic!("a state-only round")
@@ -122,7 +114,10 @@ fn with_a_replay_guard_a_round_that_asks_nothing_redeems_before_it_seals() {
     );
     let mut cx = server.context("tools/call", &next).build().unwrap();
     let result = block_on(Guests::ask(&mut cx));
-    assert!(matches!(cx.finish(result), Ok(Reply::InputRequired(_))));
+    assert!(matches!(
+        block_on(cx.respond(result)),
+        Ok(Reply::InputRequired(_))
+    ));
     assert_eq!(guard.len(), 2);
     refused_by_the_guard(&server, &next);
 }
@@ -150,7 +145,7 @@ fn with_a_replay_guard_each_round_gets_a_fresh_single_use_state() {
             let guests = Guests::ask(&mut cx).await?;
             Ok((day, guests))
         });
-        cx.finish(result)
+        block_on(cx.respond(result))
     };
     let state = |o: Result<Reply<_>, JsonRpcError>| -> InputRequiredResult {
         match o {

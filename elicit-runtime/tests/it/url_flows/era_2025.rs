@@ -114,7 +114,7 @@ async fn run_legacy<R>(
     let result = tokio::time::timeout(Duration::from_secs(20), handler(&mut cx))
         .await
         .expect("the handler never finished");
-    cx.finish(result)
+    cx.respond(result).await
 }
 
 fn url_caps() -> Value {
@@ -527,7 +527,7 @@ async fn legacy_require_url_fails_with_the_link_then_completes_on_the_call_after
         .build()
         .unwrap();
     let result = require(&mut cx).await;
-    url_required(&error(cx.finish(result)));
+    url_required(&error(cx.respond(result).await));
 }
 
 #[tokio::test]
@@ -628,7 +628,7 @@ async fn run_silent<R>(
     let result = tokio::time::timeout(Duration::from_secs(20), handler(&mut cx))
         .await
         .expect("a silent client held the handler past the link's expiry");
-    cx.finish(result)
+    cx.respond(result).await
 }
 
 /// Issue 21 item 3: the pushed request of a client that never answers ends with the link's
