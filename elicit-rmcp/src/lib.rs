@@ -29,30 +29,14 @@
 //! does not).
 
 /// The core, whole: a server on rmcp depends on this crate alone.
-#[doc(no_inline)]
+#[doc(inline)]
 pub use elicit_runtime::*;
-// The derives, in the flavour whose generated code names `::elicit_rmcp` (the glob above
-// brings the core's, which name `::elicit_runtime`, a crate this user may not depend on).
-/// Declares a URL-mode elicitation: `#[elicit_url(message = "…", url = "https://…")]` on a
-/// struct whose fields are the state bound to the request. It is `elicit_runtime::elicit_url`
-/// with generated code naming this crate, so a server needs no other dependency (neither
-/// `elicit-runtime` nor serde); the core's docs list its arguments and rules, and
-/// [chapter 6 of the guide](crate::guide::url_mode) uses it end to end.
-///
-/// ```
-/// use elicit_rmcp::{ElicitUrl, elicit_url};
-///
-/// #[elicit_url(message = "Connect your GitHub account", url = "https://auth.example.com/connect/github")]
-/// #[derive(Debug)]
-/// struct Connect {
-///     provider: String,
-/// }
-///
-/// assert_eq!(Connect::KEY, "connect");
-/// ```
+// The derives and `elicit_url`, in the flavour whose generated code names `::elicit_rmcp`
+// (the glob above brings the core's, which name `::elicit_runtime`, a crate this user may not
+// depend on); their documentation is the core's.
 #[doc(inline)]
 pub use elicit_macros::rmcp_elicit_url as elicit_url;
-#[doc(no_inline)]
+#[doc(inline)]
 pub use elicit_macros::{
     RmcpElicitEnum as ElicitEnum, RmcpElicitForm as ElicitForm, RmcpElicitUrl as ElicitUrl,
 };

@@ -2,7 +2,7 @@
 //! demo keeps its in-memory stores and links to its own landing page.
 
 use elicit_examples::demo::config::DemoConfig;
-use elicit_runtime::state::{Binding, KeyRing, StateError};
+use elicit_rmcp::state::{Binding, KeyRing, StateError};
 use serde_json::json;
 
 fn shared(keys: &str) -> DemoConfig {

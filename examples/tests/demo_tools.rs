@@ -4,8 +4,8 @@
 use elicit_examples::demo::forms::{Booking, Confirm, ConnectAccount, Extra, Seating};
 use elicit_examples::demo::server::{DEMO_USER, DemoServer};
 use elicit_rmcp::testing::{Capabilities, ScriptedClient, Side, UserReply};
+use elicit_rmcp::url::LandingPage;
 use elicit_rmcp::wire::ProtocolEra;
-use elicit_runtime::url::LandingPage;
 use serde_json::json;
 
 const ORIGIN: &str = "http://127.0.0.1:8765";

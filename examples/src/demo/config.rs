@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use elicit_redis::RedisCompletionStore;
-use elicit_runtime::ElicitServer;
-use elicit_runtime::state::{KeyRing, KeyRingError, StateSealer};
-use elicit_runtime::url::MemoryCompletionStore;
+use elicit_rmcp::ElicitServer;
+use elicit_rmcp::state::{KeyRing, KeyRingError, StateSealer};
+use elicit_rmcp::url::MemoryCompletionStore;
 
 /// The environment variable holding the key ring (`kid:base64key` entries, primary first).
 pub const KEYS_ENV: &str = "ELICIT_KEYS";
@@ -98,7 +98,7 @@ impl DemoConfig {
     /// // Without ELICIT_KEYS each process generates its own ring: fine alone, not for replicas.
     /// assert_eq!(config.keys.old_kids().count(), 0);
     /// # }
-    /// # Ok::<(), elicit_runtime::state::KeyRingError>(())
+    /// # Ok::<(), elicit_rmcp::state::KeyRingError>(())
     /// ```
     pub fn from_env() -> Result<Self, KeyRingError> {
         let keys = match KeyRing::from_env(KEYS_ENV) {

@@ -1,6 +1,6 @@
 //! The questions the demo server asks: plain Rust types, checked by the compiler.
 
-use elicit_runtime::{ElicitEnum, ElicitForm, elicit_url};
+use elicit_rmcp::{ElicitEnum, ElicitForm, elicit_url};
 
 /// Where to sit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ElicitEnum)]

@@ -8,7 +8,7 @@ use axum::http::request::Parts;
 use axum::response::Response;
 use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
 use elicit_rmcp::WireFix;
-use elicit_runtime::url::LandingPage;
+use elicit_rmcp::url::LandingPage;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -118,7 +118,7 @@ pub async fn serve_http(
 #[cfg(test)]
 mod tests {
     use elicit_rmcp::testing::TestClient;
-    use elicit_runtime::{ElicitContext, ElicitUrl, Reply};
+    use elicit_rmcp::{ElicitContext, ElicitUrl, Reply};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpStream;
 

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use elicit_rmcp::state::{KeyRing, StateSealer};
+use elicit_rmcp::url::MemoryCompletionStore;
+use elicit_rmcp::{Answer, ElicitEnum, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
-use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::url::MemoryCompletionStore;
-use elicit_runtime::{Answer, ElicitEnum, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
