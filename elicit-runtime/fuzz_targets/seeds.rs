@@ -186,7 +186,7 @@ fn next_state(params: &Value) -> Option<Value> {
         let roots = cx.list_roots("roots").await;
         booking.and(connect).and(roots).map(|_| ())
     });
-    let Ok(Reply::InputRequired(ask)) = cx.respond(result).await else {
+    let Ok(Reply::InputRequired(ask)) = block_on(cx.respond(result)) else {
         return None;
     };
     let args = &params["arguments"];

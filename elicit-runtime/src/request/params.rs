@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::wire::{RequestMeta, RetryFields, WireError};
 
 /// A request's params taken apart, for an adapter whose SDK parsed the request already: a
-/// context is built from them ([`ElicitServer::context`]) without assembling a params object
+/// context is built from them ([`ElicitServer::context`](crate::ElicitServer::context)) without assembling a params object
 /// first. Every member is as the client sent it; the context validates them.
 ///
 /// ```
@@ -50,7 +50,7 @@ impl RequestParts {
     }
 }
 
-/// A request's params as [`ElicitServer::context`] takes them: borrowed (`&Value`: the
+/// A request's params as [`ElicitServer::context`](crate::ElicitServer::context) takes them: borrowed (`&Value`: the
 /// arguments and answers the context keeps are copied out), owned (`Value`: moved out, for a
 /// caller done with them), or taken apart by an SDK that parsed the request already
 /// ([`RequestParts`]). Every form is read by the same rules.

@@ -583,7 +583,7 @@ fn an_empty_principal_is_refused() {
     let server = server();
     let caller = Caller::new(&server, Some(ALICE));
     let refused = server
-        .context("tools/call", &caller.first())
+        .context("tools/call", caller.first())
         .principal("")
         .build()
         .unwrap_err();
@@ -620,7 +620,7 @@ async fn run_silent<R>(
 ) -> Result<Reply<R>, JsonRpcError> {
     let capabilities: ClientCapabilities = serde_json::from_value(url_caps()).unwrap();
     let mut cx = server
-        .context("tools/call", &legacy_params())
+        .context("tools/call", legacy_params())
         .principal(principal)
         .legacy(capabilities, Some(peer as Arc<dyn LegacyPeer>))
         .build()
