@@ -117,16 +117,6 @@ impl ElicitServer {
         self.with(|inner| inner.completions = Some(store))
     }
 
-    /// Makes each URL-mode completion usable once. This is the default since 0.2: the first
-    /// retry that reads a completion redeems it, later ones are refused.
-    #[deprecated(
-        since = "0.2.0",
-        note = "completions are single use by default; delete the call"
-    )]
-    pub fn with_single_use_completions(self) -> Self {
-        self.with(|inner| inner.single_use = true)
-    }
-
     /// Lets a URL-mode completion be read by any number of retries until it expires, instead of
     /// once (the default).
     ///

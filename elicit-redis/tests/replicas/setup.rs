@@ -90,6 +90,7 @@ async fn refused(url: &str, ns: &str) -> String {
 }
 
 #[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn a_redis_that_may_evict_is_refused_and_eviction_lets_a_spent_state_run_again() {
     let redis = Configured::start(
         &[
@@ -140,6 +141,7 @@ async fn a_redis_that_may_evict_is_refused_and_eviction_lets_a_spent_state_run_a
 }
 
 #[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn a_full_redis_that_never_evicts_fails_closed() {
     let redis = Configured::start(
         &[
@@ -185,6 +187,7 @@ async fn a_full_redis_that_never_evicts_fails_closed() {
 }
 
 #[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn persistence_that_can_lose_the_last_writes_is_refused() {
     for (config, says) in [
         (
@@ -218,6 +221,7 @@ async fn persistence_that_can_lose_the_last_writes_is_refused() {
 /// check accepts for persistence (append-only file fsynced on every write), a crash right
 /// after the redemption loses nothing and the state stays spent.
 #[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn a_crash_loses_no_spent_state_on_an_accepted_redis() {
     // The hazard: RDB snapshots (refused by the check), an older snapshot loaded after a crash.
     let mut snapshots = Configured::start(&["--appendonly", "no", "--save", "3600 1"]);
@@ -269,6 +273,7 @@ async fn a_crash_loses_no_spent_state_on_an_accepted_redis() {
 }
 
 #[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn a_replica_is_refused_and_a_primary_waits_for_its_replicas() {
     let primary =
         Configured::start(&[&NO_PERSISTENCE[..], &["--repl-diskless-sync-delay", "0"]].concat());

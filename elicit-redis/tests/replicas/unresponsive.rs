@@ -154,6 +154,7 @@ fn guarded_by(silent: &Silent) -> ElicitServer {
 }
 
 #[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn a_redis_that_never_answers_fails_asks_with_state_in_time_and_slows_nothing_else() {
     let silent = Silent::start();
     let server = guarded_by(&silent);
@@ -230,6 +231,7 @@ async fn a_redis_that_never_answers_fails_asks_with_state_in_time_and_slows_noth
 }
 
 #[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn the_guard_and_the_store_say_which_wait_ran_out() {
     let silent = Silent::start();
     let guard = RedisReplayGuard::new(&silent.url, "silent")
@@ -276,6 +278,7 @@ async fn the_guard_and_the_store_say_which_wait_ran_out() {
 /// command fails the redemption after the response timeout; the guard then drops that
 /// connection, and the next redemption connects again and works.
 #[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn a_redis_that_stops_answering_fails_after_the_response_timeout_then_recovers() {
     let fake = Silent::answering_after_first_redemption();
     // The fake answers `+OK` to what it does not know, `INFO` and `CONFIG` included.

@@ -46,7 +46,7 @@ use crate::wire::{
     ProtocolEra,
 };
 use answers::Answers;
-use redeem::Redemption;
+use redeem::RedeemStatus;
 use trace::RoundTrace;
 
 /// One request being handled: ask questions through it (`Form::ask(&mut cx)`), then turn the
@@ -104,7 +104,7 @@ pub struct ElicitContext {
     /// The id and expiry of the `requestState` this request carried, once opened.
     pub(crate) opened_state: Option<OpenedState>,
     /// Whether that state still has to be redeemed with the replay guard, or was.
-    redemption: Redemption,
+    redemption: RedeemStatus,
     /// The first error any question ended in: it wins over "input required", so a batch
     /// whose later question failed reports the failure, not the earlier question.
     first_error: Option<JsonRpcError>,
@@ -158,7 +158,7 @@ impl ElicitContext {
             peer,
             cancel: None,
             opened_state: None,
-            redemption: Redemption::NotNeeded,
+            redemption: RedeemStatus::NotNeeded,
             first_error: None,
             trace: RoundTrace {
                 round: 1,
@@ -173,7 +173,7 @@ impl ElicitContext {
         let expires_at = opened.expires_at;
         self.opened_state = Some(opened);
         if self.server.sealer().has_replay_guard() {
-            self.redemption = Redemption::Pending;
+            self.redemption = RedeemStatus::Pending;
         }
         self.trace.round = state.round.saturating_add(1);
         self.trace.asked_at = expires_at.checked_sub(self.server.sealer().ttl());

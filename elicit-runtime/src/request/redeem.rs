@@ -11,7 +11,7 @@ use crate::wire::JsonRpcError;
 
 /// Where the state this request carried stands with the replay guard.
 #[derive(Debug, Clone, Default)]
-pub(crate) enum Redemption {
+pub(crate) enum RedeemStatus {
     /// Nothing to redeem: the request carried no state, or the server has no replay guard.
     #[default]
     NotNeeded,
@@ -76,12 +76,12 @@ impl ElicitContext {
     /// ```
     pub async fn redeem_state(&mut self) -> Result<(), JsonRpcError> {
         match &self.redemption {
-            Redemption::NotNeeded | Redemption::Redeemed => return Ok(()),
-            Redemption::Refused(error) => return Err(error.clone()),
-            Redemption::Pending => {}
+            RedeemStatus::NotNeeded | RedeemStatus::Redeemed => return Ok(()),
+            RedeemStatus::Refused(error) => return Err(error.clone()),
+            RedeemStatus::Pending => {}
         }
         let Some(opened) = self.opened_state else {
-            self.redemption = Redemption::NotNeeded;
+            self.redemption = RedeemStatus::NotNeeded;
             return Ok(());
         };
         let verdict = self
@@ -91,7 +91,7 @@ impl ElicitContext {
             .await;
         match verdict {
             Ok(()) => {
-                self.redemption = Redemption::Redeemed;
+                self.redemption = RedeemStatus::Redeemed;
                 Ok(())
             }
             Err(refused) => {
@@ -107,7 +107,7 @@ impl ElicitContext {
                 // Uniform for every refusal; a store that did not answer says "retry".
                 let error = refused.client_error();
                 self.failed(&error);
-                self.redemption = Redemption::Refused(error.clone());
+                self.redemption = RedeemStatus::Refused(error.clone());
                 Err(error)
             }
         }
@@ -115,7 +115,7 @@ impl ElicitContext {
 
     /// Whether the state this request carried still awaits its redemption.
     pub(crate) fn redemption_pending(&self) -> bool {
-        matches!(self.redemption, Redemption::Pending)
+        matches!(self.redemption, RedeemStatus::Pending)
     }
 
     /// Before `finish`: a round that continues without asking carries this request's state

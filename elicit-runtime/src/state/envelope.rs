@@ -106,7 +106,7 @@ impl<'a> Header<'a> {
     /// [`StateError::Malformed`] if the version is not the current one or the header is cut
     /// short or badly formed.
     pub(crate) fn parse(plaintext: &'a [u8]) -> Result<(Self, &'a [u8]), StateError> {
-        let mut r = Reader(plaintext);
+        let mut r = EnvelopeReader(plaintext);
         if r.array::<1>()? != [ENVELOPE_VERSION] {
             return Err(StateError::Malformed("unsupported envelope version"));
         }
@@ -137,9 +137,9 @@ impl<'a> Header<'a> {
 }
 
 /// Reads a header front to back; every shortfall is the same malformed envelope.
-struct Reader<'a>(&'a [u8]);
+struct EnvelopeReader<'a>(&'a [u8]);
 
-impl<'a> Reader<'a> {
+impl<'a> EnvelopeReader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], StateError> {
         let Some((head, rest)) = self.0.split_at_checked(n) else {
             return Err(StateError::Malformed("envelope header cut short"));

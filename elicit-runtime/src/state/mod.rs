@@ -49,7 +49,7 @@
 //! ```
 
 mod binding;
-mod completion;
+pub(crate) mod completion;
 mod digest;
 mod envelope;
 mod error;
@@ -58,13 +58,14 @@ mod keys;
 mod random;
 mod replay;
 mod sealer;
-mod signals;
+pub(crate) mod signals;
 #[cfg(test)]
 mod test_support;
 
 pub use binding::Binding;
 pub(crate) use binding::BindingBuf;
-pub use completion::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
+// URL mode's completion stores: public at `crate::url`.
+pub(crate) use completion::{Completion, CompletionStore, StoreError};
 pub(crate) use completion::{FIRST_POLL, MAX_POLL, WATCHED_POLL};
 pub use digest::args_digest;
 pub(crate) use digest::{
@@ -80,4 +81,3 @@ pub use keys::{KeyRing, KeyRingError, KeyWeakness};
 pub(crate) use replay::OpenedState;
 pub use replay::{MemoryReplayGuard, Redemption, ReplayGuard};
 pub use sealer::{DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX};
-pub use signals::CompletionSignals;

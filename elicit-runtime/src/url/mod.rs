@@ -10,8 +10,8 @@
 //!   encrypted.
 //! * [`LandingPage`] opens the handle only for the browser user who started the flow, then
 //!   records completion or failure in a [`CompletionStore`] (in memory, or Redis with the
-//!   `elicit-redis` crate so the page and the retry may reach different replicas). With the `axum`
-//!   feature, `axum::landing_routes` is that page, ready to mount; its docs state the
+//!   `elicit-redis` crate so the page and the retry may reach different replicas). The
+//!   `elicit-axum` crate's `landing_routes` is that page, ready to mount; its docs state the
 //!   contract (link shape, subject check, expiry, single use).
 //! * The handler gets a [`UrlAnswer`]. **An accept never authorizes anything by itself**:
 //!   only a completion recorded by your page does.
@@ -38,9 +38,10 @@ pub(crate) use shown::Bound;
 pub use shown::Shown;
 
 pub use crate::server::{DEFAULT_MAX_URL_WAITS, DEFAULT_URL_HOLD, OriginError};
-pub use crate::state::{
-    Completion, CompletionSignals, CompletionStore, MemoryCompletionStore, StoreError,
+pub use crate::state::completion::{
+    Completion, CompletionStore, MemoryCompletionStore, StoreError,
 };
+pub use crate::state::signals::CompletionSignals;
 pub use crate::waits::DEFAULT_MAX_URL_WAITS_PER_USER;
 use crate::{ElicitContext, InputChannel};
 

@@ -436,7 +436,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::state::{Binding, KeyRing, MemoryCompletionStore, StateSealer};
+    use crate::state::{Binding, KeyRing, StateSealer};
+    use crate::url::MemoryCompletionStore;
     use pollster::block_on;
 
     fn server() -> ElicitServer {

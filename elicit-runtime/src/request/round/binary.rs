@@ -86,7 +86,7 @@ pub(crate) fn write(state: &RoundState, buf: &mut Vec<u8>) -> Result<(), SealErr
 
 /// Reads back what [`write`] wrote; anything else is [`StateError::Malformed`].
 pub(crate) fn read(bytes: &[u8]) -> Result<RoundState, StateError> {
-    let mut r = Reader(bytes);
+    let mut r = RoundReader(bytes);
     let version = r.take(1)?;
     if version != [VERSION] && version != [VERSION_REASKS] {
         return Err(malformed());
@@ -159,9 +159,9 @@ fn text(buf: &mut Vec<u8>, text: &str) -> Result<(), SealError> {
 }
 
 /// Reads front to back; every shortfall is the same malformed state.
-struct Reader<'a>(&'a [u8]);
+struct RoundReader<'a>(&'a [u8]);
 
-impl<'a> Reader<'a> {
+impl<'a> RoundReader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], StateError> {
         let (head, rest) = self.0.split_at_checked(n).ok_or_else(malformed)?;
         self.0 = rest;
