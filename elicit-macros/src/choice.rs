@@ -12,7 +12,7 @@ use syn::{Data, DeriveInput, Fields, Ident};
 use crate::case::RenameRule;
 use crate::doc::doc_text;
 use crate::lit::Text;
-use crate::paths::private;
+use crate::paths::Runtime;
 
 #[derive(FromDeriveInput)]
 #[darling(attributes(elicit))]
@@ -38,12 +38,12 @@ struct Choice<'a> {
     title: Option<String>,
 }
 
-pub fn derive(input: &DeriveInput) -> TokenStream {
+pub fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
     match validate(input) {
-        Ok(choices) => expand(&input.ident, &choices),
+        Ok(choices) => expand(&input.ident, &choices, rt),
         Err(errors) => {
             let mut out = errors.write_errors();
-            out.extend(fallback(input));
+            out.extend(fallback(input, rt));
             out
         }
     }
@@ -136,8 +136,8 @@ fn check_distinct(choices: &[Choice], errors: &mut Accumulator) {
     }
 }
 
-fn expand(ident: &Ident, choices: &[Choice]) -> TokenStream {
-    let p = private();
+fn expand(ident: &Ident, choices: &[Choice], rt: &Runtime) -> TokenStream {
+    let p = rt.private();
     let variants: Vec<_> = choices.iter().map(|c| c.ident).collect();
     let values: Vec<_> = choices.iter().map(|c| &c.value).collect();
     let titled = choices.iter().any(|c| c.title.is_some());
@@ -186,8 +186,8 @@ fn expand(ident: &Ident, choices: &[Choice]) -> TokenStream {
 }
 
 /// Impls with no options, so uses of the enum report nothing beyond the derive's own errors.
-fn fallback(input: &DeriveInput) -> TokenStream {
-    let p = private();
+fn fallback(input: &DeriveInput, rt: &Runtime) -> TokenStream {
+    let p = rt.private();
     let ident = &input.ident;
     if !input.generics.params.is_empty() {
         return TokenStream::new();

@@ -2,23 +2,41 @@
 //! the derives that crate re-exports, or the path a container's `#[elicit(crate = "…")]` names
 //! (for crates that re-export the runtime under another name).
 
-use std::cell::RefCell;
-
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use syn::punctuated::Punctuated;
 use syn::{Attribute, DeriveInput, Expr, ExprLit, Lit, Meta, Token};
 
-thread_local! {
-    /// The runtime's path for the derive being expanded (expansion is one call on one thread).
-    static RUNTIME: RefCell<Option<TokenStream>> = const { RefCell::new(None) };
+/// Where generated code finds the runtime, passed to every generator as serde passes its
+/// crate path: `<root>::__private` is everything generated code names.
+pub struct Runtime {
+    private: TokenStream,
 }
 
-/// `<runtime>::__private`: everything generated code names lives there.
-pub fn private() -> TokenStream {
-    let root = RUNTIME.with(|r| r.borrow().clone());
-    let root = root.unwrap_or_else(|| quote!(::elicit_runtime));
-    quote!(#root::__private)
+impl Runtime {
+    fn new(root: TokenStream) -> Self {
+        Runtime {
+            private: quote!(#root::__private),
+        }
+    }
+
+    /// `<root>::__private`.
+    pub fn private(&self) -> TokenStream {
+        self.private.clone()
+    }
+
+    /// [`Runtime::private`] with every token spanned at `span`, so an error in a bound that
+    /// names it is reported at `span` (a field's type, an attribute) rather than on the derive.
+    pub fn private_at(&self, span: proc_macro2::Span) -> TokenStream {
+        self.private
+            .clone()
+            .into_iter()
+            .map(|mut tree| {
+                tree.set_span(span);
+                tree
+            })
+            .collect()
+    }
 }
 
 /// Expands `derive` with generated code naming the runtime at `default`, or at the path the
@@ -26,7 +44,7 @@ pub fn private() -> TokenStream {
 pub fn expand(
     input: &DeriveInput,
     default: TokenStream,
-    derive: impl FnOnce(&DeriveInput) -> TokenStream,
+    derive: impl FnOnce(&DeriveInput, &Runtime) -> TokenStream,
 ) -> TokenStream {
     let mut input = input.clone();
     // A bad path is reported, and the derive still runs with the default one: its impl (or
@@ -36,9 +54,7 @@ pub fn expand(
         Ok(None) => (default, None),
         Err(error) => (default, Some(error.to_compile_error())),
     };
-    let previous = RUNTIME.with(|r| r.replace(Some(root)));
-    let expanded = derive(&input);
-    RUNTIME.with(|r| *r.borrow_mut() = previous);
+    let expanded = derive(&input, &Runtime::new(root));
     quote!(#error #expanded)
 }
 
@@ -99,16 +115,4 @@ fn crate_path(meta: &Meta) -> syn::Result<syn::Path> {
         .iter_mut()
         .for_each(|s| s.ident.set_span(text.span()));
     Ok(path)
-}
-
-/// [`private`] with every token spanned at `span`, so an error in a bound that names it is
-/// reported at `span` (a field's type, an attribute) rather than on the derive.
-pub fn private_at(span: proc_macro2::Span) -> TokenStream {
-    private()
-        .into_iter()
-        .map(|mut tree| {
-            tree.set_span(span);
-            tree
-        })
-        .collect()
 }

@@ -111,7 +111,7 @@ pub struct TestClient {
 
 /// What [`TestClient`] saw: the final result and every `InputRequiredResult` before it.
 #[derive(Debug, Clone)]
-pub struct Run<R> {
+pub struct TestRun<R> {
     /// The handler's final result.
     pub result: R,
     /// Each round's `InputRequiredResult`, in order.
@@ -177,13 +177,13 @@ impl TestClient {
         arguments: Value,
         mut answer: impl FnMut(&str, &InputRequest) -> Value,
         mut handler: impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
-    ) -> Result<Run<R>, JsonRpcError> {
+    ) -> Result<TestRun<R>, JsonRpcError> {
         let first = self.tool_params(name, arguments);
         let mut params = first.clone();
         let mut rounds = Vec::new();
         for _ in 0..self.max_rounds {
             match self.round("tools/call", &params, &mut handler).await? {
-                Reply::Result(result) => return Ok(Run { result, rounds }),
+                Reply::Result(result) => return Ok(TestRun { result, rounds }),
                 Reply::InputRequired(ask) => {
                     let mut responses = Map::new();
                     for (key, request) in ask.input_requests().into_iter().flatten() {

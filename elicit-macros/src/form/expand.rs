@@ -7,14 +7,14 @@ use syn::spanned::Spanned;
 use super::kinds::{KindCheck, KindRule, Num};
 use super::valid::{Field, Form};
 use crate::lit::{Format, Value};
-use crate::paths::private;
+use crate::paths::Runtime;
 
-pub fn expand(form: &Form) -> TokenStream {
-    let p = private();
+pub fn expand(form: &Form, rt: &Runtime) -> TokenStream {
+    let p = rt.private();
     let ident = form.ident;
-    let bounds = field_bounds(form.fields.iter().map(|f| f.ty));
-    let schema_fns = schema_fns(form);
-    let content_fns = content_fns(form);
+    let bounds = field_bounds(form.fields.iter().map(|f| f.ty), rt);
+    let schema_fns = schema_fns(form, &p);
+    let content_fns = content_fns(form, &p);
     let names: Vec<_> = form.fields.iter().map(|f| f.ident).collect();
     // serde's convention: locals are `__field0`…, never the user's names, which could shadow
     // anything the generated code names.
@@ -23,7 +23,7 @@ pub fn expand(form: &Form) -> TokenStream {
         .collect();
     // One pass over the answer finds every field's value; unknown keys fall through.
     let count = form.fields.len();
-    let slot_arms = slot_arms(form);
+    let slot_arms = slot_arms(form, &p);
     let decodes = form
         .fields
         .iter()
@@ -43,7 +43,7 @@ pub fn expand(form: &Form) -> TokenStream {
     let checks = form
         .fields
         .iter()
-        .flat_map(|f| f.checks.iter().map(move |c| kind_check(f, c)));
+        .flat_map(|f| f.checks.iter().map(move |c| kind_check(f, c, rt)));
     let defaults_struct = defaults_struct(form);
     quote! {
         #defaults_struct
@@ -92,8 +92,7 @@ pub fn expand(form: &Form) -> TokenStream {
 /// that length compared as byte arrays of a size known at compile time, which the optimizer
 /// turns into a few word comparisons (a `match` on `&str` compares the length arm by arm and
 /// calls `memcmp`).
-fn slot_arms(form: &Form) -> TokenStream {
-    let p = private();
+fn slot_arms(form: &Form, p: &TokenStream) -> TokenStream {
     let mut by_length: Vec<(usize, Vec<(usize, &str)>)> = Vec::new();
     for (i, f) in form.fields.iter().enumerate() {
         let len = f.wire.len();
@@ -115,8 +114,7 @@ fn slot_arms(form: &Form) -> TokenStream {
 }
 
 /// `key`, `message`, `__elicit_digest` and `requested_schema`.
-fn schema_fns(form: &Form) -> TokenStream {
-    let p = private();
+fn schema_fns(form: &Form, p: &TokenStream) -> TokenStream {
     let (key, message) = (&form.key, &form.message);
     let schema_uri = form
         .schema_uri
@@ -125,7 +123,7 @@ fn schema_fns(form: &Form) -> TokenStream {
     let pushes = form.fields.iter().map(|f| {
         let ty = f.ty;
         let wire = &f.wire;
-        let spec = field_spec(f);
+        let spec = field_spec(f, p);
         quote!(let __elicit_schema = #p::push_field::<#ty>(__elicit_schema, #wire, &#spec);)
     });
     quote! {
@@ -156,8 +154,7 @@ fn schema_fns(form: &Form) -> TokenStream {
 }
 
 /// `to_content`, `Defaults` and `defaults_content`.
-fn content_fns(form: &Form) -> TokenStream {
-    let p = private();
+fn content_fns(form: &Form, p: &TokenStream) -> TokenStream {
     let encodes = form.fields.iter().map(|f| {
         let (ty, name, wire) = (f.ty, f.ident, &f.wire);
         quote!(#p::encode_field::<#ty>(&mut __elicit_content, #wire, &self.#name);)
@@ -191,18 +188,20 @@ fn content_fns(form: &Form) -> TokenStream {
 }
 
 /// `Ty: ElicitField` for each field type, spanned on the type so a bad type is reported there.
-pub fn field_bounds<'a>(tys: impl Iterator<Item = &'a syn::Type>) -> Vec<TokenStream> {
+pub fn field_bounds<'a>(
+    tys: impl Iterator<Item = &'a syn::Type>,
+    rt: &Runtime,
+) -> Vec<TokenStream> {
     // Every token of the bound must carry the type's span, or rustc reports the error on the
     // derive instead of the field.
     tys.map(|ty| {
-        let p = crate::paths::private_at(ty.span());
+        let p = rt.private_at(ty.span());
         quote_spanned!(ty.span()=> #ty: #p::ElicitField)
     })
     .collect()
 }
 
-fn field_spec(f: &Field) -> TokenStream {
-    let p = private();
+fn field_spec(f: &Field, p: &TokenStream) -> TokenStream {
     let some_string = |s: &Option<String>| match s {
         Some(s) => quote!(#p::Option::Some(::std::string::String::from(#s))),
         None => quote!(#p::Option::None),
@@ -213,7 +212,7 @@ fn field_spec(f: &Field) -> TokenStream {
     };
     let number = |n: Option<Num>| match n {
         Some(n) => {
-            let n = number(n);
+            let n = number(n, p);
             quote!(#p::Option::Some(#n))
         }
         None => quote!(#p::Option::None),
@@ -223,10 +222,10 @@ fn field_spec(f: &Field) -> TokenStream {
     let (min_length, max_length) = (some_u64(f.min_length), some_u64(f.max_length));
     let (min_items, max_items) = (some_u64(f.min_items), some_u64(f.max_items));
     let (minimum, maximum) = (number(f.minimum), number(f.maximum));
-    let format = string_format(f.format);
+    let format = string_format(f.format, p);
     let default = match &f.default {
         Some(v) => {
-            let v = json(v);
+            let v = json(v, p);
             quote!(#p::Option::Some(#v))
         }
         None => quote!(#p::Option::None),
@@ -248,8 +247,7 @@ fn field_spec(f: &Field) -> TokenStream {
 }
 
 /// `Option<StringFormat>` for a field's `format`.
-fn string_format(format: Option<Format>) -> TokenStream {
-    let p = private();
+fn string_format(format: Option<Format>, p: &TokenStream) -> TokenStream {
     match format {
         Some(fmt) => {
             let variant = match fmt {
@@ -264,8 +262,7 @@ fn string_format(format: Option<Format>) -> TokenStream {
     }
 }
 
-fn number(n: Num) -> TokenStream {
-    let p = private();
+fn number(n: Num, p: &TokenStream) -> TokenStream {
     match n {
         Num::Int(i) if i >= 0 => {
             let lit = Literal::u64_suffixed(i as u64);
@@ -282,17 +279,16 @@ fn number(n: Num) -> TokenStream {
     }
 }
 
-fn json(v: &Value) -> TokenStream {
-    let p = private();
+fn json(v: &Value, p: &TokenStream) -> TokenStream {
     match v {
         Value::Str(s) => quote!(#p::serde_json::Value::from(#s)),
         Value::Bool(b) => quote!(#p::serde_json::Value::Bool(#b)),
         Value::Int(i) => {
-            let n = number(Num::Int(*i));
+            let n = number(Num::Int(*i), p);
             quote!(#p::serde_json::Value::Number(#n))
         }
         Value::Float(f) => {
-            let n = number(Num::Float(*f));
+            let n = number(Num::Float(*f), p);
             quote!(#p::serde_json::Value::Number(#n))
         }
         Value::List(items) => {
@@ -304,10 +300,10 @@ fn json(v: &Value) -> TokenStream {
 /// A `KindCheck` as a trivially true or false bound `FieldType: Check<{ condition }>`, spanned
 /// on the attribute: when the condition fails, the check trait's `on_unimplemented` message
 /// names the attribute and the type.
-fn kind_check(f: &Field, check: &KindCheck) -> TokenStream {
+fn kind_check(f: &Field, check: &KindCheck, rt: &Runtime) -> TokenStream {
     // Every token must carry the attribute's span.
     let span = check.span;
-    let p = crate::paths::private_at(span);
+    let p = rt.private_at(span);
     // The type too, or the error would stretch from the attribute to the field's type.
     let ty = respan(f.ty.to_token_stream(), span);
     let kind = quote_spanned!(span=> <#ty as #p::ElicitField>::KIND);

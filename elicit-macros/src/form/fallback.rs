@@ -7,11 +7,11 @@ use quote::quote;
 use syn::{Data, DeriveInput, Fields};
 
 use super::expand::{defaults_ident, defaults_struct_of, field_bounds};
-use crate::paths::private;
+use crate::paths::Runtime;
 use crate::ty::classify;
 
-pub fn expand(input: &DeriveInput) -> TokenStream {
-    let p = private();
+pub fn expand(input: &DeriveInput, rt: &Runtime) -> TokenStream {
+    let p = rt.private();
     let ident = &input.ident;
     // A generic form was refused; an impl for it would only add errors.
     if !input.generics.params.is_empty() {
@@ -28,7 +28,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         .iter()
         .map(|f| &f.ty)
         .filter(|ty| classify(ty).is_ok());
-    let bounds = field_bounds(tys);
+    let bounds = field_bounds(tys, rt);
     let defaults = defaults_ident(ident);
     let defaults_struct = defaults_struct_of(
         &input.vis,

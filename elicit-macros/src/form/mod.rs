@@ -13,12 +13,14 @@ mod valid;
 use proc_macro2::TokenStream;
 use syn::DeriveInput;
 
-pub fn derive(input: &DeriveInput) -> TokenStream {
+use crate::paths::Runtime;
+
+pub fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
     match valid::validate(input) {
-        Ok(form) => expand::expand(&form),
+        Ok(form) => expand::expand(&form, rt),
         Err(errors) => {
             let mut out = errors.write_errors();
-            out.extend(fallback::expand(input));
+            out.extend(fallback::expand(input, rt));
             out
         }
     }

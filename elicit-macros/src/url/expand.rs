@@ -5,24 +5,29 @@ use quote::{quote, quote_spanned};
 use syn::Ident;
 
 use super::UrlForm;
-use crate::paths::private;
+use crate::paths::Runtime;
 
-pub fn expand(ident: &Ident, form: &UrlForm) -> TokenStream {
+pub fn expand(ident: &Ident, form: &UrlForm, rt: &Runtime) -> TokenStream {
     let texts = (&*form.key, &*form.message, &*form.url_template);
-    tokens(ident, texts, &form.shown)
+    tokens(ident, texts, &form.shown, rt)
 }
 
 /// The impls with empty texts, emitted next to errors so that uses of the type report nothing
 /// beyond the derive's own errors.
-pub fn fallback(ident: &Ident) -> TokenStream {
-    tokens(ident, ("", "", ""), &[])
+pub fn fallback(ident: &Ident, rt: &Runtime) -> TokenStream {
+    tokens(ident, ("", "", ""), &[], rt)
 }
 
 /// The impls: the key, message and URL template, and (when some fields are marked `show`)
 /// what the confirmation page shows.
-fn tokens(ident: &Ident, texts: (&str, &str, &str), shown: &[(String, Ident)]) -> TokenStream {
+fn tokens(
+    ident: &Ident,
+    texts: (&str, &str, &str),
+    shown: &[(String, Ident)],
+    rt: &Runtime,
+) -> TokenStream {
     let (key, message, url) = texts;
-    let p = private();
+    let p = rt.private();
     let shown = (!shown.is_empty()).then(|| {
         let (labels, fields): (Vec<_>, Vec<_>) = shown.iter().cloned().unzip();
         quote! {
@@ -32,7 +37,7 @@ fn tokens(ident: &Ident, texts: (&str, &str, &str), shown: &[(String, Ident)]) -
         }
     });
     // Spanned on the struct's name, so a missing serde derive is reported there.
-    let at = crate::paths::private_at(ident.span());
+    let at = rt.private_at(ident.span());
     let state_check = quote_spanned! {ident.span()=>
         #[allow(dead_code)]
         fn __elicit_state() where #ident: #at::UrlState {}

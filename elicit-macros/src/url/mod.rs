@@ -19,6 +19,7 @@ use proc_macro2::TokenStream;
 use syn::DeriveInput;
 
 use crate::lit::Text;
+use crate::paths::Runtime;
 
 /// Container attributes of `#[derive(ElicitUrl)]`.
 #[derive(FromDeriveInput)]
@@ -51,14 +52,14 @@ pub struct UrlForm {
     pub shown: Vec<(String, syn::Ident)>,
 }
 
-pub fn derive(input: &DeriveInput) -> TokenStream {
+pub fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
     match valid::validate(input) {
-        Ok(form) => expand::expand(&input.ident, &form),
+        Ok(form) => expand::expand(&input.ident, &form, rt),
         Err(errors) => {
             let mut out = errors.write_errors();
             // A generic struct was refused; an impl for it would only add errors.
             if input.generics.params.is_empty() {
-                out.extend(expand::fallback(&input.ident));
+                out.extend(expand::fallback(&input.ident, rt));
             }
             out
         }
