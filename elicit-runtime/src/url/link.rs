@@ -27,137 +27,133 @@ enum Derived {
     },
 }
 
-impl ElicitContext {
-    /// [`ElicitUrl::require`](super::ElicitUrl::require).
-    pub(crate) async fn require_url<T: Askable>(
-        &mut self,
-        state: T,
-    ) -> Result<UrlAnswer<T>, Interrupt> {
-        if self.era == ProtocolEra::Mrtr2026 {
-            return ask::ask(self, state).await;
-        }
-        let result = self.require_url_legacy(state).await;
-        self.note_error(result)
+/// [`ElicitUrl::require`](super::ElicitUrl::require).
+pub(crate) async fn require_url<T: Askable>(
+    cx: &mut ElicitContext,
+    state: T,
+) -> Result<UrlAnswer<T>, Interrupt> {
+    if cx.era == ProtocolEra::Mrtr2026 {
+        return ask::ask(cx, state).await;
     }
+    let result = require_url_legacy(cx, state).await;
+    cx.note_error(result)
+}
 
-    async fn require_url_legacy<T: Askable>(
-        &mut self,
-        state: T,
-    ) -> Result<UrlAnswer<T>, Interrupt> {
-        if !self.capabilities().supports(ElicitMode::Url) {
-            return Err(Interrupt::error(
-                JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
-            ));
-        }
-        let single_use = self.server.single_use_completions();
-        let bound = bind(&state)?;
-        match self.derived_flow::<T>(bound, single_use).await? {
-            Derived::Done(done) => outcome_for(done, state),
-            Derived::Link { id, url, .. } => {
-                Err(Interrupt::error(JsonRpcError::url_elicitation_required(
-                    vec![UrlParams::for_2025(T::MESSAGE, url, id)],
-                )))
-            }
-        }
+async fn require_url_legacy<T: Askable>(
+    cx: &mut ElicitContext,
+    state: T,
+) -> Result<UrlAnswer<T>, Interrupt> {
+    if !cx.capabilities().supports(ElicitMode::Url) {
+        return Err(Interrupt::error(
+            JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
+        ));
     }
-
-    /// [`ElicitUrl::ask_or_link`](super::ElicitUrl::ask_or_link).
-    pub(crate) async fn ask_url_or_link<T: Askable>(
-        &mut self,
-        state: T,
-    ) -> Result<UrlAnswer<T>, Interrupt> {
-        if self.capabilities().supports(ElicitMode::Url) {
-            return ask::ask(self, state).await;
-        }
-        let result = self.link_for(state).await;
-        self.note_error(result)
+    let single_use = cx.server.single_use_completions();
+    let bound = bind(&state)?;
+    match derived_flow::<T>(cx, bound, single_use).await? {
+        Derived::Done(done) => outcome_for(done, state),
+        Derived::Link { id, url, .. } => Err(Interrupt::error(
+            JsonRpcError::url_elicitation_required(vec![UrlParams::for_2025(T::MESSAGE, url, id)]),
+        )),
     }
+}
 
-    async fn link_for<T: Askable>(&mut self, state: T) -> Result<UrlAnswer<T>, Interrupt> {
-        if self.binding().method != METHOD_TOOLS_CALL {
-            return Err(internal(
-                "`ask_or_link` ends a tools/call with the link; prompts and resources use `ask`",
-            ));
-        }
-        // Completions found through a link are always single use: the link is in the model's
-        // hands, and one finished page must not answer two calls.
-        let bound = bind(&state)?;
-        match self.derived_flow::<T>(bound, true).await? {
-            Derived::Done(done) => outcome_for(done, state),
-            Derived::Link { url, valid_for, .. } => {
-                let link = UrlLink::new(T::MESSAGE, url, valid_for);
-                self.link = Some(link.clone());
-                Err(Interrupt::link(link))
-            }
+/// [`ElicitUrl::ask_or_link`](super::ElicitUrl::ask_or_link).
+pub(crate) async fn ask_url_or_link<T: Askable>(
+    cx: &mut ElicitContext,
+    state: T,
+) -> Result<UrlAnswer<T>, Interrupt> {
+    if cx.capabilities().supports(ElicitMode::Url) {
+        return ask::ask(cx, state).await;
+    }
+    let result = link_for(cx, state).await;
+    cx.note_error(result)
+}
+
+async fn link_for<T: Askable>(cx: &mut ElicitContext, state: T) -> Result<UrlAnswer<T>, Interrupt> {
+    if cx.binding().method != METHOD_TOOLS_CALL {
+        return Err(internal(
+            "`ask_or_link` ends a tools/call with the link; prompts and resources use `ask`",
+        ));
+    }
+    // Completions found through a link are always single use: the link is in the model's
+    // hands, and one finished page must not answer two calls.
+    let bound = bind(&state)?;
+    match derived_flow::<T>(cx, bound, true).await? {
+        Derived::Done(done) => outcome_for(done, state),
+        Derived::Link { url, valid_for, .. } => {
+            let link = UrlLink::new(T::MESSAGE, url, valid_for);
+            cx.link = Some(link.clone());
+            Err(Interrupt::link(link))
         }
     }
+}
 
-    /// The flow of this very call (principal, audience, tool, arguments, elicitation, bound
-    /// state): what its page recorded, or a link to it. A redeemed completion ends a flow, so
-    /// the next identical call starts the next generation with a new link.
-    ///
-    /// Flow ids never repeat: each is derived for one window of time (as long as a handle
-    /// lives), so a call finds the flows of its own window and of the one before (a link
-    /// minted there is still valid), and mints in its own. Past [`MAX_GENERATIONS`] redeemed
-    /// flows in one window, the call is refused until the window ends.
-    async fn derived_flow<T: Askable>(
-        &mut self,
-        bound: super::Bound,
-        single_use: bool,
-    ) -> Result<Derived, Interrupt> {
-        let mode = mode_of(self)?;
-        let store = mode.store()?;
-        let principal = mode.principal()?;
-        let sealer = mode.server.sealer();
-        let binding = mode.binding();
-        let canonical = canonical_json(&bound.state);
-        let flow_id = |window: u64, generation: u32| {
-            short_digest(&[
-                principal.as_bytes(),
-                sealer.audience().as_bytes(),
-                binding.method.as_bytes(),
-                binding.target.as_bytes(),
-                &binding.args_digest,
-                T::KEY.as_bytes(),
-                canonical.as_bytes(),
-                &window.to_be_bytes(),
-                &generation.to_be_bytes(),
-            ])
-        };
-        let now = SystemTime::now();
-        let (iat, exp) = crate::state::lifetime(now, sealer.ttl());
-        let expires_at = crate::state::expiry_from_unix_secs(exp);
-        let window = window_of(iat, sealer.ttl());
-        let mut fresh = None;
-        for window in [window.saturating_sub(1), window] {
-            fresh = None;
-            for generation in 0..MAX_GENERATIONS {
-                let id = flow_id(window, generation);
-                match read_completion(single_use, &id, store.as_ref(), expires_at).await? {
-                    Some(Completion::Redeemed) => {}
-                    Some(done) => return Ok(Derived::Done(done)),
-                    None => {
-                        fresh = Some(id);
-                        break;
-                    }
+/// The flow of this very call (principal, audience, tool, arguments, elicitation, bound
+/// state): what its page recorded, or a link to it. A redeemed completion ends a flow, so
+/// the next identical call starts the next generation with a new link.
+///
+/// Flow ids never repeat: each is derived for one window of time (as long as a handle
+/// lives), so a call finds the flows of its own window and of the one before (a link
+/// minted there is still valid), and mints in its own. Past [`MAX_GENERATIONS`] redeemed
+/// flows in one window, the call is refused until the window ends.
+async fn derived_flow<T: Askable>(
+    cx: &mut ElicitContext,
+    bound: super::Bound,
+    single_use: bool,
+) -> Result<Derived, Interrupt> {
+    let mode = mode_of(cx)?;
+    let store = mode.store()?;
+    let principal = mode.principal()?;
+    let sealer = mode.server.sealer();
+    let binding = mode.binding();
+    let canonical = canonical_json(&bound.state);
+    let flow_id = |window: u64, generation: u32| {
+        short_digest(&[
+            principal.as_bytes(),
+            sealer.audience().as_bytes(),
+            binding.method.as_bytes(),
+            binding.target.as_bytes(),
+            &binding.args_digest,
+            T::KEY.as_bytes(),
+            canonical.as_bytes(),
+            &window.to_be_bytes(),
+            &generation.to_be_bytes(),
+        ])
+    };
+    let now = SystemTime::now();
+    let (iat, exp) = crate::state::lifetime(now, sealer.ttl());
+    let expires_at = crate::state::expiry_from_unix_secs(exp);
+    let window = window_of(iat, sealer.ttl());
+    let mut fresh = None;
+    for window in [window.saturating_sub(1), window] {
+        fresh = None;
+        for generation in 0..MAX_GENERATIONS {
+            let id = flow_id(window, generation);
+            match read_completion(single_use, &id, store.as_ref(), expires_at).await? {
+                Some(Completion::Redeemed) => {}
+                Some(done) => return Ok(Derived::Done(done)),
+                None => {
+                    fresh = Some(id);
+                    break;
                 }
             }
         }
-        let Some(id) = fresh else {
-            return Err(too_many_generations());
-        };
-        let (claims, token) =
-            super::handle::mint_for(mode, T::KEY, T::MESSAGE, &bound, Some((id, exp)))?;
-        let valid_for = claims
-            .expires_at()
-            .duration_since(SystemTime::now())
-            .unwrap_or_default();
-        Ok(Derived::Link {
-            url: mode.server.link(T::URL_TEMPLATE, &token),
-            id: claims.id,
-            valid_for,
-        })
     }
+    let Some(id) = fresh else {
+        return Err(too_many_generations());
+    };
+    let (claims, token) =
+        super::handle::mint_for(mode, T::KEY, T::MESSAGE, &bound, Some((id, exp)))?;
+    let valid_for = claims
+        .expires_at()
+        .duration_since(SystemTime::now())
+        .unwrap_or_default();
+    Ok(Derived::Link {
+        url: mode.server.link(T::URL_TEMPLATE, &token),
+        id: claims.id,
+        valid_for,
+    })
 }
 
 /// The window of time that `unix_secs` falls in, one second longer than a handle lives

@@ -128,7 +128,7 @@ pub trait ElicitUrl: Send + 'static {
         Self: Serialize + DeserializeOwned,
     {
         async move {
-            let result = cx.as_mut().ask_url_or_link(self).await;
+            let result = link::ask_url_or_link(cx.as_mut(), self).await;
             result.map_err(|stop| cx.stop(stop))
         }
     }
@@ -145,7 +145,7 @@ pub trait ElicitUrl: Send + 'static {
         Self: Serialize + DeserializeOwned,
     {
         async move {
-            let result = cx.as_mut().require_url(self).await;
+            let result = link::require_url(cx.as_mut(), self).await;
             result.map_err(|stop| cx.stop(stop))
         }
     }
