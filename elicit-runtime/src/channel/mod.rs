@@ -14,6 +14,7 @@ pub use crate::server::DEFAULT_MAX_REASKS;
 use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, InputResponse};
 pub use reask::Reask;
 pub use rules::ChannelRules;
+pub(crate) use rules::Round;
 pub use url_mode::UrlMode;
 pub(crate) use url_mode::{Follow, UrlFlow, internal};
 

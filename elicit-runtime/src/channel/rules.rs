@@ -4,7 +4,6 @@
 use serde_json::Value;
 
 use super::{Reask, UrlMode};
-use crate::request::ElicitContext;
 use crate::server::DEFAULT_MAX_REASKS;
 use crate::wire::JsonRpcError;
 
@@ -14,7 +13,7 @@ use crate::wire::JsonRpcError;
 /// on, and URL-mode links are bound to the call and followed up as the era says.
 ///
 /// [`InputChannel::rules`](crate::InputChannel::rules) returns them. A request context
-/// ([`ElicitContext`]) and every SDK adapter's channel (an
+/// ([`ElicitContext`](crate::ElicitContext)) and every SDK adapter's channel (an
 /// [`AdapterChannel`](crate::request::AdapterChannel)) lend the request's; a channel with no
 /// request ([`ChannelRules::none`], the default) asks each question on its own, and one that
 /// waits for answers where it is, as a task's worker does, lends a [`UrlMode`]
@@ -77,7 +76,19 @@ pub struct ChannelRules<'a>(Kind<'a>);
 enum Kind<'a> {
     None,
     Url(&'a mut UrlMode),
-    Request(&'a mut ElicitContext),
+    Request(&'a mut dyn Round),
+}
+
+/// The rules as a request keeps them: implemented by the request context, so this module
+/// names no type above it.
+pub(crate) trait Round: Send {
+    fn require_provenance(&mut self, key: &str);
+    fn keep_answer(&mut self, key: &str, kept: Value);
+    fn failed(&mut self, error: &JsonRpcError);
+    fn max_reasks(&self) -> u8;
+    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask>;
+    fn reasking(&mut self, key: &str, reask: &Reask);
+    fn url_mode(&mut self) -> Option<&mut UrlMode>;
 }
 
 impl std::fmt::Debug for ChannelRules<'_> {
@@ -106,7 +117,7 @@ impl<'a> ChannelRules<'a> {
     }
 
     /// The rules of the request `cx` handles.
-    pub(crate) fn request(cx: &'a mut ElicitContext) -> Self {
+    pub(crate) fn request(cx: &'a mut dyn Round) -> Self {
         ChannelRules(Kind::Request(cx))
     }
 
@@ -135,7 +146,7 @@ impl<'a> ChannelRules<'a> {
     /// How many times a form question whose answer fails its checks is asked again.
     pub(crate) fn max_reasks(self) -> u8 {
         match self.0 {
-            Kind::Request(cx) => cx.server.max_reasks(),
+            Kind::Request(cx) => cx.max_reasks(),
             Kind::None | Kind::Url(_) => DEFAULT_MAX_REASKS,
         }
     }

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
+use crate::cancel::Cancellation;
 use crate::interrupt::Interrupt;
 use crate::legacy::LegacyPeer;
-use crate::request::Cancellation;
 use crate::server::ElicitServer;
 use crate::state::Completion;
 use crate::state::{Binding, BindingBuf, CompletionStore, OpenedState};

@@ -10,7 +10,6 @@
 mod adapter;
 mod answers;
 mod build;
-mod cancel;
 mod error;
 mod finish;
 mod params;
@@ -25,16 +24,16 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+pub(crate) use crate::cancel::Cancellation;
 pub use adapter::AdapterChannel;
 pub use build::ContextBuilder;
-pub(crate) use cancel::Cancellation;
 pub use error::ContextError;
 pub use finish::Reply;
 pub use params::{RequestParams, RequestParts};
 use round::RoundState;
 pub(crate) use round::UrlFlow;
 
-use crate::channel::{ChannelRules, Follow, InputChannel, Reask, UrlMode};
+use crate::channel::{ChannelRules, Follow, InputChannel, Reask, Round, UrlMode};
 use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
 use crate::interrupt::UrlLink;
@@ -363,16 +362,20 @@ impl InputChannel for ElicitContext {
 }
 
 /// The round's rules ([`ChannelRules`]) as this request keeps them.
-impl ElicitContext {
-    pub(crate) fn keep_answer(&mut self, key: &str, kept: Value) {
+impl Round for ElicitContext {
+    fn keep_answer(&mut self, key: &str, kept: Value) {
         self.answers.keep(key, kept);
     }
 
-    pub(crate) fn require_provenance(&mut self, key: &str) {
+    fn max_reasks(&self) -> u8 {
+        self.server.max_reasks()
+    }
+
+    fn require_provenance(&mut self, key: &str) {
         self.answers.strict_keys.insert(key.to_owned());
     }
 
-    pub(crate) fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
+    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
         self.answers
             .reasks
             .get(key)
@@ -382,13 +385,13 @@ impl ElicitContext {
 
     /// On 2026-07-28 the re-ask travels in the sealed state; on 2025-11-25 the next `input`
     /// sends it to the peer at once, and there is nothing to keep.
-    pub(crate) fn reasking(&mut self, key: &str, reask: &Reask) {
+    fn reasking(&mut self, key: &str, reask: &Reask) {
         if self.era == ProtocolEra::Mrtr2026 {
             self.answers.reask(key, reask.clone());
         }
     }
 
-    pub(crate) fn failed(&mut self, error: &JsonRpcError) {
+    fn failed(&mut self, error: &JsonRpcError) {
         if self.first_error.is_none() {
             self.first_error = Some(error.clone());
         }
@@ -396,7 +399,7 @@ impl ElicitContext {
 
     /// On 2026-07-28 the flows travel in the sealed state from round to round; on
     /// 2025-11-25 the handler waits for the page and then notifies the client.
-    pub(crate) fn url_mode(&mut self) -> Option<&mut UrlMode> {
+    fn url_mode(&mut self) -> Option<&mut UrlMode> {
         if self.url.is_none() {
             let follow = match self.era {
                 ProtocolEra::Mrtr2026 => Follow::Rounds {

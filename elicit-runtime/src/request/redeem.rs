@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use super::ElicitContext;
 use super::trace::Escaped;
+use crate::channel::Round as _;
 use crate::wire::JsonRpcError;
 
 /// Where the state this request carried stands with the replay guard.

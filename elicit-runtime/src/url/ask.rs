@@ -8,10 +8,10 @@ use std::time::SystemTime;
 use serde_json::json;
 
 use super::{Askable, Bound, UrlAnswer};
+use crate::cancel::Cancellation;
 use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal, settle};
 use crate::form::{elicit_result, question_digest_raw};
 use crate::interrupt::Interrupt;
-use crate::request::Cancellation;
 use crate::state::{
     Completion, CompletionStore, FIRST_POLL, MAX_POLL, WATCHED_POLL, principal_hash,
 };
