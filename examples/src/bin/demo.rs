@@ -30,6 +30,9 @@ struct User {
     script: Vec<(&'static str, Value)>,
     /// The scripted person has opened a link and is on its page.
     on_page: bool,
+    /// The person's browser, while it is on a page: joined before a call's end is printed, so
+    /// what the person did is printed before what the call ended with.
+    browser: Option<std::thread::JoinHandle<()>>,
 }
 
 impl User {
@@ -50,7 +53,7 @@ impl User {
         };
         if params["mode"] == "url" && answer["action"] == "accept" {
             self.on_page = true;
-            open_in_browser(params["url"].as_str().unwrap_or_default());
+            self.browser = open_in_browser(params["url"].as_str().unwrap_or_default());
         }
         answer
     }
@@ -156,14 +159,14 @@ const READING_TIME: Duration = Duration::from_secs(3);
 /// client's callback has already returned `accept`; a moment later the person opens the
 /// (loopback) link, reads the confirmation page, and clicks Confirm, which posts the page's
 /// form with its CSRF token and the headers a browser sends for a same-origin form.
-fn open_in_browser(url: &str) {
+fn open_in_browser(url: &str) -> Option<std::thread::JoinHandle<()>> {
     let Some(rest) = url.strip_prefix("http://") else {
         println!("    (not opening {url}: the demo only opens its own loopback page)");
-        return;
+        return None;
     };
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let (authority, path) = (authority.to_owned(), path.to_owned());
-    std::thread::spawn(move || {
+    Some(std::thread::spawn(move || {
         let page = http(&authority, &format!("GET {path} HTTP/1.1\r\n"), "");
         let (status, token) = match &page {
             Ok((status, body)) => (status.as_str(), token_in(body)),
@@ -191,7 +194,7 @@ fn open_in_browser(url: &str) {
             ),
             Err(e) => println!("    🌐 confirming failed: {e}"),
         }
-    });
+    }))
 }
 
 /// One HTTP/1.1 exchange on a fresh connection: the status line and the body.
@@ -390,6 +393,12 @@ async fn call(
         let sent = std::time::Instant::now();
         let response = conn.request("tools/call", params.clone(), user).await?;
         let held = sent.elapsed();
+        if response["result"]["resultType"] != "input_required"
+            && let Some(browser) = user.browser.take()
+        {
+            // The call ended: the person's last click is printed before its end.
+            let _ = browser.join();
+        }
         if held > Duration::from_secs(1) {
             println!(
                 "  (the server held this call {:.1} s, while the person was on the page)",
@@ -490,6 +499,7 @@ async fn main() -> Result<(), Error> {
         interactive: options.interactive,
         script: script(),
         on_page: false,
+        browser: None,
     };
     if options.legacy {
         println!(
