@@ -104,6 +104,19 @@ impl Browser {
 
     /// Sends `method` (to `session`'s page, or the browser) and waits for its result.
     pub fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        match self.try_call(session, method, params) {
+            Ok(result) => result,
+            Err(error) => panic!("{method} failed: {error}"),
+        }
+    }
+
+    /// [`Browser::call`], with the error DevTools answered instead of a panic.
+    fn try_call(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut command = json!({"id": id, "method": method, "params": params});
@@ -119,10 +132,10 @@ impl Browser {
         let value = replied
             .recv_timeout(TIMEOUT)
             .unwrap_or_else(|_| panic!("no reply to {method} in {TIMEOUT:?}"));
-        if let Some(error) = value.get("error") {
-            panic!("{method} failed: {error}");
+        match value.get("error") {
+            Some(error) => Err(error.clone()),
+            None => Ok(value["result"].clone()),
         }
-        value["result"].clone()
     }
 
     /// A new tab, attached: its session id.
@@ -174,12 +187,17 @@ impl Browser {
         );
     }
 
-    /// Polls `condition` (a JS expression) until it is true.
+    /// Polls `condition` (a JS expression) until it is true. An evaluation the page's own
+    /// navigation cuts short ("Inspected target navigated or closed") counts as not yet.
     pub fn wait_for(&mut self, session: &str, condition: &str) {
         let start = Instant::now();
         loop {
-            if self.eval(session, &format!("!!({condition})")) == json!(true) {
-                return;
+            let params = json!({"expression": format!("!!({condition})"), "returnByValue": true});
+            match self.try_call(Some(session), "Runtime.evaluate", params) {
+                Ok(result) if result["result"]["value"] == json!(true) => return,
+                Ok(_) => {}
+                Err(error) if is_navigation(&error) => {}
+                Err(error) => panic!("Runtime.evaluate failed: {error}"),
             }
             assert!(
                 start.elapsed() < TIMEOUT,
@@ -244,4 +262,11 @@ impl Drop for Browser {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
     }
+}
+
+/// Whether DevTools refused an evaluation because the page navigated under it (its execution
+/// context went away), which polling during a navigation can meet.
+fn is_navigation(error: &Value) -> bool {
+    let message = error["message"].as_str().unwrap_or_default();
+    message.contains("navigated or closed") || message.contains("Cannot find context")
 }
