@@ -154,7 +154,7 @@ fn seen(log: &Log, n: usize) -> Vec<Seen> {
 }
 
 /// Chromium and a runtime to serve with.
-fn chromium_and_runtime() -> Option<(String, tokio::runtime::Runtime)> {
+fn chromium_and_runtime() -> (String, tokio::runtime::Runtime) {
     let chromium = cdp::find_chromium().expect(
         "no Chromium: run scripts/chromium (installs Debian's `chromium`) or set ELICIT_CHROMIUM",
     );
@@ -163,15 +163,13 @@ fn chromium_and_runtime() -> Option<(String, tokio::runtime::Runtime)> {
         .enable_all()
         .build()
         .unwrap();
-    Some((chromium, runtime))
+    (chromium, runtime)
 }
 
 #[test]
 #[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --test browser -- --ignored`)"]
 fn a_real_browser_confirms_and_pages_of_another_origin_complete_nothing() {
-    let Some((chromium, runtime)) = chromium_and_runtime() else {
-        return;
-    };
+    let (chromium, runtime) = chromium_and_runtime();
 
     // alice's tool call asks; her link points at the app on loopback.
     let (store, server) = store_and_server(sealer());
@@ -334,9 +332,7 @@ impl ConnectHook for NoSignIn {
 #[test]
 #[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --test browser -- --ignored`)"]
 fn a_real_browser_under_a_rebinding_attackers_name_completes_nothing() {
-    let Some((chromium, runtime)) = chromium_and_runtime() else {
-        return;
-    };
+    let (chromium, runtime) = chromium_and_runtime();
     let (store, server) = store_and_server(sealer());
     let (handle, _) = start(&Caller::new(&server, Some(ALICE)));
     let listener = runtime

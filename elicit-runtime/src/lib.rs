@@ -5,10 +5,10 @@
 
 // Layers, lowest first; each module uses only those above it in this list:
 // elicit-wire (wire, schema: a crate of its own) → state → interrupt/cancel/channel/legacy →
-// field/choice → form → server → request → url/tasks. SDK and web-framework adapters are crates of their own (elicit-rmcp,
-// elicit-axum: an adapter's channel names its SDK's error as `InputChannel::Error`), and so
-// are the Redis-backed stores (elicit-redis) and the test helpers (elicit-testing), on this
-// crate's public API.
+// field/choice → form → server → request → url/tasks. SDK and web-framework adapters are
+// crates of their own (elicit-rmcp, elicit-axum: an adapter's channel names its SDK's error
+// as `InputChannel::Error`), and so are the Redis-backed stores (elicit-redis) and the test
+// helpers (elicit-testing), on this crate's public API.
 mod future;
 // The protocol is the `elicit-wire` crate: its items at the paths they always had.
 #[doc(inline)]

@@ -152,12 +152,15 @@ impl Browser {
 
     /// Evaluates `expression` in the page (DevTools is not bound by the page's CSP).
     pub fn eval(&mut self, session: &str, expression: &str) -> Value {
-        let result = self.call(
-            Some(session),
-            "Runtime.evaluate",
-            json!({"expression": expression, "returnByValue": true}),
-        );
-        result["result"]["value"].clone()
+        self.try_eval(session, expression)
+            .unwrap_or_else(|error| panic!("Runtime.evaluate failed: {error}"))
+    }
+
+    /// [`Browser::eval`], with the error DevTools answered instead of a panic.
+    fn try_eval(&mut self, session: &str, expression: &str) -> Result<Value, Value> {
+        let params = json!({"expression": expression, "returnByValue": true});
+        let result = self.try_call(Some(session), "Runtime.evaluate", params)?;
+        Ok(result["result"]["value"].clone())
     }
 
     /// Evaluates `expression` in the page and waits for the promise it gives: its value.
@@ -192,9 +195,8 @@ impl Browser {
     pub fn wait_for(&mut self, session: &str, condition: &str) {
         let start = Instant::now();
         loop {
-            let params = json!({"expression": format!("!!({condition})"), "returnByValue": true});
-            match self.try_call(Some(session), "Runtime.evaluate", params) {
-                Ok(result) if result["result"]["value"] == json!(true) => return,
+            match self.try_eval(session, &format!("!!({condition})")) {
+                Ok(Value::Bool(true)) => return,
                 Ok(_) => {}
                 Err(error) if is_navigation(&error) => {}
                 Err(error) => panic!("Runtime.evaluate failed: {error}"),

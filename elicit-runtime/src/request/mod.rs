@@ -402,14 +402,14 @@ impl Round for ElicitContext {
     fn url_mode(&mut self) -> Option<&mut UrlMode> {
         if self.url.is_none() {
             let follow = match self.era {
-                ProtocolEra::Mrtr2026 => Follow::Rounds {
+                ProtocolEra::Legacy2025 => Follow::Waits {
+                    peer: self.peer.clone(),
+                },
+                // 2026-07-28: `negotiate` admits no other era.
+                _ => Follow::Rounds {
                     flows: std::mem::take(&mut self.url_flows),
                     opened_state: self.opened_state,
                     again: Default::default(),
-                },
-                // `negotiate` admits no other era.
-                _ => Follow::Waits {
-                    peer: self.peer.clone(),
                 },
             };
             let mut mode = UrlMode::new(&self.server, self.binding(), follow);

@@ -6,8 +6,9 @@ use serde_json::{Map, Value};
 use crate::wire::{RequestMeta, RetryFields, WireError};
 
 /// A request's params taken apart, for an adapter whose SDK parsed the request already: a
-/// context is built from them ([`ElicitServer::context`](crate::ElicitServer::context)) without assembling a params object
-/// first. Every member is as the client sent it; the context validates them.
+/// context is built from them ([`ElicitServer::context`](crate::ElicitServer::context))
+/// without assembling a params object first. Every member is as the client sent it; the
+/// context validates them.
 ///
 /// ```
 /// use elicit_runtime::ElicitServer;
@@ -50,10 +51,10 @@ impl RequestParts {
     }
 }
 
-/// A request's params as [`ElicitServer::context`](crate::ElicitServer::context) takes them: borrowed (`&Value`: the
-/// arguments and answers the context keeps are copied out), owned (`Value`: moved out, for a
-/// caller done with them), or taken apart by an SDK that parsed the request already
-/// ([`RequestParts`]). Every form is read by the same rules.
+/// A request's params as [`ElicitServer::context`](crate::ElicitServer::context) takes them:
+/// borrowed (`&Value`: the arguments and answers the context keeps are copied out), owned
+/// (`Value`: moved out, for a caller done with them), or taken apart by an SDK that parsed the
+/// request already ([`RequestParts`]). Every form is read by the same rules.
 ///
 /// ```
 /// use elicit_runtime::ElicitServer;

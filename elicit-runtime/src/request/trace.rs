@@ -23,7 +23,7 @@ use std::fmt;
 use std::time::{Duration, SystemTime};
 
 use super::ElicitContext;
-use crate::wire::{InputResponse, ProtocolEra};
+use crate::wire::InputResponse;
 
 /// Client-controlled text as a log field, escaped: control characters (`\n`, `\r`, ESC, …),
 /// the backslash, Unicode's line and paragraph separators and its bidirectional controls are
@@ -71,10 +71,6 @@ pub(crate) fn action_of(response: &InputResponse) -> &'static str {
     }
 }
 
-fn era_name(era: ProtocolEra) -> &'static str {
-    era.version()
-}
-
 impl ElicitContext {
     /// Records an answer; `waited` when measured in place (2025-11-25), else from the state.
     pub(crate) fn trace_answer(
@@ -116,7 +112,7 @@ impl ElicitContext {
             target: "elicit",
             method = %Escaped(&self.call.method),
             target = %Escaped(&self.call.target),
-            era = era_name(self.era),
+            era = self.era.version(),
             round = self.trace.round,
             outcome,
             asked = %Escaped(&asked.join(",")),

@@ -50,9 +50,10 @@ pub async fn serve(listener: TcpListener, app: Router, bounds: Bounds) -> std::i
     loop {
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
-            // Out of file descriptors, a connection reset before accept: go on, after a pause
-            // so a full descriptor table is not spun on (what axum::serve does).
+            // A connection reset before it was accepted: go on.
             Err(e) if is_per_connection(&e) => continue,
+            // Out of file descriptors, say: go on after a pause, so a full descriptor table is
+            // not spun on (what axum::serve does).
             Err(e) => {
                 eprintln!("elicit demo: accept failed: {e}");
                 tokio::time::sleep(Duration::from_millis(50)).await;
