@@ -6,7 +6,7 @@
 //!
 //! * **The link.** `#[elicit_url]` with `url = "https://app.example.com/connect"` sends
 //!   clients `https://app.example.com/connect?elicitation=<handle>` (the parameter is appended
-//!   to a query the URL already has; [`ElicitServer::with_url_origin`] swaps the origin, e.g. for
+//!   to a query the URL already has; [`UrlSettings::with_origin`] swaps the origin, e.g. for
 //!   a loopback port in development). Mount the route at that path ([`LandingRoute::at`]; the
 //!   default is `/connect`). A URL that puts `{handle}` in its path is not served by this
 //!   route: use [`LandingPage`] in a handler of your own.
@@ -21,7 +21,7 @@
 //!   Cancel. A link preview, a prefetch, or another site's `<img>` carrying the user's cookie
 //!   finishes nothing. (This is a change: before, a `GET` completed the flow.)
 //! * **Only for the route's own host.** The route's origins are the links' origin
-//!   ([`ElicitServer::with_url_origin`]) and any set with [`LandingRoute::with_origin`]. With
+//!   ([`UrlSettings::with_origin`]) and any set with [`LandingRoute::with_origin`]. With
 //!   one, every request whose `Host` is not one of theirs (missing, or another name for the
 //!   same address, as DNS rebinding sends it) is refused, with the uniform 404, before
 //!   anything else. `localhost`, `127.0.0.1` and `[::1]` stand for one another on the same
@@ -32,7 +32,7 @@
 //!   (the link's own, not just its flow), its expiry and the browser's user, so it is good for
 //!   that link and that user only, until the link expires, and checked in constant time
 //!   ([`LandingPage::open_confirmed`]). A later link of the same flow (asked again, or the
-//!   same `ask_or_link` call made later) needs its own page's token. Before anything else, a
+//!   same call through the link fallback made later) needs its own page's token. Before anything else, a
 //!   `POST` that is not from the route's own origin is refused with 403: `Sec-Fetch-Site`
 //!   must be `same-origin` when present, `Origin` must be the route's own when present (one of
 //!   its origins, or, without any, the request's `Host`; `null` only with `Sec-Fetch-Site:
@@ -45,7 +45,7 @@
 //!   that the browser which confirmed is the one coming back, opens the handle again and
 //!   calls [`LandingPage::complete_raw`]: see the guide's `oauth_on_axum` recipe). Until
 //!   something is recorded, a client's `accept` authorizes nothing: on 2026-07-28 its retry
-//!   is held (up to `ElicitServer::url_hold`) and then asked the same link again, and on
+//!   is held (up to `UrlSettings::hold`) and then asked the same link again, and on
 //!   2025-11-25 the handler waits until the link expires.
 //! * **Cancel records a failure**, so the tool learns at once rather than at expiry: the
 //!   handler reads `UrlAnswer::Failed` with the reason "the user cancelled on the
@@ -55,7 +55,7 @@
 //!   after that it is refused and the handler reads `UrlAnswer::Expired`.
 //! * **Once.** A flow records one outcome: the first completion or failure wins, and opening or
 //!   recording again is refused until the handle expires. The handler, too, reads it once
-//!   (unless the server opted out with [`ElicitServer::without_single_use_completions`]).
+//!   (unless the server opted out with [`UrlSettings::with_reusable_completions`]).
 //!
 //! # Refusals
 //!
@@ -85,7 +85,7 @@
 //! use elicit_runtime::state::{KeyRing, StateSealer};
 //! use elicit_testing::TestClient;
 //! use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
-//! use elicit_runtime::url::{LandingPage, MemoryCompletionStore};
+//! use elicit_runtime::url::{LandingPage, MemoryCompletionStore, UrlSettings};
 //! use elicit_runtime::{ElicitServer, ElicitUrl, Reply, UrlAnswer, elicit_url};
 //! use pollster::block_on;
 //! use serde_json::json;
@@ -112,7 +112,7 @@
 //! }
 //!
 //! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
-//!     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
+//!     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
 //! let app = landing_routes(LandingPage::new(&server), Connect);
 //!
 //! // alice calls a tool that asks; her client gets the link.
@@ -161,8 +161,8 @@
 //! assert_eq!(block_on(app.oneshot(again)).unwrap().status(), StatusCode::NOT_FOUND);
 //! ```
 //!
-//! [`ElicitServer::with_url_origin`]: elicit_runtime::ElicitServer::with_url_origin
-//! [`ElicitServer::without_single_use_completions`]: elicit_runtime::ElicitServer::without_single_use_completions
+//! [`UrlSettings::with_origin`]: elicit_runtime::url::UrlSettings::with_origin
+//! [`UrlSettings::with_reusable_completions`]: elicit_runtime::url::UrlSettings::with_reusable_completions
 //! [`StateSealer::with_ttl`]: elicit_runtime::state::StateSealer::with_ttl
 //! [`PageError`]: elicit_runtime::url::PageError
 //! [`PageError::reason`]: elicit_runtime::url::PageError::reason
@@ -216,7 +216,7 @@ use route::Route;
 /// use axum::response::Response;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
 /// use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
-/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore};
+/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, UrlSettings};
 /// use elicit_runtime::ElicitServer;
 /// use std::sync::Arc;
 /// use tower::ServiceExt;
@@ -233,7 +233,7 @@ use route::Route;
 /// }
 ///
 /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
-///     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
+///     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
 /// let app = landing_routes(LandingPage::new(&server), Connect);
 ///
 /// // A link without a handle is refused, with the one page every refusal shows.
@@ -255,7 +255,7 @@ where
 /// use axum::response::Response;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
 /// use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink, PageTexts};
-/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore};
+/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, UrlSettings};
 /// use elicit_runtime::ElicitServer;
 /// use std::sync::Arc;
 ///
@@ -271,7 +271,7 @@ where
 /// }
 ///
 /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
-///     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
+///     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
 /// let app: axum::Router = LandingRoute::new(LandingPage::new(&server), Connect)
 ///     .at("/oauth/connect")
 ///     .with_texts(PageTexts::default().with_close_hint("You can close this tab."))
@@ -314,7 +314,7 @@ impl<H: ConnectHook> LandingRoute<H> {
     /// ```
     pub fn new(page: LandingPage, hook: H) -> Self {
         // The links' origin is where the route is served: its `Host` is checked against it.
-        let origins = page.url_origin().into_iter().collect();
+        let origins = page.url_origin().map(str::to_owned).into_iter().collect();
         LandingRoute {
             path: "/connect".to_owned(),
             route: Route {
@@ -352,7 +352,7 @@ impl<H: ConnectHook> LandingRoute<H> {
 
     /// An origin the route is served under (`scheme://host[:port]`, as browsers send it in
     /// `Origin`), besides the links' origin
-    /// ([`ElicitServer::with_url_origin`](elicit_runtime::ElicitServer::with_url_origin), which
+    /// ([`UrlSettings::with_origin`](elicit_runtime::url::UrlSettings::with_origin), which
     /// the route takes from its page). Call it once per origin.
     ///
     /// With any origin (this or the links'), a request whose `Host` is none of theirs is refused
@@ -388,7 +388,7 @@ impl<H: ConnectHook> LandingRoute<H> {
     }
 
     /// The route's origins: the links' origin
-    /// ([`ElicitServer::with_url_origin`](elicit_runtime::ElicitServer::with_url_origin)), then
+    /// ([`UrlSettings::with_origin`](elicit_runtime::url::UrlSettings::with_origin)), then
     /// those set with [`with_origin`](LandingRoute::with_origin). Empty: `Host` is not checked,
     /// and a `POST`'s `Origin` must be its `Host`.
     ///
@@ -397,7 +397,7 @@ impl<H: ConnectHook> LandingRoute<H> {
     /// # use axum::response::Response;
     /// # use elicit_runtime::state::{KeyRing, StateSealer};
     /// # use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
-    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::url::{LandingPage, UrlSettings};
     /// # use elicit_runtime::ElicitServer;
     /// # struct Connect;
     /// # impl ConnectHook for Connect {
@@ -406,10 +406,11 @@ impl<H: ConnectHook> LandingRoute<H> {
     /// # }
     /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
     /// assert!(LandingRoute::new(LandingPage::new(&server), Connect).origins().is_empty());
-    /// let server = server.with_url_origin("http://127.0.0.1:8080").unwrap();
+    /// let server = server.with_url(UrlSettings::default().with_origin("http://127.0.0.1:8080")?);
     /// let route = LandingRoute::new(LandingPage::new(&server), Connect)
     ///     .with_origin("http://10.0.0.7:8080");
     /// assert_eq!(route.origins(), ["http://127.0.0.1:8080", "http://10.0.0.7:8080"]);
+    /// # Ok::<(), elicit_runtime::url::OriginError>(())
     /// ```
     pub fn origins(&self) -> &[String] {
         &self.route.origins

@@ -3,7 +3,7 @@
 //! (403), before anything is looked up or recorded.
 //!
 //! The host, for every method: when the route has an origin (the server's
-//! [`with_url_origin`](elicit_runtime::ElicitServer::with_url_origin), the links' origin, or
+//! [`UrlSettings::with_origin`](elicit_runtime::url::UrlSettings::with_origin), the links' origin, or
 //! one set with [`LandingRoute::with_origin`](super::LandingRoute::with_origin)), the request's
 //! `Host` (and the URI's authority, when it has one, as HTTP/2 sends it) must be one of those
 //! origins' (the scheme's default port implied; `localhost`, `127.0.0.1` and `[::1]` stand for

@@ -26,8 +26,8 @@ use axum::http::{Method, StatusCode};
 use common::trace::recorded;
 use common::url::*;
 use elicit_axum::{LandingRoute, landing_routes};
-use elicit_runtime::url::{Completion, LandingPage, UrlLink};
-use elicit_runtime::{ElicitContext, ElicitUrl, Interrupt, Reply, UrlAnswer};
+use elicit_runtime::url::{Completion, LandingPage, UrlLink, UrlSettings};
+use elicit_runtime::{ElicitContext, ElicitUrl, Reply, UrlAnswer};
 use pollster::block_on;
 use serde_json::json;
 use support::*;
@@ -444,12 +444,14 @@ fn dns_rebinding_is_refused_where_the_route_has_an_origin() {
 }
 
 /// Issue 32, with no setting at all: a server whose links are built with a loopback origin
-/// (`with_url_origin`, as the demo does) gets its route's `Host` checked by `landing_routes`;
+/// (`UrlSettings::with_origin`, as the demo does) gets its route's `Host` checked by `landing_routes`;
 /// loopback development keeps working under `127.0.0.1`, `localhost` and `[::1]`.
 #[test]
 fn the_links_origin_is_enforced_by_default_and_loopback_development_works() {
     let (store, server) = store_and_server(sealer());
-    let server = server.with_url_origin("http://127.0.0.1:8080").unwrap();
+    let server = tuned(&server, |url| {
+        url.with_origin("http://127.0.0.1:8080").unwrap()
+    });
     let caller = Caller::new(&server, Some(ALICE));
     let ask = async |cx: &mut ElicitContext| bound().ask(cx).await;
     let round = input_required(block_on(caller.call(&caller.first(), ask)));
@@ -538,26 +540,22 @@ fn a_token_from_another_link_of_the_same_flow_records_nothing() {
     assert_eq!(f.store.snapshot().len(), 1);
 }
 
-/// The handler through `ask_or_link`.
-async fn or_link(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>, Interrupt> {
-    bound().ask_or_link(cx).await
-}
-
-/// The link a form-only client's call ends with (`ask_or_link`).
+/// The link a form-only client's call ends with (a server with the link fallback).
 fn link_for(caller: &Caller) -> String {
-    match block_on(caller.call(&caller.first(), or_link)) {
+    match block_on(caller.call(&caller.first(), connect)) {
         Ok(Reply::Link(UrlLink { url, .. })) => handle_of(&url),
         other => panic!("expected the call to end with a link, got {other:?}"),
     }
 }
 
-/// Issue 32, as reported: the same `ask_or_link` call made again a little later derives the
+/// Issue 32, as reported: the same call through the link fallback made again a little later derives the
 /// same flow id and gets a later link to it. The token of the first link's page, taken while it
 /// was open, confirmed the later link once the first had expired; now it is refused, and the
 /// later link's own page confirms.
 #[test]
 fn a_token_from_an_expired_page_confirms_no_later_link_of_the_same_flow() {
     let (store, server) = store_and_server(sealer().with_ttl(Duration::from_secs(2)));
+    let server = tuned(&server, UrlSettings::with_link_fallback);
     let caller = Caller::with_capabilities(&server, Some(ALICE), Some(json!({"elicitation": {}})));
     let page = LandingPage::new(&server);
     let opened = |handle: &str| block_on(page.open::<ConnectGithub>(handle, ALICE)).unwrap();

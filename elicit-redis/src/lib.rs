@@ -72,11 +72,12 @@
 //! use elicit_redis::RedisCompletionStore;
 //! use elicit_runtime::ElicitServer;
 //! use elicit_runtime::state::{KeyRing, StateSealer};
+//! use elicit_runtime::url::UrlSettings;
 //!
 //! let store = RedisCompletionStore::connect("redis://127.0.0.1:6379", "myapp").await?;
 //! let sealer = StateSealer::new(KeyRing::from_env("ELICIT_KEYS")?, "myapp")
 //!     .with_replay_guard(Arc::new(store.replay_guard()));
-//! let server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
+//! let server = ElicitServer::new(sealer).with_url(UrlSettings::new(Arc::new(store)));
 //! # let _ = server; Ok(()) }
 //! ```
 //!

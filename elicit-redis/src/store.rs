@@ -26,12 +26,13 @@ use crate::notify::Listener;
 /// use std::sync::Arc;
 /// use elicit_runtime::ElicitServer;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_runtime::url::UrlSettings;
 /// use elicit_redis::RedisCompletionStore;
 ///
 /// let store = RedisCompletionStore::connect("redis://127.0.0.1:6379", "myapp").await?;
 /// let sealer = StateSealer::new(KeyRing::generate(), "myapp")
 ///     .with_replay_guard(Arc::new(store.replay_guard()));
-/// let server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
+/// let server = ElicitServer::new(sealer).with_url(UrlSettings::new(Arc::new(store)));
 /// # let _ = server; Ok(()) }
 /// ```
 #[derive(Clone)]

@@ -70,9 +70,7 @@ impl AsRef<ElicitContext> for Elicit {
     }
 }
 
-/// The call's context, as an [`AdapterChannel`] holds it (and so that
-/// [`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link) and
-/// [`ElicitUrl::require`](crate::ElicitUrl::require) take `&mut cx`).
+/// The call's context, as an [`AdapterChannel`] holds it.
 impl AsMut<ElicitContext> for Elicit {
     fn as_mut(&mut self) -> &mut ElicitContext {
         self.cx_mut()

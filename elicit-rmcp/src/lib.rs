@@ -69,11 +69,12 @@ pub use service::WireFix;
 /// use elicit_rmcp::ElicitServer;
 /// use elicit_rmcp::redis::RedisCompletionStore;
 /// use elicit_rmcp::state::{KeyRing, StateSealer};
+/// use elicit_rmcp::url::UrlSettings;
 ///
 /// let store = RedisCompletionStore::connect("redis://127.0.0.1:6379", "myapp").await?;
 /// let sealer = StateSealer::new(KeyRing::from_env("ELICIT_KEYS")?, "myapp")
 ///     .with_replay_guard(Arc::new(store.replay_guard()));
-/// let server = ElicitServer::new(sealer).with_completion_store(Arc::new(store));
+/// let server = ElicitServer::new(sealer).with_url(UrlSettings::new(Arc::new(store)));
 /// # let _ = server; Ok(()) }
 /// ```
 #[cfg(feature = "redis")]

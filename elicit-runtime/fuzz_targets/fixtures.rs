@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::ElicitServer;
 use crate::state::{KeyRing, MemoryReplayGuard, StateSealer};
-use crate::url::MemoryCompletionStore;
+use crate::url::{MemoryCompletionStore, UrlSettings};
 
 /// A select of the form (plain wire values, renamed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, crate::ElicitEnum)]
@@ -128,7 +128,7 @@ pub(crate) fn sealer() -> StateSealer {
 pub(crate) fn server() -> ElicitServer {
     let sealer = sealer().with_replay_guard(Arc::new(MemoryReplayGuard::new()));
     ElicitServer::new(sealer)
-        .with_completion_store(Arc::new(MemoryCompletionStore::new()))
+        .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())))
         .with_server_info(AUDIENCE, "1.0.0")
 }
 

@@ -12,7 +12,9 @@ use super::fixtures::{ConnectGithub, PRINCIPAL, block_on, connect_github, same_j
 use crate::state::Binding;
 use crate::url::handle;
 use crate::url::handle::confirm;
-use crate::url::{LandingPage, MemoryCompletionStore, OpenedHandle, OpenedHandleKey, PageError};
+use crate::url::{
+    LandingPage, MemoryCompletionStore, OpenedHandle, OpenedHandleKey, PageError, UrlSettings,
+};
 use crate::{ElicitServer, ElicitUrl};
 
 /// What the input describes: a handle (the link's text, or one this server mints now for
@@ -70,8 +72,9 @@ pub fn landing_page_open(data: &[u8]) {
         return;
     };
     let ttl = Duration::from_secs(input.ttl);
-    let server = ElicitServer::new(sealer().with_ttl(ttl))
-        .with_completion_store(std::sync::Arc::new(MemoryCompletionStore::new()));
+    let server = ElicitServer::new(sealer().with_ttl(ttl)).with_url(UrlSettings::new(
+        std::sync::Arc::new(MemoryCompletionStore::new()),
+    ));
     let Some(token) = handle_text(&server, &input) else {
         return;
     };
@@ -194,7 +197,7 @@ fn check_minted(input: &PageInput, raw: &Result<(OpenedHandleKey, Value), PageEr
 }
 
 /// Another link of flow `id` for the input's principal, minted now until `exp` (what a flow
-/// asked again, or an `ask_or_link` call made later, sends).
+/// asked again, or a call through the link fallback made later, sends).
 fn sibling(server: &ElicitServer, input: &PageInput, id: &str, exp: u64) -> Option<String> {
     mint_for(server, input, SystemTime::now(), Some((id.to_owned(), exp)))
 }

@@ -41,7 +41,7 @@ impl Interrupt {
     }
 
     /// The tool call ends with `link` as its ordinary text result, for a client that cannot
-    /// open URL elicitations ([`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link)).
+    /// open URL elicitations ([`UrlSettings::with_link_fallback`](crate::url::UrlSettings::with_link_fallback)).
     pub fn link(link: UrlLink) -> Self {
         Interrupt(Stop::Link(Box::new(link)))
     }

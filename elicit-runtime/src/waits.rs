@@ -13,13 +13,8 @@ use std::task::Poll;
 
 use tokio::sync::Notify;
 
-/// How many waits one user may hold at once, unless
-/// [`ElicitServer::with_max_url_waits_per_user`](crate::ElicitServer::with_max_url_waits_per_user)
-/// says otherwise.
-pub const DEFAULT_MAX_URL_WAITS_PER_USER: usize = 8;
-
 /// The most waits a pool holds, whatever it is asked for (as tokio's semaphore counts).
-const MAX_WAITS: usize = usize::MAX >> 3;
+pub(crate) const MAX_WAITS: usize = usize::MAX >> 3;
 
 #[derive(Debug, Clone)]
 pub(crate) struct UrlWaits {
@@ -57,21 +52,6 @@ impl UrlWaits {
             size: all.min(MAX_WAITS),
             per_user,
             held: Arc::default(),
-        }
-    }
-
-    pub fn all(&self) -> usize {
-        self.size
-    }
-
-    pub fn per_user(&self) -> usize {
-        self.per_user
-    }
-
-    pub fn with_per_user(&self, per_user: usize) -> Self {
-        UrlWaits {
-            per_user,
-            ..self.clone()
         }
     }
 

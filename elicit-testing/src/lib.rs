@@ -198,7 +198,7 @@ impl TestClient {
                     }
                     rounds.push(ask);
                 }
-                // Only `round` shows a link: a test of `ask_or_link` reads the reply itself.
+                // Only `round` shows a link: a test of the link fallback reads the reply itself.
                 Reply::Link(link) => {
                     return Err(JsonRpcError::new(
                         elicit_runtime::wire::INTERNAL_ERROR,

@@ -24,7 +24,7 @@ use elicit_redis::RedisCompletionStore;
 use elicit_runtime::legacy::BoxFuture;
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::url::{
-    Completion, CompletionStore, LandingPage, MemoryCompletionStore, StoreError,
+    Completion, CompletionStore, LandingPage, MemoryCompletionStore, StoreError, UrlSettings,
 };
 use elicit_runtime::{ElicitServer, ElicitUrl, Reply, UrlAnswer};
 use serde_json::{Value, json};
@@ -105,10 +105,11 @@ async fn measure(
     quiet: u64,
 ) -> Result<(), Error> {
     let sealer = StateSealer::new(KeyRing::generate(), "held");
-    let server = ElicitServer::new(sealer.clone())
-        .with_completion_store(store.clone())
-        .with_url_hold(Duration::from_secs(60))
-        .with_max_url_waits(flows * 2);
+    let server = ElicitServer::new(sealer.clone()).with_url(
+        UrlSettings::new(store.clone())
+            .with_hold(Duration::from_secs(60))
+            .with_max_waits(flows * 2),
+    );
     let server = Arc::new(server);
     // Round 1 of every flow: its link and the state to retry with.
     let mut retries = Vec::with_capacity(flows);
@@ -160,7 +161,7 @@ async fn measure(
     // On Redis the pages run on "another replica": the same keys and namespace, its own
     // store and connections, so the wake-up travels through Redis.
     let pages_server =
-        ElicitServer::new(sealer).with_completion_store(pages_store.unwrap_or(store));
+        ElicitServer::new(sealer).with_url(UrlSettings::new(pages_store.unwrap_or(store)));
     let page = LandingPage::new(&pages_server);
     let mut recorded = std::collections::HashMap::with_capacity(flows);
     for (user, handle) in &pages {

@@ -31,7 +31,7 @@ use axum::routing::get;
 use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
+use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError, UrlSettings};
 use elicit_runtime::{ElicitServer, ElicitUrl, UrlAnswer, elicit_url};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::ProtocolVersion;
@@ -42,7 +42,7 @@ use tokio::net::TcpListener;
 
 /// The URL-mode elicitation: its fields are sealed into the link and come back to the
 /// landing route and to the tool. The origin is the production one; in this example
-/// `ElicitServer::with_url_origin` swaps in the loopback port.
+/// `UrlSettings::with_origin` swaps in the loopback port.
 #[elicit_url(
     message = "Connect your GitHub account to continue",
     url = "https://mcp.example.com/connect"
@@ -324,8 +324,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     // In production: `KeyRing::from_env("ELICIT_KEYS")`, a Redis completion store, and the
     // principal your MCP authentication established (`Principal::from_request`).
     let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "github-example"))
-        .with_completion_store(Arc::new(MemoryCompletionStore::new()))
-        .with_url_origin(&origin)?;
+        .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())).with_origin(&origin)?);
     let page = LandingPage::new(&server);
     let sessions = [("s-alice", "alice"), ("s-bob", "bob")];
     let oauth = Arc::new(GithubOAuth {

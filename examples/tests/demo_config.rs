@@ -51,9 +51,9 @@ async fn the_local_demo_keeps_memory_stores_and_its_own_links() {
         .elicit_server("http://127.0.0.1:8765")
         .await
         .unwrap();
-    assert!(server.completion_store().is_some());
+    assert!(server.url_settings().store().is_some());
     // Completions are single use with no setting, in the demo too.
-    assert!(server.single_use_completions());
+    assert!(server.url_settings().single_use());
     let public = DemoConfig {
         public_origin: Some("https://demo.example.com".into()),
         ..DemoConfig::local()

@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::url::{
-    Completion, CompletionStore, LandingPage, MemoryCompletionStore, StoreError,
+    Completion, CompletionStore, LandingPage, MemoryCompletionStore, StoreError, UrlSettings,
 };
 use elicit_runtime::{ElicitContext, ElicitServer, ElicitUrl, UrlAnswer};
 use pollster::block_on;
@@ -140,7 +140,7 @@ impl CompletionStore for Recording {
 
 pub fn store_and_server(sealer: StateSealer) -> (Arc<Recording>, ElicitServer) {
     let store = Arc::new(Recording::default());
-    let server = ElicitServer::new(sealer).with_completion_store(store.clone());
+    let server = ElicitServer::new(sealer).with_url(UrlSettings::new(store.clone()));
     (store, server)
 }
 

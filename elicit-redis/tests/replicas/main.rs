@@ -23,7 +23,7 @@ use common_url::*;
 use elicit_redis::{RedisCompletionStore, RedisReplayGuard};
 use elicit_runtime::state::{KeyRing, Redemption, ReplayGuard, StateError, StateSealer};
 use elicit_runtime::url::{
-    Completion, CompletionStore, LandingPage, MemoryCompletionStore, PageError,
+    Completion, CompletionStore, LandingPage, MemoryCompletionStore, PageError, UrlSettings,
 };
 use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{ElicitServer, ElicitUrl, Interrupt};
@@ -151,13 +151,11 @@ async fn replica(redis: &Redis, ns: &str, options: Options) -> ElicitServer {
         sealer = sealer.without_replay_guard();
     }
     // A short hold: these flows' pages finish after the retry, or never.
-    let mut server = ElicitServer::new(sealer)
-        .with_completion_store(Arc::new(store))
-        .with_url_hold(Duration::from_millis(300));
+    let mut url = UrlSettings::new(Arc::new(store)).with_hold(Duration::from_millis(300));
     if !options.single_use {
-        server = server.without_single_use_completions();
+        url = url.with_reusable_completions();
     }
-    server
+    ElicitServer::new(sealer).with_url(url)
 }
 
 /// Round 1 on `server` as alice: the handle and the state to retry with.
@@ -218,9 +216,9 @@ async fn the_page_on_one_replica_completes_the_retry_on_the_other() {
 async fn a_retry_held_on_one_replica_is_woken_by_the_page_on_the_other() {
     let redis = Redis::start();
     let ns = namespace("held");
-    let a = replica(&redis, &ns, Options::default())
-        .await
-        .with_url_hold(Duration::from_secs(30));
+    let a = tuned(&replica(&redis, &ns, Options::default()).await, |url| {
+        url.with_hold(Duration::from_secs(30))
+    });
     let b = replica(&redis, &ns, Options::default()).await;
     let on_a = Caller::new(&a, Some(ALICE));
     let (handle, state) = start(&on_a).await;
@@ -285,22 +283,23 @@ async fn a_record_on_another_replica_rings_the_bell_here() {
     );
 }
 
-/// `ask_or_link` across replicas: replica A gives a form-only client the link, the page on
+/// The link fallback across replicas: replica A gives a form-only client the link, the page on
 /// replica B records the completion, and the identical call on replica C (or A) finds it once.
 #[tokio::test]
 #[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn the_link_for_a_form_only_client_completes_across_replicas_once() {
     let redis = Redis::start();
     let ns = namespace("or-link");
+    let linking = |server: ElicitServer| tuned(&server, UrlSettings::with_link_fallback);
     let [a, b, c] = [
-        replica(&redis, &ns, Options::default()).await,
-        replica(&redis, &ns, Options::default()).await,
-        replica(&redis, &ns, Options::default()).await,
+        linking(replica(&redis, &ns, Options::default()).await),
+        linking(replica(&redis, &ns, Options::default()).await),
+        linking(replica(&redis, &ns, Options::default()).await),
     ];
     let forms_only = |server: &ElicitServer| {
         Caller::with_capabilities(server, Some(ALICE), Some(json!({"elicitation": {}})))
     };
-    let or_link = async |cx: &mut elicit_runtime::ElicitContext| bound().ask_or_link(cx).await;
+    let or_link = async |cx: &mut elicit_runtime::ElicitContext| bound().ask(cx).await;
     let link = match forms_only(&a).call(&forms_only(&a).first(), or_link).await {
         Ok(elicit_runtime::Reply::Link(link)) => link,
         other => panic!("expected the link, got {other:?}"),
@@ -483,7 +482,7 @@ async fn the_other_replica_refuses_tampered_foreign_and_other_users_handles() {
         .await
         .unwrap();
     let foreign = ElicitServer::new(StateSealer::new(KeyRing::new(1, [8; 32]), "issues-server"))
-        .with_completion_store(Arc::new(store));
+        .with_url(UrlSettings::new(Arc::new(store)));
     assert!(matches!(
         LandingPage::new(&foreign)
             .open::<ConnectGithub>(&handle, ALICE)
@@ -555,7 +554,7 @@ async fn an_unreachable_redis_is_a_clear_error_and_fails_closed() {
         StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server")
             .with_replay_guard(Arc::new(guard)),
     )
-    .with_completion_store(Arc::new(store));
+    .with_url(UrlSettings::new(Arc::new(store)));
     let caller = Caller::new(&server, Some(ALICE));
     let (_, state) = start(&caller).await;
     let params = caller.retry(&state, Some(answer("accept")));

@@ -150,7 +150,7 @@ fn guarded_by(silent: &Silent) -> ElicitServer {
         .with_timeouts(CONNECT, RESPONSE);
     let sealer = StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server")
         .with_replay_guard(Arc::new(guard));
-    ElicitServer::new(sealer).with_completion_store(Arc::new(MemoryCompletionStore::new()))
+    ElicitServer::new(sealer).with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())))
 }
 
 #[tokio::test]

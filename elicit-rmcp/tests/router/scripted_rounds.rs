@@ -64,7 +64,11 @@ async fn connect_unopened(era: ProtocolEra) -> Run<CallToolResult> {
         .call_tool(
             // A short hold: the page is never opened, so the hold passes.
             Wired::with_server(
-                elicit_server().with_url_hold(std::time::Duration::from_millis(200)),
+                {
+                    let elicit = elicit_server();
+                    let url = elicit.url_settings().clone();
+                    elicit.with_url(url.with_hold(std::time::Duration::from_millis(200)))
+                },
                 Principal::fixed("alice"),
             ),
             "connect_account",

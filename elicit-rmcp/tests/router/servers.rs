@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use elicit_rmcp::state::{KeyRing, StateSealer};
-use elicit_rmcp::url::MemoryCompletionStore;
+use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
 use elicit_rmcp::{Answer, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use rmcp::handler::server::router::prompt::PromptRouter;
@@ -187,7 +187,9 @@ macro_rules! shop_tools {
                 let state = ConnectAccount {
                     service: service.clone(),
                 };
-                Ok(match state.ask_or_link(&mut cx).await? {
+                // A form-only client gets the link as this result where the server has the
+                // link fallback (`UrlSettings::with_link_fallback`).
+                Ok(match state.ask(&mut cx).await? {
                     UrlAnswer::Completed { result, .. } => {
                         format!("connected {service} as {}", account(&result))
                     }
@@ -273,7 +275,7 @@ macro_rules! shop_tools {
 pub fn elicit_server() -> ElicitServer {
     ElicitServer::new(StateSealer::new(KeyRing::generate(), "rmcp-router-test"))
         .with_server_info("rmcp-router-test", "1.0.0")
-        .with_completion_store(Arc::new(MemoryCompletionStore::new()))
+        .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())))
 }
 
 fn info() -> ServerConfig {

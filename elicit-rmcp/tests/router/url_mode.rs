@@ -201,9 +201,12 @@ async fn a_cancelled_call_frees_its_wait_on_the_page() {
     use std::time::Duration;
 
     for era in ERAS {
-        let elicit = super::servers::elicit_server()
-            .with_url_hold(Duration::from_secs(30))
-            .with_max_url_waits_per_user(1);
+        let elicit = super::servers::elicit_server();
+        let url = elicit.url_settings().clone();
+        let elicit = elicit.with_url(
+            url.with_hold(Duration::from_secs(30))
+                .with_max_waits_per_user(1),
+        );
         let server = Wired::with_server(elicit, Principal::fixed("alice"));
         let page = LandingPage::new(server.elicit.server());
         // The person comes to the page only for the second call.
@@ -271,13 +274,15 @@ async fn a_cancelled_call_frees_its_wait_on_the_page() {
     }
 }
 
-/// `ask_or_link` with rmcp's client declaring form mode only (as Claude Code does), on both
+/// The link fallback (`UrlSettings::with_link_fallback`) with rmcp's client declaring form mode only (as Claude Code does), on both
 /// eras: the call ends with the link as its text result and asks the client nothing; the
 /// same call after the page finished connects; the one after that needs a new link.
 #[tokio::test]
 async fn a_form_only_client_connects_through_the_link_in_the_tool_result() {
     for era in ERAS {
-        let server = Wired::new(Principal::fixed("alice"));
+        let elicit = super::servers::elicit_server();
+        let url = elicit.url_settings().clone().with_link_fallback();
+        let server = Wired::with_server(elicit.with_url(url), Principal::fixed("alice"));
         let page = LandingPage::new(server.elicit.server());
         let mut user = User::always(ElicitationAction::Decline, None);
         user.form_only();

@@ -89,6 +89,9 @@ pub(crate) trait Round: Send {
     fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask>;
     fn reasking(&mut self, key: &str, reask: &Reask);
     fn url_mode(&mut self) -> Option<&mut UrlMode>;
+    /// The request itself, for what only a request can do (end a call with a link): the one
+    /// implementor downcasts it, so this module names no type above it.
+    fn request(&mut self) -> &mut dyn std::any::Any;
 }
 
 impl std::fmt::Debug for ChannelRules<'_> {
@@ -163,6 +166,14 @@ impl<'a> ChannelRules<'a> {
     pub(crate) fn reasking(self, key: &str, reask: &Reask) {
         if let Kind::Request(cx) = self.0 {
             cx.reasking(key, reask);
+        }
+    }
+
+    /// The request whose rules these are, if any (see [`Round::request`]).
+    pub(crate) fn into_request(self) -> Option<&'a mut dyn std::any::Any> {
+        match self.0 {
+            Kind::Request(cx) => Some(cx.request()),
+            Kind::None | Kind::Url(_) => None,
         }
     }
 

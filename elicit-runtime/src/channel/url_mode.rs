@@ -112,9 +112,9 @@ impl UrlMode {
 
     /// The server's completion store, which every URL-mode flow ends in.
     pub(crate) fn store(&self) -> Result<Arc<dyn CompletionStore>, Interrupt> {
-        self.server.completion_store().cloned().ok_or_else(|| {
+        self.server.url_settings().store().cloned().ok_or_else(|| {
             internal(
-                "URL-mode elicitation needs a completion store: `ElicitServer::with_completion_store`",
+                "URL-mode elicitation needs a completion store: `ElicitServer::with_url(UrlSettings::new(store))`",
             )
         })
     }

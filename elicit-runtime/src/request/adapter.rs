@@ -14,8 +14,8 @@ use crate::wire::{ClientCapabilities, InputRequest, InputResponse};
 /// names the error the SDK's handlers return, so that `?` after an ask works in them.
 ///
 /// Every implementor is an [`InputChannel`] that asks through its context, with
-/// [`InputChannel::Error`] set to [`SdkError`](Self::SdkError); with `AsMut<ElicitContext>` it
-/// also takes [`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link). Its dispatch turns the
+/// [`InputChannel::Error`] set to [`SdkError`](Self::SdkError), and lends its context's rules
+/// (the round, URL mode, the link fallback) through `AsMut<ElicitContext>`. Its dispatch turns the
 /// handler's error back into an [`Interrupt`] for [`ElicitContext::respond`].
 /// `elicit_rmcp::Elicit` is one, for rmcp.
 ///

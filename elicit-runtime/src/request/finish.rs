@@ -38,7 +38,7 @@ pub enum Reply<R> {
     InputRequired(InputRequiredResult),
     /// The tool call ends with this link as its ordinary text result: the client cannot open
     /// URL elicitations, and the same call made again finds what the page recorded
-    /// ([`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link)).
+    /// ([`UrlSettings::with_link_fallback`](crate::url::UrlSettings::with_link_fallback)).
     Link(UrlLink),
 }
 

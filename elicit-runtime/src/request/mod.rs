@@ -95,7 +95,7 @@ pub struct ElicitContext {
     pub(crate) url_flows: BTreeMap<String, UrlFlow>,
     /// URL mode, once a URL-mode question was asked (it then holds `url_flows`).
     pub(crate) url: Option<UrlMode>,
-    /// The link `ask_or_link` ended the call with, for adapters that see only "not an error".
+    /// The link the link fallback ended the call with, for adapters that see only "not an error".
     pub(crate) link: Option<UrlLink>,
     pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
     /// What ends a wait on a page early: the SDK's cancellation of this request.
@@ -327,8 +327,7 @@ impl ElicitContext {
     }
 }
 
-/// So that what takes a request's context ([`ElicitUrl::ask_or_link`](crate::ElicitUrl::ask_or_link),
-/// [`ElicitUrl::require`](crate::ElicitUrl::require)) takes it as it takes an adapter's channel.
+/// So that what takes an adapter's channel (`AsMut<ElicitContext>`) takes a request's context.
 impl AsMut<ElicitContext> for ElicitContext {
     fn as_mut(&mut self) -> &mut ElicitContext {
         self
@@ -395,6 +394,10 @@ impl Round for ElicitContext {
         if self.first_error.is_none() {
             self.first_error = Some(error.clone());
         }
+    }
+
+    fn request(&mut self) -> &mut dyn std::any::Any {
+        self
     }
 
     /// On 2026-07-28 the flows travel in the sealed state from round to round; on

@@ -37,7 +37,10 @@ pub(crate) async fn ask<C: InputChannel + ?Sized, T: Askable>(
     channel: &mut C,
     state: T,
 ) -> Result<UrlAnswer<T>, C::Error> {
-    let result = ask_inner(channel, state).await;
+    let result = match super::link::without_round(channel) {
+        Some(cx) => super::link::ask_without_round(cx, state).await,
+        None => ask_inner(channel, state).await,
+    };
     settle(channel, result)
 }
 
@@ -50,7 +53,7 @@ pub(super) fn mode_of<C: InputChannel + ?Sized>(
     })
 }
 
-async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
+pub(super) async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
     channel: &mut C,
     state: T,
 ) -> Result<UrlAnswer<T>, Interrupt> {
@@ -171,7 +174,7 @@ fn link_question<T: Askable>(
     );
     let request = InputRequest::from(UrlParams::for_2025(
         T::MESSAGE,
-        mode.server.link(T::URL_TEMPLATE, &token),
+        mode.server.url_settings().link(T::URL_TEMPLATE, &token),
         claims.id.clone(),
     ));
     let sent = UrlFlow {
@@ -189,7 +192,7 @@ enum Followed<T> {
     StillOpen,
 }
 
-/// 2026-07-28: after an accept, the retry is held (at most the server's `url_hold`, never past
+/// 2026-07-28: after an accept, the retry is held (at most the server's `UrlSettings::hold`, never past
 /// the link's expiry) until the page records, holding a wait from the pool within the user's
 /// share. A completion read here travels on in the sealed state, so a single-use completion
 /// is redeemed once, not once per round.
@@ -200,7 +203,7 @@ async fn follow_round<T>(
     state: T,
 ) -> Result<Followed<T>, Interrupt> {
     let store = mode.store()?;
-    let single_use = mode.server.single_use_completions();
+    let single_use = mode.server.url_settings().single_use();
     // Already read in an earlier round of this request.
     if let Some(done) = flow.done {
         if single_use {
@@ -213,7 +216,7 @@ async fn follow_round<T>(
     let mut done = completed(single_use, &flow.id, store.as_ref(), expires_at).await?;
     let now = SystemTime::now();
     if done.is_none() && now < expires_at {
-        let hold_until = expires_at.min(now + mode.server.url_hold());
+        let hold_until = expires_at.min(now + mode.server.url_settings().hold());
         // Holding needs tokio's timer; outside a tokio runtime the question is asked again at
         // once, as with a zero hold.
         if hold_until > now && tokio::runtime::Handle::try_current().is_ok() {
@@ -251,7 +254,7 @@ async fn wait_for_page<T>(
     state: T,
 ) -> Result<UrlAnswer<T>, Interrupt> {
     let store = mode.store()?;
-    let single_use = mode.server.single_use_completions();
+    let single_use = mode.server.url_settings().single_use();
     let expires_at = expires_at(&flow);
     let wait = await_completion(single_use, &flow.id, store.as_ref(), expires_at, expires_at);
     let Some(done) = Cancellation::unless(mode.cancel.as_ref(), wait).await? else {

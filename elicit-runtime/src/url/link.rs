@@ -5,9 +5,9 @@
 
 use std::time::{Duration, SystemTime};
 
-use super::ask::{self, bind, mode_of, outcome_for, read_completion};
+use super::ask::{bind, mode_of, outcome_for, read_completion};
 use super::{Askable, UrlAnswer};
-use crate::channel::internal;
+use crate::channel::InputChannel;
 use crate::form::short_digest;
 use crate::interrupt::{Interrupt, UrlLink};
 use crate::request::ElicitContext;
@@ -27,28 +27,47 @@ enum Derived {
     },
 }
 
-/// [`ElicitUrl::require`](super::ElicitUrl::require).
-pub(crate) async fn require_url<T: Askable>(
+/// The request behind `channel`, when the server's [`UrlSettings`](super::UrlSettings) say
+/// its URL question goes back as the answer to the call (the link fallback for a client
+/// without URL mode, or `-32042` on 2025-11-25) rather than in a round.
+pub(super) fn without_round<C: InputChannel + ?Sized>(
+    channel: &mut C,
+) -> Option<&mut ElicitContext> {
+    let cx = channel
+        .rules()
+        .into_request()?
+        .downcast_mut::<ElicitContext>()?;
+    let settings = cx.server.url_settings();
+    let (link, required) = (
+        settings.link_fallback(),
+        settings.url_elicitation_required(),
+    );
+    let way = if cx.capabilities().supports(ElicitMode::Url) {
+        required && cx.era == ProtocolEra::Legacy2025
+    } else {
+        link && cx.binding().method == METHOD_TOOLS_CALL
+    };
+    way.then_some(cx)
+}
+
+/// A URL question [`without_round`] picked: `-32042` where the client can open URLs, else the
+/// link fallback.
+pub(super) async fn ask_without_round<T: Askable>(
     cx: &mut ElicitContext,
     state: T,
 ) -> Result<UrlAnswer<T>, Interrupt> {
-    if cx.era == ProtocolEra::Mrtr2026 {
-        return ask::ask(cx, state).await;
+    if cx.capabilities().supports(ElicitMode::Url) {
+        require_url_legacy(cx, state).await
+    } else {
+        link_for(cx, state).await
     }
-    let result = require_url_legacy(cx, state).await;
-    cx.note_error(result)
 }
 
 async fn require_url_legacy<T: Askable>(
     cx: &mut ElicitContext,
     state: T,
 ) -> Result<UrlAnswer<T>, Interrupt> {
-    if !cx.capabilities().supports(ElicitMode::Url) {
-        return Err(Interrupt::error(
-            JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
-        ));
-    }
-    let single_use = cx.server.single_use_completions();
+    let single_use = cx.server.url_settings().single_use();
     let bound = bind(&state)?;
     match derived_flow::<T>(cx, bound, single_use).await? {
         Derived::Done(done) => outcome_for(done, state),
@@ -58,24 +77,7 @@ async fn require_url_legacy<T: Askable>(
     }
 }
 
-/// [`ElicitUrl::ask_or_link`](super::ElicitUrl::ask_or_link).
-pub(crate) async fn ask_url_or_link<T: Askable>(
-    cx: &mut ElicitContext,
-    state: T,
-) -> Result<UrlAnswer<T>, Interrupt> {
-    if cx.capabilities().supports(ElicitMode::Url) {
-        return ask::ask(cx, state).await;
-    }
-    let result = link_for(cx, state).await;
-    cx.note_error(result)
-}
-
 async fn link_for<T: Askable>(cx: &mut ElicitContext, state: T) -> Result<UrlAnswer<T>, Interrupt> {
-    if cx.binding().method != METHOD_TOOLS_CALL {
-        return Err(internal(
-            "`ask_or_link` ends a tools/call with the link; prompts and resources use `ask`",
-        ));
-    }
     // Completions found through a link are always single use: the link is in the model's
     // hands, and one finished page must not answer two calls.
     let bound = bind(&state)?;
@@ -150,7 +152,7 @@ async fn derived_flow<T: Askable>(
         .duration_since(SystemTime::now())
         .unwrap_or_default();
     Ok(Derived::Link {
-        url: mode.server.link(T::URL_TEMPLATE, &token),
+        url: mode.server.url_settings().link(T::URL_TEMPLATE, &token),
         id: claims.id,
         valid_for,
     })

@@ -21,14 +21,13 @@ mod ask;
 pub(crate) mod handle;
 mod link;
 mod page;
+mod settings;
 mod shown;
 
 use std::future::Future;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-
-use crate::wire::ElicitMode;
 
 pub use crate::channel::UrlMode;
 pub use crate::interrupt::UrlLink;
@@ -37,13 +36,15 @@ pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 pub(crate) use shown::Bound;
 pub use shown::Shown;
 
-pub use crate::server::{DEFAULT_MAX_URL_WAITS, DEFAULT_URL_HOLD, OriginError};
+use crate::InputChannel;
 pub use crate::state::completion::{
     Completion, CompletionStore, MemoryCompletionStore, StoreError,
 };
 pub use crate::state::signals::CompletionSignals;
-pub use crate::waits::DEFAULT_MAX_URL_WAITS_PER_USER;
-use crate::{ElicitContext, InputChannel};
+pub use settings::{
+    DEFAULT_MAX_URL_WAITS, DEFAULT_MAX_URL_WAITS_PER_USER, DEFAULT_URL_HOLD, OriginError,
+    UrlSettings,
+};
 
 /// A URL-mode elicitation: the struct is the server-side state bound to the request, and
 /// [`#[elicit_url]`](crate::elicit_url) (or `#[derive(ElicitUrl)]`) supplies the key, message
@@ -51,7 +52,7 @@ use crate::{ElicitContext, InputChannel};
 ///
 /// On 2026-07-28 the first round sends the link; on the retry an `accept` is checked against
 /// the completion store: completed, failed, expired — or, while the page has not finished, a
-/// retry is held (at most [`ElicitServer::url_hold`](crate::ElicitServer::url_hold)) and
+/// retry is held (at most [`UrlSettings::hold`]) and
 /// then the same link is asked again, never an empty round. On 2025-11-25
 /// the link goes out with an `elicitationId`; after an accept the handler waits for the page
 /// (until the handle expires) and then sends `notifications/elicitation/complete`.
@@ -80,7 +81,17 @@ pub trait ElicitUrl: Send + 'static {
     }
 
     /// Asks the user to open this elicitation's page (see the trait's documentation),
-    /// through any input channel: a request's context or a running task's input.
+    /// through any input channel: a request's context, an SDK adapter's channel, or a running
+    /// task's input.
+    ///
+    /// What a client that cannot open URL elicitations gets, and whether a 2025-11-25 call
+    /// waits for the page or ends with `-32042`, is the server's [`UrlSettings`]:
+    /// [`with_link_fallback`](UrlSettings::with_link_fallback) ends such a `tools/call` with
+    /// the link as its result (and the same call made later goes on with what the page
+    /// recorded), [`with_url_elicitation_required`](UrlSettings::with_url_elicitation_required)
+    /// answers a 2025-11-25 call with `URLElicitationRequiredError`. Without either, a client
+    /// that did not declare URL mode gets the missing-capability error; to do something else
+    /// in that case, look first (`cx.capabilities().supports(ElicitMode::Url)`).
     fn ask<C: InputChannel>(
         self,
         channel: &mut C,
@@ -89,65 +100,6 @@ pub trait ElicitUrl: Send + 'static {
         Self: Serialize + DeserializeOwned,
     {
         ask::ask(channel, self)
-    }
-
-    /// [`ElicitUrl::ask`] only if the client can open URLs; `Ok(None)` otherwise.
-    fn ask_if_supported<C: InputChannel>(
-        self,
-        channel: &mut C,
-    ) -> impl Future<Output = Result<Option<UrlAnswer<Self>>, C::Error>> + Send + '_
-    where
-        Self: Serialize + DeserializeOwned,
-    {
-        async move {
-            if !channel.supports(ElicitMode::Url) {
-                return Ok(None);
-            }
-            ask::ask(channel, self).await.map(Some)
-        }
-    }
-
-    /// [`ElicitUrl::ask`] where the client declared URL mode; otherwise the tool call ends with
-    /// the link as its ordinary text result ([`UrlLink`]: a sentence the model relays, "open …
-    /// then ask me to continue"), and the same call by the same user with the same arguments,
-    /// made once the page finished, goes on with what it recorded: `Completed` or `Failed`,
-    /// or the link again while the page has not been used. This is how an account gets
-    /// connected from clients that show forms only (Claude Code, Codex by default).
-    ///
-    /// The flow is bound exactly as a URL-mode flow (principal, tool, arguments, audience,
-    /// expiry) and its completion is single use. With Redis as the completion store it works
-    /// across replicas. `tools/call` only.
-    ///
-    /// `cx` is a request's context, or an SDK adapter's channel that lends one
-    /// (`elicit_rmcp::Elicit`).
-    fn ask_or_link<C: InputChannel + AsMut<ElicitContext>>(
-        self,
-        cx: &mut C,
-    ) -> impl Future<Output = Result<UrlAnswer<Self>, C::Error>> + Send + '_
-    where
-        Self: Serialize + DeserializeOwned,
-    {
-        async move {
-            let result = link::ask_url_or_link(cx.as_mut(), self).await;
-            result.map_err(|stop| cx.stop(stop))
-        }
-    }
-
-    /// On 2025-11-25: fails the request with `URLElicitationRequiredError` (-32042) carrying
-    /// the link, unless the page already completed for this very call (same user, tool and
-    /// arguments), in which case the answer is returned; the client retries the call after the
-    /// user finished. On 2026-07-28, where -32042 does not exist, this is [`ElicitUrl::ask`].
-    fn require<C: InputChannel + AsMut<ElicitContext>>(
-        self,
-        cx: &mut C,
-    ) -> impl Future<Output = Result<UrlAnswer<Self>, C::Error>> + Send + '_
-    where
-        Self: Serialize + DeserializeOwned,
-    {
-        async move {
-            let result = link::require_url(cx.as_mut(), self).await;
-            result.map_err(|stop| cx.stop(stop))
-        }
     }
 }
 

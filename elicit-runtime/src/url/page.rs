@@ -150,11 +150,11 @@ impl<T> OpenedHandle<T> {
 /// ```
 /// use elicit_runtime::ElicitServer;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
-/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError};
+/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, PageError, UrlSettings};
 /// use std::sync::Arc;
 ///
 /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files-server"))
-///     .with_completion_store(Arc::new(MemoryCompletionStore::new()));
+///     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
 /// let page = LandingPage::new(&server);
 /// let refused = pollster::block_on(page.open_raw("not-a-handle", "alice"));
 /// assert!(matches!(refused, Err(PageError::Invalid(_))));
@@ -206,7 +206,11 @@ impl LandingPage {
         if subject.is_empty() || !claims.is_for(sealer, subject) {
             return Err(PageError::WrongSubject);
         }
-        let store = self.server.completion_store().ok_or(PageError::NoStore)?;
+        let store = self
+            .server
+            .url_settings()
+            .store()
+            .ok_or(PageError::NoStore)?;
         if store
             .lookup(&claims.id)
             .await
@@ -235,25 +239,22 @@ impl LandingPage {
     }
 
     /// The origin the server's links are built with
-    /// ([`ElicitServer::with_url_origin`](crate::ElicitServer::with_url_origin)), if one is
-    /// set: where the landing page is served, so a page may refuse a request for any other
-    /// host (a DNS-rebinding attacker's name for the same address).
+    /// ([`UrlSettings::with_origin`](crate::url::UrlSettings::with_origin)), if one is set:
+    /// where the landing page is served, so a page may refuse a request for any other host (a
+    /// DNS-rebinding attacker's name for the same address).
     ///
     /// ```
     /// # use elicit_runtime::ElicitServer;
     /// # use elicit_runtime::state::{KeyRing, StateSealer};
-    /// # use elicit_runtime::url::LandingPage;
+    /// # use elicit_runtime::url::{LandingPage, UrlSettings};
     /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files-server"));
     /// assert_eq!(LandingPage::new(&server).url_origin(), None);
-    /// let server = server.with_url_origin("http://127.0.0.1:8080/").unwrap();
-    /// assert_eq!(LandingPage::new(&server).url_origin().as_deref(), Some("http://127.0.0.1:8080"));
+    /// let server = server.with_url(UrlSettings::default().with_origin("http://127.0.0.1:8080/")?);
+    /// assert_eq!(LandingPage::new(&server).url_origin(), Some("http://127.0.0.1:8080"));
+    /// # Ok::<(), elicit_runtime::url::OriginError>(())
     /// ```
-    pub fn url_origin(&self) -> Option<String> {
-        // `link` puts the configured origin in front of a template's path; this template's
-        // scheme is none an origin may have, so an unchanged link means no origin is set.
-        const PROBE: &str = "elicit-no-origin:///";
-        let link = self.server.link(PROBE, "");
-        (link != PROBE).then(|| link.trim_end_matches('/').to_owned())
+    pub fn url_origin(&self) -> Option<&str> {
+        self.server.url_settings().origin()
     }
 
     /// The CSRF token of a confirmation page: put it in the page's form (a hidden field), and
@@ -261,7 +262,7 @@ impl LandingPage {
     /// the server's keys (the AEAD frame of `requestState`, a prefix of its own) over the
     /// handle as the link carries it, its expiry and `subject`, so it is good for this link
     /// and this browser user only, and only until the handle expires: another link of the same
-    /// flow (asked again, or an `ask_or_link` call made later) needs its own page's token. A
+    /// flow (asked again, or a call through the link fallback made later) needs its own page's token. A
     /// page of another origin cannot read it.
     ///
     /// # Errors
@@ -352,7 +353,11 @@ impl LandingPage {
     }
 
     async fn record(&self, claims: &Claims, completion: Completion) -> Result<(), PageError> {
-        let store = self.server.completion_store().ok_or(PageError::NoStore)?;
+        let store = self
+            .server
+            .url_settings()
+            .store()
+            .ok_or(PageError::NoStore)?;
         if store
             .record(&claims.id, completion, claims.expires_at())
             .await
@@ -437,12 +442,12 @@ mod tests {
 
     use super::*;
     use crate::state::{Binding, KeyRing, StateSealer};
-    use crate::url::MemoryCompletionStore;
+    use crate::url::{MemoryCompletionStore, UrlSettings};
     use pollster::block_on;
 
     fn server() -> ElicitServer {
         ElicitServer::new(StateSealer::new(KeyRing::new(1, [11; 32]), "aud"))
-            .with_completion_store(Arc::new(MemoryCompletionStore::new()))
+            .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())))
     }
 
     /// A handle for alice, continuing flow `id` until `until`, minted at `at`.

@@ -11,6 +11,7 @@ use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateError, StateSealer};
 use elicit_runtime::url::{
     Completion, CompletionStore, LandingPage, MemoryCompletionStore, PageError, StoreError,
+    UrlSettings,
 };
 use elicit_runtime::wire::{ClientCapabilities, InputRequest, JsonRpcError, ProtocolEra};
 use elicit_runtime::{
@@ -24,7 +25,7 @@ fn sealer() -> StateSealer {
 }
 
 fn server_with(sealer: StateSealer) -> ElicitServer {
-    ElicitServer::new(sealer).with_completion_store(Arc::new(MemoryCompletionStore::new()))
+    ElicitServer::new(sealer).with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())))
 }
 
 fn server() -> ElicitServer {

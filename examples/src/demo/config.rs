@@ -9,7 +9,7 @@ use std::time::Duration;
 use elicit_redis::RedisCompletionStore;
 use elicit_rmcp::ElicitServer;
 use elicit_rmcp::state::{KeyRing, KeyRingError, StateSealer};
-use elicit_rmcp::url::MemoryCompletionStore;
+use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
 
 /// The environment variable holding the key ring (`kid:base64key` entries, primary first).
 pub const KEYS_ENV: &str = "ELICIT_KEYS";
@@ -146,20 +146,21 @@ impl DemoConfig {
                 Some(store)
             }
         };
-        let mut server =
+        let server =
             ElicitServer::new(sealer).with_server_info("elicit-demo", env!("CARGO_PKG_VERSION"));
-        if let Some(hold) = self.url_hold {
-            server = server.with_url_hold(hold);
-        }
-        let server = match store {
+        let mut url = match store {
             // Shared by the replicas: a state is spent once, a completion read once, whichever
             // replica each round reaches.
-            Some(store) => server.with_completion_store(Arc::new(store)),
-            None => server.with_completion_store(Arc::new(MemoryCompletionStore::new())),
+            Some(store) => UrlSettings::new(Arc::new(store)),
+            None => UrlSettings::new(Arc::new(MemoryCompletionStore::new())),
         };
+        if let Some(hold) = self.url_hold {
+            url = url.with_hold(hold);
+        }
         let origin = self.public_origin.as_deref().unwrap_or(landing_origin);
-        server
-            .with_url_origin(origin)
-            .map_err(|e| format!("links' origin {origin}: {e}"))
+        let url = url
+            .with_origin(origin)
+            .map_err(|e| format!("links' origin {origin}: {e}"))?;
+        Ok(server.with_url(url.with_link_fallback()))
     }
 }

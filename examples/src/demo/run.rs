@@ -139,7 +139,7 @@ mod tests {
 
     /// Issue 32: the demo's `/mcp` refused a rebinding attacker's `Host`, its `/connect`
     /// showed the page and confirmed. Its route now checks `Host` against the links' origin
-    /// (`with_url_origin`, the loopback port): the attacker's name for 127.0.0.1 gets the
+    /// (`UrlSettings::with_origin`, the loopback port): the attacker's name for 127.0.0.1 gets the
     /// uniform 404 on `GET` and `POST`, the link's own host the page.
     #[tokio::test]
     async fn the_landing_page_refuses_a_rebinding_hosts_requests() {

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use elicit_rmcp::state::{KeyRing, StateSealer};
-use elicit_rmcp::url::MemoryCompletionStore;
+use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
 use elicit_rmcp::{Answer, ElicitEnum, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -32,9 +32,12 @@ impl DemoServer {
     pub fn new(landing_origin: &str) -> Self {
         let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "elicit-demo"))
             .with_server_info("elicit-demo", env!("CARGO_PKG_VERSION"))
-            .with_completion_store(Arc::new(MemoryCompletionStore::new()))
-            .with_url_origin(landing_origin)
-            .expect("the landing page listens on loopback");
+            .with_url(
+                UrlSettings::new(Arc::new(MemoryCompletionStore::new()))
+                    .with_origin(landing_origin)
+                    .expect("the landing page listens on loopback")
+                    .with_link_fallback(),
+            );
         Self::with_elicitation(server)
     }
 
@@ -165,8 +168,9 @@ impl DemoServer {
             service: service.clone(),
         };
         // Clients that cannot open URL elicitations (Claude Code, Codex by default) get the
-        // link as this call's result; the same call, once the page finished, goes on here.
-        Ok(match state.ask_or_link(&mut cx).await? {
+        // link as this call's result (the server's `with_link_fallback`); the same call, once
+        // the page finished, goes on here.
+        Ok(match state.ask(&mut cx).await? {
             UrlAnswer::Completed { result, .. } => {
                 let account = result
                     .as_ref()

@@ -6,6 +6,7 @@
 
 use std::fmt::Debug;
 
+use elicit_runtime::url::UrlSettings;
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
 use elicit_runtime::{ElicitContext, ElicitServer, ElicitUrl, Interrupt, Reply, UrlAnswer};
 use elicit_testing::TestClient;
@@ -53,9 +54,14 @@ pub async fn connect(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>,
     bound().ask(cx).await
 }
 
-/// The handler through `require_url`.
-pub async fn require(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>, Interrupt> {
-    bound().require(cx).await
+/// `server` with its URL settings changed by `change` (same store, same waits).
+pub fn tuned(
+    server: &ElicitServer,
+    change: impl FnOnce(UrlSettings) -> UrlSettings,
+) -> ElicitServer {
+    server
+        .clone()
+        .with_url(change(server.url_settings().clone()))
 }
 
 /// `inputResponses` with one bare result under the elicitation's key.

@@ -2,6 +2,7 @@
 //! of the wait pool, for at most the state lifetime, and ended by the client's cancellation.
 
 use super::*;
+use elicit_runtime::url::UrlSettings;
 use std::time::Duration;
 
 /// A 2025-11-25 client that never answers.
@@ -47,9 +48,11 @@ async fn a_question_nobody_answers_ends_after_the_state_lifetime() {
 
 #[tokio::test]
 async fn one_user_waiting_on_many_questions_is_busy_past_their_share_not_everyone() {
-    let server = server()
-        .with_max_url_waits(16)
-        .with_max_url_waits_per_user(2);
+    let server = server().with_url(
+        UrlSettings::default()
+            .with_max_waits(16)
+            .with_max_waits_per_user(2),
+    );
     let held: Vec<_> = (0..2)
         .map(|_| tokio::spawn(silent_call(&server, "alice")))
         .collect();
@@ -77,9 +80,11 @@ async fn one_user_waiting_on_many_questions_is_busy_past_their_share_not_everyon
 #[tokio::test]
 async fn a_full_pool_lets_a_new_user_in_by_ending_the_busiest_users_oldest_wait() {
     // Mallory's silent clients fill the whole pool (as 32 accounts x 8 waits filled 256).
-    let server = server()
-        .with_max_url_waits(4)
-        .with_max_url_waits_per_user(4);
+    let server = server().with_url(
+        UrlSettings::default()
+            .with_max_waits(4)
+            .with_max_waits_per_user(4),
+    );
     let mut mallory = Vec::new();
     for _ in 0..4 {
         mallory.push(tokio::spawn(silent_call(&server, "mallory")));

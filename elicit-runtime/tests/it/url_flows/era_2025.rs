@@ -249,7 +249,10 @@ async fn legacy_accept_without_completion_expires_with_the_handle() {
 /// the number of waits is bounded; past it, asking fails at once, before any link is sent.
 #[tokio::test]
 async fn legacy_waits_are_bounded_and_refused_before_a_link_goes_out() {
-    let server = server_with(sealer().with_ttl(Duration::from_secs(1))).with_max_url_waits(1);
+    let server = tuned(
+        &server_with(sealer().with_ttl(Duration::from_secs(1))),
+        |url| url.with_max_waits(1),
+    );
     let waiting = UrlPeer::new(json!({"action": "accept"}), None);
     let first = tokio::spawn({
         let (server, peer) = (server.clone(), waiting.clone());
@@ -291,14 +294,15 @@ async fn legacy_waits_are_bounded_and_refused_before_a_link_goes_out() {
 /// it is now that many, and waits still work.
 #[tokio::test]
 async fn any_url_wait_limit_is_safe() {
-    let server = server_with(sealer()).with_max_url_waits(usize::MAX);
-    assert_eq!(server.max_url_waits(), usize::MAX >> 3);
+    let server = tuned(&server_with(sealer()), |url| url.with_max_waits(usize::MAX));
+    assert_eq!(server.url_settings().max_waits(), usize::MAX >> 3);
     let declines = UrlPeer::new(json!({"action": "decline"}), None);
     assert_eq!(
         complete(run_legacy(&server, url_caps(), Some(ALICE), Some(declines), connect).await),
         UrlAnswer::Declined
     );
-    assert_eq!(server.with_max_url_waits(0).max_url_waits(), 0);
+    let none = tuned(&server, |url| url.with_max_waits(0));
+    assert_eq!(none.url_settings().max_waits(), 0);
 }
 
 /// A store that counts how often a waiting handler looks; it wakes waiters (as the memory
@@ -376,10 +380,11 @@ fn down() -> StoreError {
 #[test]
 fn a_failing_store_is_a_retryable_error_that_names_nothing_inside() {
     for single_use in [false, true] {
-        let mut server = ElicitServer::new(sealer()).with_completion_store(Arc::new(DownStore));
+        let mut url = UrlSettings::new(Arc::new(DownStore));
         if !single_use {
-            server = server.without_single_use_completions();
+            url = url.with_reusable_completions();
         }
+        let server = ElicitServer::new(sealer()).with_url(url);
         let caller = Caller::new(&server, Some(ALICE));
         let ask = input_required(block_on(caller.call(&caller.first(), connect)));
         let params = caller.retry(&state_of(&ask), Some(answer("accept")));
@@ -409,7 +414,7 @@ async fn legacy_waits_back_off() {
             ..CountingStore::default()
         });
         let server = ElicitServer::new(sealer().with_ttl(Duration::from_secs(2)))
-            .with_completion_store(store.clone());
+            .with_url(UrlSettings::new(store.clone()));
         let peer = UrlPeer::new(json!({"action": "accept"}), None);
         let outcome = run_legacy(&server, url_caps(), Some(ALICE), Some(peer), connect).await;
         assert_eq!(complete(outcome), UrlAnswer::Expired);
@@ -441,15 +446,6 @@ async fn legacy_refusals_happen_before_anything_is_sent() {
         e.data,
         Some(json!({"requiredCapabilities": {"elicitation": {"url": {}}}}))
     );
-    let none = run_legacy(
-        &server,
-        json!({"elicitation": {}}),
-        Some(ALICE),
-        Some(peer.clone()),
-        async |cx: &mut ElicitContext| bound().ask_if_supported(cx).await,
-    )
-    .await;
-    assert_eq!(complete(none), None);
     // No principal.
     let e = error(run_legacy(&server, url_caps(), None, Some(peer.clone()), connect).await);
     assert_eq!(e.code, -32603);
@@ -482,17 +478,17 @@ fn url_required(e: &JsonRpcError) -> (String, String) {
 }
 
 #[tokio::test]
-async fn legacy_require_url_fails_with_the_link_then_completes_on_the_call_after() {
-    let server = server();
-    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
+async fn legacy_url_elicitation_required_fails_with_the_link_then_completes_on_the_call_after() {
+    let server = tuned(&server(), UrlSettings::with_url_elicitation_required);
+    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, connect).await);
     let (url, id) = url_required(&e);
     let handle = handle_of(&url);
 
     // Calling again before the page finished: the same flow, again -32042.
-    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
+    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, connect).await);
     assert_eq!(url_required(&e).1, id);
     // Another user calling the same tool gets a flow of their own.
-    let e = error(run_legacy(&server, url_caps(), Some(MALLORY), None, require).await);
+    let e = error(run_legacy(&server, url_caps(), Some(MALLORY), None, connect).await);
     assert_ne!(url_required(&e).1, id);
 
     let page = LandingPage::new(&server);
@@ -509,13 +505,13 @@ async fn legacy_require_url_fails_with_the_link_then_completes_on_the_call_after
         .unwrap();
 
     // A new request (new context), same principal, tool and arguments: completed.
-    let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, require).await;
+    let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, connect).await;
     assert_eq!(
         complete(outcome),
         completed(Some(json!({"account": "octocat"})))
     );
     // Mallory's call is not completed by alice's page.
-    let e = error(run_legacy(&server, url_caps(), Some(MALLORY), None, require).await);
+    let e = error(run_legacy(&server, url_caps(), Some(MALLORY), None, connect).await);
     url_required(&e);
     // Nor is a call with other arguments.
     let other = json!({"name": TOOL, "arguments": {"repo": "octo/other"}});
@@ -526,14 +522,14 @@ async fn legacy_require_url_fails_with_the_link_then_completes_on_the_call_after
         .legacy(capabilities, None)
         .build()
         .unwrap();
-    let result = require(&mut cx).await;
+    let result = connect(&mut cx).await;
     url_required(&error(cx.respond(result).await));
 }
 
 #[tokio::test]
-async fn legacy_require_url_single_use_redeems_once() {
-    let server = server();
-    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
+async fn legacy_url_elicitation_required_single_use_redeems_once() {
+    let server = tuned(&server(), UrlSettings::with_url_elicitation_required);
+    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, connect).await);
     let (url, id) = url_required(&e);
     let page = LandingPage::new(&server);
     let opened = page
@@ -542,18 +538,18 @@ async fn legacy_require_url_single_use_redeems_once() {
         .unwrap();
     page.complete(&opened, None).await.unwrap();
 
-    let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, require).await;
+    let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, connect).await;
     assert_eq!(complete(outcome), completed(None));
     // The same call again cannot reuse the completion: it starts a new flow (a new id).
-    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
+    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, connect).await);
     let (_, next_id) = url_required(&e);
     assert_ne!(next_id, id);
 }
 
 #[tokio::test]
-async fn legacy_require_url_single_use_a_later_call_starts_a_new_flow() {
-    let server = server();
-    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
+async fn legacy_url_elicitation_required_single_use_a_later_call_starts_a_new_flow() {
+    let server = tuned(&server(), UrlSettings::with_url_elicitation_required);
+    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, connect).await);
     let (url, _) = url_required(&e);
     let page = LandingPage::new(&server);
     let opened = page
@@ -561,18 +557,18 @@ async fn legacy_require_url_single_use_a_later_call_starts_a_new_flow() {
         .await
         .unwrap();
     page.complete(&opened, None).await.unwrap();
-    let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, require).await;
+    let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, connect).await;
     assert_eq!(complete(outcome), completed(None));
 
     // The user runs the tool again later: a new link, which the page can finish.
-    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, require).await);
+    let e = error(run_legacy(&server, url_caps(), Some(ALICE), None, connect).await);
     let (url, _) = url_required(&e);
     let opened = page
         .open::<ConnectGithub>(&handle_of(&url), ALICE)
         .await
         .unwrap();
     page.complete(&opened, None).await.unwrap();
-    let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, require).await;
+    let outcome = run_legacy(&server, url_caps(), Some(ALICE), None, connect).await;
     assert_eq!(complete(outcome), completed(None));
 }
 
@@ -635,7 +631,10 @@ async fn run_silent<R>(
 /// expiry, and its wait goes back to the pool then.
 #[tokio::test]
 async fn a_silent_legacy_client_holds_its_wait_only_until_the_link_expires() {
-    let server = server_with(sealer().with_ttl(Duration::from_secs(1))).with_max_url_waits(1);
+    let server = tuned(
+        &server_with(sealer().with_ttl(Duration::from_secs(1))),
+        |url| url.with_max_waits(1),
+    );
     let peer = silent();
     let outcome = run_silent(&server, ALICE, peer.clone(), connect).await;
     assert_eq!(complete(outcome), UrlAnswer::Expired);
@@ -652,9 +651,10 @@ async fn a_silent_legacy_client_holds_its_wait_only_until_the_link_expires() {
 /// asks go on.
 #[tokio::test]
 async fn one_user_cannot_take_more_than_their_share_of_the_waits() {
-    let server = server_with(sealer().with_ttl(Duration::from_secs(2)))
-        .with_max_url_waits(8)
-        .with_max_url_waits_per_user(1);
+    let server = tuned(
+        &server_with(sealer().with_ttl(Duration::from_secs(2))),
+        |url| url.with_max_waits(8).with_max_waits_per_user(1),
+    );
     let held = silent();
     let first = tokio::spawn({
         let (server, peer) = (server.clone(), held.clone());

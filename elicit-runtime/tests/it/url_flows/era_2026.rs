@@ -69,7 +69,7 @@ fn an_accept_before_the_page_finished_asks_the_same_question_again() {
 /// again; the next accept is held again, and the page recording wakes it.
 #[tokio::test]
 async fn a_held_retry_asks_again_when_the_hold_passes_and_wakes_when_the_page_records() {
-    let server = server().with_url_hold(Duration::from_millis(300));
+    let server = tuned(&server(), |url| url.with_hold(Duration::from_millis(300)));
     let caller = Caller::new(&server, Some(ALICE));
     let ask = input_required(caller.call(&caller.first(), connect).await);
     let handle = handle_of(&url_request(&ask));
@@ -79,7 +79,7 @@ async fn a_held_retry_asks_again_when_the_hold_passes_and_wakes_when_the_page_re
     assert_asked_again(&ask);
 
     // Held now with a hold far longer than the person takes: the page's record ends it.
-    let server = server.with_url_hold(Duration::from_secs(60));
+    let server = tuned(&server, |url| url.with_hold(Duration::from_secs(60)));
     let caller = Caller::new(&server, Some(ALICE));
     let page = {
         let server = server.clone();
@@ -121,9 +121,10 @@ async fn accept_after_first(caller: &Caller) -> Value {
 /// refused with `busy` at once; another user's is held; a finished hold gives its wait back.
 #[tokio::test]
 async fn held_retries_are_bounded_per_user() {
-    let server = server()
-        .with_url_hold(Duration::from_millis(600))
-        .with_max_url_waits_per_user(1);
+    let server = tuned(&server(), |url| {
+        url.with_hold(Duration::from_millis(600))
+            .with_max_waits_per_user(1)
+    });
     let alice = Caller::new(&server, Some(ALICE));
     let bob = Caller::new(&server, Some("bob"));
     let (a1, a2, b1) = (
@@ -155,9 +156,10 @@ async fn held_retries_are_bounded_per_user() {
 /// went away) ends at once, and its wait is back in the user's share.
 #[tokio::test]
 async fn a_cancelled_held_retry_frees_its_wait() {
-    let server = server()
-        .with_url_hold(Duration::from_secs(30))
-        .with_max_url_waits_per_user(1);
+    let server = tuned(&server(), |url| {
+        url.with_hold(Duration::from_secs(30))
+            .with_max_waits_per_user(1)
+    });
     let alice = Caller::new(&server, Some(ALICE));
     let (a1, a2) = (
         accept_after_first(&alice).await,
@@ -194,7 +196,7 @@ async fn a_cancelled_held_retry_frees_its_wait() {
     );
     // alice's one wait is free again: her next retry is held (the short hold below passes
     // with no page), not refused `busy`.
-    let server = server.with_url_hold(Duration::from_millis(200));
+    let server = tuned(&server, |url| url.with_hold(Duration::from_millis(200)));
     let alice = Caller::new(&server, Some(ALICE));
     assert_asked_again(&input_required(alice.call(&a2, connect).await));
 }
@@ -203,8 +205,9 @@ async fn a_cancelled_held_retry_frees_its_wait() {
 /// guard that would refuse the second state): one outcome, once.
 #[tokio::test]
 async fn two_held_retries_of_one_flow_get_one_outcome() {
-    let server =
-        server_with(sealer().without_replay_guard()).with_url_hold(Duration::from_secs(30));
+    let server = tuned(&server_with(sealer().without_replay_guard()), |url| {
+        url.with_hold(Duration::from_secs(30))
+    });
     let caller = Caller::new(&server, Some(ALICE));
     let ask = input_required(caller.call(&caller.first(), connect).await);
     let handle = handle_of(&url_request(&ask));
@@ -388,26 +391,28 @@ fn a_state_that_outlives_its_link_gives_expired() {
     }
 }
 #[test]
-fn require_url_on_2026_is_ask_url_and_never_minus_32042() {
-    let server = server();
+fn url_elicitation_required_on_2026_is_the_round_and_never_minus_32042() {
+    let server = tuned(&server(), UrlSettings::with_url_elicitation_required);
     let caller = Caller::new(&server, Some(ALICE));
-    let ask = input_required(block_on(caller.call(&caller.first(), require)));
+    let ask = input_required(block_on(caller.call(&caller.first(), connect)));
     let handle = handle_of(&url_request(&ask));
     // Before the page finished: the question again, not an error.
     let params = caller.retry(&state_of(&ask), Some(answer("accept")));
-    let pending = input_required(block_on(caller.call(&params, require)));
+    let pending = input_required(block_on(caller.call(&params, connect)));
     assert_asked_again(&pending);
     finish_page(&server, &handle, Some(json!({"account": "octocat"})));
     let params = caller.retry(&state_of(&pending), Some(answer("accept")));
     assert_eq!(
-        complete(block_on(caller.call(&params, require))),
+        complete(block_on(caller.call(&params, connect))),
         completed(Some(json!({"account": "octocat"})))
     );
 }
 
 #[test]
-fn with_url_origin_moves_the_link_to_the_dev_origin() {
-    let server = server().with_url_origin("http://127.0.0.1:8931/").unwrap();
+fn the_origin_setting_moves_the_link_to_the_dev_origin() {
+    let server = tuned(&server(), |url| {
+        url.with_origin("http://127.0.0.1:8931/").unwrap()
+    });
     let caller = Caller::new(&server, Some(ALICE));
     let ask = input_required(block_on(caller.call(&caller.first(), connect)));
     let params = serde_json::to_value(ask.input_requests().unwrap()).unwrap();
@@ -417,17 +422,16 @@ fn with_url_origin_moves_the_link_to_the_dev_origin() {
         "{url}"
     );
     assert_eq!(
-        server
-            .clone()
-            .with_url_origin("http://example.com")
+        UrlSettings::default()
+            .with_origin("http://example.com")
             .err()
             .map(|e| e.to_string())
             .as_deref(),
         Some("the origin must be https (http only on localhost, 127.0.0.1 or [::1])")
     );
     assert_eq!(
-        server
-            .with_url_origin("https://a.example/path")
+        UrlSettings::default()
+            .with_origin("https://a.example/path")
             .err()
             .map(|e| e.to_string())
             .as_deref(),

@@ -1,12 +1,18 @@
-//! `ask_or_link`: a client without URL mode gets the link as the tool's text result, and the
-//! identical call made later by the same user goes on with what the page recorded.
+//! The link fallback (`UrlSettings::with_link_fallback`): a client without URL mode gets the
+//! link as the tool's text result, and the identical call made later by the same user goes on
+//! with what the page recorded.
 
 use super::*;
 use elicit_runtime::url::UrlLink;
 
-/// The handler through `ask_or_link`.
-async fn or_link(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>, Interrupt> {
-    bound().ask_or_link(cx).await
+/// A server with the link fallback.
+fn server() -> ElicitServer {
+    linking(super::server())
+}
+
+/// `server` with the link fallback.
+fn linking(server: ElicitServer) -> ElicitServer {
+    tuned(&server, UrlSettings::with_link_fallback)
 }
 
 /// A 2026-07-28 caller declaring `capabilities` (form only, or nothing).
@@ -24,7 +30,7 @@ fn link_of<R: std::fmt::Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> UrlLi
 
 /// One plain call (no state, no answers), as a model repeating the tool call makes it.
 fn call(caller: &Caller) -> Result<Reply<UrlAnswer<ConnectGithub>>, JsonRpcError> {
-    block_on(caller.call(&caller.first(), or_link))
+    block_on(caller.call(&caller.first(), connect))
 }
 
 #[test]
@@ -97,7 +103,7 @@ fn the_completion_is_bound_to_the_user_the_tool_and_the_arguments() {
     // The same user with other arguments: another flow.
     let mut other_args = alice.first();
     other_args["arguments"] = json!({"repo": "octo/other"});
-    link_of(block_on(alice.call(&other_args, or_link)));
+    link_of(block_on(alice.call(&other_args, connect)));
     // Alice's own identical call still finds her completion.
     assert_eq!(complete(call(&alice)), completed(None));
 }
@@ -123,7 +129,7 @@ fn a_2025_client_without_url_mode_gets_the_link_too() {
             .legacy(caps, None)
             .build()
             .unwrap();
-        let result = block_on(or_link(&mut cx));
+        let result = block_on(connect(&mut cx));
         block_on(cx.respond(result))
     };
     let link = link_of(legacy_call());
@@ -135,7 +141,7 @@ fn a_2025_client_without_url_mode_gets_the_link_too() {
 fn without_a_principal_the_link_is_refused_clearly() {
     let server = server();
     let anonymous = Caller::with_capabilities(&server, None, Some(json!({"elicitation": {}})));
-    let e = error(block_on(anonymous.call(&anonymous.first(), or_link)));
+    let e = error(block_on(anonymous.call(&anonymous.first(), connect)));
     assert_eq!(e.code, -32603);
     assert_eq!(
         e.message,
@@ -155,10 +161,19 @@ fn only_a_tool_call_can_end_with_a_link() {
         .principal(ALICE)
         .build()
         .unwrap();
-    let result = block_on(or_link(&mut cx));
+    let result = block_on(connect(&mut cx));
     let e = error(block_on(cx.respond(result)));
-    assert_eq!(e.code, -32603);
-    assert!(e.message.contains("ends a tools/call"), "{}", e.message);
+    assert_eq!(
+        e.code, -32021,
+        "a prompt without URL mode is refused as without the fallback"
+    );
+}
+
+#[test]
+fn without_the_setting_a_form_only_client_is_refused() {
+    let server = super::server();
+    let alice = caller(&server, ALICE, json!({"elicitation": {}}));
+    assert_eq!(error(call(&alice)).code, -32021);
 }
 
 /// The flow id behind `link` (opened on the page as alice).
@@ -171,7 +186,7 @@ fn flow_of(server: &ElicitServer, link: &UrlLink) -> String {
 #[test]
 fn a_flow_id_never_repeats_once_its_link_expired() {
     // Links live 1 s; flows are derived per 2 s window and looked up in the window before.
-    let server = server_with(sealer().with_ttl(Duration::from_secs(1)));
+    let server = linking(server_with(sealer().with_ttl(Duration::from_secs(1))));
     let alice = caller(&server, ALICE, json!({"elicitation": {}}));
     let first = link_of(call(&alice));
     let flow = flow_of(&server, &first);
@@ -193,7 +208,7 @@ fn a_flow_id_never_repeats_once_its_link_expired() {
 
 #[test]
 fn a_call_completed_too_often_is_refused_until_its_window_ends() {
-    let server = server_with(sealer().with_ttl(Duration::from_secs(1)));
+    let server = linking(server_with(sealer().with_ttl(Duration::from_secs(1))));
     let alice = caller(&server, ALICE, json!({"elicitation": {}}));
     // Complete the identical call again and again until it is refused (64 redeemed flows
     // in one window; a window boundary during the loop only starts the count again).

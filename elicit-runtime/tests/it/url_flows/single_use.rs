@@ -7,7 +7,7 @@ fn a_single_use_completion_is_redeemed_once_and_a_fresh_call_still_works() {
     // The completion's own single use (the default, no setting), without the replay guard in
     // front of it (which would refuse the repeated retries before the completion is looked at).
     let server = server_with(sealer().without_replay_guard());
-    assert!(server.single_use_completions());
+    assert!(server.url_settings().single_use());
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, state) = start(&caller);
 
