@@ -108,13 +108,12 @@ use crate::url::{ElicitUrl, LandingPage};
 use crate::wire::ProtocolEra;
 use script::{Browser, Entry, form_properties, url_key};
 
-/// The `elicit-testing` kit (`Responses`, `TestClient`, `answers`, `review`): one `testing`
-/// module for a server on rmcp.
+/// The `elicit-testing` kit (`UserReply`, `Responses`, `TestClient`, `answers`, `review`): one
+/// `testing` module for a server on rmcp, with one reply vocabulary for every client.
 #[doc(no_inline)]
 pub use elicit_testing::*;
 pub use round::{Round, ToolCall};
 pub use run::{Outcome, Run};
-pub use script::UserReply;
 pub use session::Session;
 pub use transcript::{Message, Side, Transcript};
 

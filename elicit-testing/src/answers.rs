@@ -42,7 +42,8 @@
 //! ```
 //!
 //! Your handler's own tests do the same with its logic: feed `valid` answers through
-//! [`Responses::accept_content`](super::Responses::accept_content) and assert it never fails;
+//! [`Responses::reply`](super::Responses::reply) with
+//! [`UserReply::Accept`](super::UserReply::Accept) and assert it never fails;
 //! feed `invalid` ones and assert the form is asked again.
 
 mod invalid;

@@ -4,10 +4,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod answers;
+mod reply;
 mod review;
 
 /// The proptest this crate's [`answers`] strategies are built with.
 pub use proptest;
+pub use reply::UserReply;
 pub use review::review;
 
 use std::collections::BTreeMap;
@@ -16,21 +18,37 @@ use serde_json::{Map, Value, json};
 
 use elicit_runtime::form::ElicitForm;
 use elicit_runtime::request::{ElicitContext, Reply};
+use elicit_runtime::url::{ElicitUrl, LandingPage};
 use elicit_runtime::wire::{InputRequest, InputRequiredResult, JsonRpcError, PROTOCOL_2026_07_28};
 use elicit_runtime::{ElicitServer, Interrupt};
 
-/// `inputResponses` built from form types, keyed by each form's key.
+/// `inputResponses` built from form types, keyed by each form's key, with the same
+/// [`UserReply`] a [`TestClient`] (and `elicit_rmcp::testing::ScriptedClient`) answers with.
 ///
 /// ```
 /// use elicit_runtime::ElicitForm;
-/// use elicit_testing::Responses;
+/// use elicit_testing::{Responses, UserReply};
+/// use serde_json::json;
 ///
 /// /// Guests?
 /// #[derive(ElicitForm)]
 /// struct Guests { count: u8 }
 ///
-/// let responses = Responses::new().accept(&Guests { count: 3 }).into_value();
-/// assert_eq!(responses, serde_json::json!({"guests": {"action": "accept", "content": {"count": 3}}}));
+/// /// Which day?
+/// #[derive(ElicitForm)]
+/// struct Day { date: String }
+///
+/// let responses = Responses::new()
+///     .accept(&Guests { count: 3 })
+///     .reply::<Day>(UserReply::Decline)
+///     .into_value();
+/// assert_eq!(responses, json!({
+///     "day": {"action": "decline"},
+///     "guests": {"action": "accept", "content": {"count": 3}}
+/// }));
+/// // Content the form would refuse, to test the server's checks:
+/// let bad = Responses::new().reply::<Guests>(UserReply::Accept(json!({"count": -1})));
+/// assert_eq!(bad.into_value()["guests"]["content"], json!({"count": -1}));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Responses(BTreeMap<String, Value>);
@@ -40,26 +58,31 @@ impl Responses {
     pub fn new() -> Self {
         Self::default()
     }
-    /// Accepts form `T` with `value`.
+    /// Accepts form `T` with `value`'s content.
     pub fn accept<T: ElicitForm>(self, value: &T) -> Self {
-        self.raw(
-            T::key(),
-            json!({"action": "accept", "content": value.to_content()}),
-        )
+        self.reply::<T>(UserReply::accept_form(value))
     }
-    /// Accepts form `T` with arbitrary (possibly invalid) content.
-    pub fn accept_content<T: ElicitForm>(self, content: Value) -> Self {
-        self.raw(T::key(), json!({"action": "accept", "content": content}))
+    /// Answers form `T`, under its own key, with `reply`.
+    pub fn reply<T: ElicitForm>(self, reply: UserReply) -> Self {
+        self.reply_as(T::key(), reply)
     }
-    /// Declines form `T`.
-    pub fn decline<T: ElicitForm>(self) -> Self {
-        self.raw(T::key(), json!({"action": "decline"}))
+    /// Answers URL elicitation `T`, under its key, with `reply` (usually
+    /// [`UserReply::AcceptUrl`], after the test finished the page itself).
+    pub fn reply_url<T: ElicitUrl>(self, reply: UserReply) -> Self {
+        self.reply_as(T::KEY, reply)
     }
-    /// Cancels form `T`.
-    pub fn cancel<T: ElicitForm>(self) -> Self {
-        self.raw(T::key(), json!({"action": "cancel"}))
+    /// Answers the question under `key` with `reply` ([`UserReply::Unanswered`] leaves it out).
+    pub fn reply_as(mut self, key: impl Into<String>, reply: UserReply) -> Self {
+        let key = key.into();
+        match reply.result() {
+            Some(result) => self.raw(key, result),
+            None => {
+                self.0.remove(&key);
+                self
+            }
+        }
     }
-    /// Any response under any key.
+    /// Any response under any key (a shape no reply has, to test the server's parsing).
     pub fn raw(mut self, key: impl Into<String>, response: Value) -> Self {
         self.0.insert(key.into(), response);
         self
@@ -76,7 +99,7 @@ impl Responses {
 /// ```
 /// use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt};
 /// use elicit_runtime::state::{KeyRing, StateSealer};
-/// use elicit_testing::TestClient;
+/// use elicit_testing::{TestClient, UserReply};
 /// use pollster::block_on;
 /// use serde_json::json;
 ///
@@ -95,7 +118,7 @@ impl Responses {
 /// let client = TestClient::new(server);
 /// let run = block_on(client.call_tool(
 ///     "book", json!({}),
-///     |_key, _request| json!({"action": "accept", "content": {"count": 4}}),
+///     |_key, _request| UserReply::accept_form(&Guests { count: 4 }),
 ///     handler,
 /// )).unwrap();
 /// assert_eq!(run.result, "4 guests");
@@ -107,6 +130,7 @@ pub struct TestClient {
     capabilities: Value,
     principal: Option<String>,
     max_rounds: usize,
+    browser: Option<(LandingPage, String)>,
 }
 
 /// What [`TestClient`] saw: the final result and every `InputRequiredResult` before it.
@@ -126,6 +150,7 @@ impl TestClient {
             capabilities: json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
             principal: None,
             max_rounds: 10,
+            browser: None,
         }
     }
     /// Declares these client capabilities instead (`json!({})` for none).
@@ -136,6 +161,53 @@ impl TestClient {
     /// Calls as this authenticated principal.
     pub fn principal(mut self, principal: impl Into<String>) -> Self {
         self.principal = Some(principal.into());
+        self
+    }
+    /// The landing page URL-mode links lead to, and the user signed in to the browser: a
+    /// [`UserReply::CompleteUrl`] opens the link there as `user`, completes the flow with its
+    /// result, and then accepts.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, UrlSettings};
+    /// use elicit_runtime::{ElicitContext, ElicitServer, ElicitUrl, Interrupt, UrlAnswer, elicit_url};
+    /// use elicit_testing::{TestClient, UserReply};
+    /// use pollster::block_on;
+    /// use serde_json::json;
+    ///
+    /// #[elicit_url(message = "Connect your calendar", url = "https://app.example.com/connect")]
+    /// #[derive(Debug)]
+    /// struct ConnectCalendar {
+    ///     provider: String,
+    /// }
+    ///
+    /// async fn sync(cx: &mut ElicitContext) -> Result<String, Interrupt> {
+    ///     let connect = ConnectCalendar { provider: "google".into() };
+    ///     Ok(match connect.ask(cx).await? {
+    ///         UrlAnswer::Completed { result, .. } => format!("synced {}", result.unwrap()["account"]),
+    ///         other => format!("not synced: {other:?}"),
+    ///     })
+    /// }
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "calendar"))
+    ///     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
+    /// let client = TestClient::new(server.clone())
+    ///     .principal("alice")
+    ///     .browser(LandingPage::new(&server), "alice");
+    /// let reply = |_: &str, _: &_| UserReply::CompleteUrl(Some(json!({"account": "a@example.com"})));
+    /// let run = block_on(client.call_tool("sync", json!({}), reply, sync)).unwrap();
+    /// assert_eq!(run.result, r#"synced "a@example.com""#);
+    ///
+    /// // Another browser user cannot finish alice's flow.
+    /// let mallory = TestClient::new(server.clone())
+    ///     .principal("alice")
+    ///     .browser(LandingPage::new(&server), "mallory");
+    /// let refused = block_on(mallory.call_tool("sync", json!({}), reply, sync)).unwrap_err();
+    /// assert!(refused.message.starts_with("the test client could not complete"), "{}", refused.message);
+    /// ```
+    pub fn browser(mut self, page: LandingPage, user: impl Into<String>) -> Self {
+        self.browser = Some((page, user.into()));
         self
     }
 
@@ -169,13 +241,13 @@ impl TestClient {
         cx.respond(result).await
     }
 
-    /// Calls tool `name` until it completes, answering every input request with `answer`
-    /// (given the key and the request; returns the bare result object).
+    /// Calls tool `name` until it completes, answering every input request with the reply
+    /// `answer` gives for its key and request.
     pub async fn call_tool<R>(
         &self,
         name: &str,
         arguments: Value,
-        mut answer: impl FnMut(&str, &InputRequest) -> Value,
+        mut answer: impl FnMut(&str, &InputRequest) -> UserReply,
         mut handler: impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
     ) -> Result<TestRun<R>, JsonRpcError> {
         let first = self.tool_params(name, arguments);
@@ -187,7 +259,10 @@ impl TestClient {
                 Reply::InputRequired(ask) => {
                     let mut responses = Map::new();
                     for (key, request) in ask.input_requests().into_iter().flatten() {
-                        responses.insert(key.clone(), answer(key, request));
+                        let reply = answer(key, request);
+                        if let Some(result) = self.send(key, request, reply).await? {
+                            responses.insert(key.clone(), result);
+                        }
                     }
                     params = first.clone();
                     if !responses.is_empty() {
@@ -214,6 +289,52 @@ impl TestClient {
             format!("no result after {} rounds", self.max_rounds),
             None,
         ))
+    }
+}
+
+impl TestClient {
+    /// What the client sends for `reply` to the question under `key`: the browser finishes
+    /// the page first for [`UserReply::CompleteUrl`].
+    async fn send(
+        &self,
+        key: &str,
+        request: &InputRequest,
+        reply: UserReply,
+    ) -> Result<Option<Value>, JsonRpcError> {
+        let UserReply::CompleteUrl(result) = &reply else {
+            return Ok(reply.result());
+        };
+        let failed = |why: String| {
+            JsonRpcError::new(
+                elicit_runtime::wire::INTERNAL_ERROR,
+                format!("the test client could not complete {key}: {why}"),
+                None,
+            )
+        };
+        let Some((page, user)) = &self.browser else {
+            return Err(failed(
+                "`UserReply::CompleteUrl` needs a browser: `TestClient::browser(page, user)`"
+                    .into(),
+            ));
+        };
+        let request = serde_json::to_value(request).map_err(|e| failed(e.to_string()))?;
+        let handle = request["params"]["url"]
+            .as_str()
+            .and_then(|url| url.split_once('?'))
+            .and_then(|(_, query)| {
+                query
+                    .split('&')
+                    .find_map(|pair| pair.strip_prefix("elicitation="))
+            })
+            .ok_or_else(|| failed("its link has no `elicitation` handle".into()))?;
+        let (opened, _) = page
+            .open_raw(handle, user)
+            .await
+            .map_err(|e| failed(e.reason()))?;
+        page.complete_raw(&opened, result.clone())
+            .await
+            .map_err(|e| failed(e.reason()))?;
+        Ok(reply.result())
     }
 }
 

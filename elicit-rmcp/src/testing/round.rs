@@ -117,11 +117,11 @@ impl Round {
 /// [`Transcript::tool_calls`](super::Transcript::tool_calls).
 ///
 /// ```
-/// use elicit_rmcp::testing::{Responses, ToolCall};
+/// use elicit_rmcp::testing::{Responses, ToolCall, UserReply};
 /// use serde_json::json;
 ///
 /// let retry = ToolCall::new("delete_project", json!({"project_id": "P-1"}))
-///     .with_input_responses(Responses::new().raw("confirm", json!({"action": "accept"})))
+///     .with_input_responses(Responses::new().reply_as("confirm", UserReply::Accept(json!({"confirm": true}))))
 ///     .with_request_state("es1.AAAA");
 /// let replayed = retry.clone().with_arguments(json!({"project_id": "P-2"}));
 /// assert_eq!(replayed.request_state, retry.request_state);

@@ -16,12 +16,12 @@ pub enum Outcome<T> {
     /// The client stopped at this `input_required` round (2026-07-28) without retrying: every
     /// question it asks is scripted [`UserReply::Unanswered`](super::UserReply::Unanswered),
     /// or was already accepted with
-    /// [`UserReply::AcceptUrlUnopened`](super::UserReply::AcceptUrlUnopened) and the server
+    /// [`UserReply::AcceptUrl`](super::UserReply::AcceptUrl) and the server
     /// still waits for its page.
     InputRequired(Round),
     /// The client cancelled the call (`notifications/cancelled`) without a result: on
     /// 2025-11-25, after accepting a URL-mode question whose page the user never opens
-    /// ([`UserReply::AcceptUrlUnopened`](super::UserReply::AcceptUrlUnopened)), where the
+    /// ([`UserReply::AcceptUrl`](super::UserReply::AcceptUrl)), where the
     /// server would otherwise wait until the link expires.
     Cancelled,
 }

@@ -5,39 +5,7 @@ use serde_json::{Value, json};
 
 use crate::form::ElicitForm;
 use crate::url::{ElicitUrl, LandingPage};
-
-/// How the scripted user answers one question.
-#[derive(Debug, Clone, PartialEq)]
-pub enum UserReply {
-    /// `accept` with this `content` (valid or not: the server's decoder judges it).
-    Accept(Value),
-    /// `decline`.
-    Decline,
-    /// `cancel`.
-    Cancel,
-    /// A URL-mode question: the browser user opens the link on the landing page, the page
-    /// completes the flow with this server-side result, then the client answers `accept`.
-    CompleteUrl(Option<Value>),
-    /// `accept` on a URL-mode question without the page ever being opened. The call then ends
-    /// promptly: on 2026-07-28 with the round the server answers the accept with
-    /// ([`Outcome::InputRequired`](super::Outcome::InputRequired); the accept is sent once),
-    /// on 2025-11-25 with the client cancelling the call once its accept is on the wire
-    /// ([`Outcome::Cancelled`](super::Outcome::Cancelled)).
-    AcceptUrlUnopened,
-    /// No answer. On 2026-07-28 the question is left out of `inputResponses`; a round in
-    /// which the client answers nothing at all ends the call with that round
-    /// ([`Outcome::InputRequired`](super::Outcome::InputRequired)), so a test can assert on
-    /// what is still asked. On 2025-11-25 the pushed request gets a JSON-RPC error
-    /// `unanswered question <key>`.
-    Unanswered,
-}
-
-impl UserReply {
-    /// `accept` with `form`'s content, as the form serializes it.
-    pub fn accept_form<T: ElicitForm>(form: &T) -> Self {
-        UserReply::Accept(Value::Object(form.to_content()))
-    }
-}
+use elicit_testing::UserReply;
 
 /// One scripted question.
 #[derive(Debug, Clone)]

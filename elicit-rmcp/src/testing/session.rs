@@ -256,7 +256,7 @@ impl Session {
             if unopened.contains(&key) {
                 continue;
             }
-            if self.user.reply_of(&key) == Some(&UserReply::AcceptUrlUnopened) {
+            if self.user.reply_of(&key) == Some(&UserReply::AcceptUrl) {
                 unopened.insert(key.clone());
             }
             if let Some(answer) = self.user.answer(&key, &request.params).await {

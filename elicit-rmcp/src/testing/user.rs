@@ -15,7 +15,8 @@ use serde_json::Value;
 
 use tokio::sync::Notify;
 
-use super::script::{UserReply, action, handle_in, property_names};
+use super::UserReply;
+use super::script::{action, handle_in, property_names};
 use super::transcript::{Message, Side, Tap};
 use super::{Capabilities, ScriptedClient};
 use crate::wire::ProtocolEra;
@@ -183,7 +184,7 @@ impl User {
             (UserReply::Decline, _) => Some(action("decline")),
             (UserReply::Cancel, _) => Some(action("cancel")),
             (UserReply::Unanswered, _) => None,
-            (UserReply::AcceptUrlUnopened, Some(_)) => Some(action("accept")),
+            (UserReply::AcceptUrl, Some(_)) => Some(action("accept")),
             (UserReply::CompleteUrl(result), Some(url)) => {
                 self.complete(key, url, result.clone()).await
             }
@@ -258,7 +259,7 @@ impl ClientHandler for Handler {
                 return Err(ErrorData::internal_error("unanswered question", None));
             }
         };
-        if user.reply_of(&key) == Some(&UserReply::AcceptUrlUnopened) {
+        if user.reply_of(&key) == Some(&UserReply::AcceptUrl) {
             // The page will never be opened: once the accept is out, the client gives up
             // the call instead of waiting as long as the link lives.
             user.left_unopened(serde_json::to_value(&context.id).unwrap_or(Value::Null));

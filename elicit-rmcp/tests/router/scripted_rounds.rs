@@ -60,7 +60,7 @@ async fn on_2026_one_question_of_two_answered_stops_at_the_round_asking_the_othe
 /// Alice accepts connecting her account and never opens the page.
 async fn connect_unopened(era: ProtocolEra) -> Run<CallToolResult> {
     ScriptedClient::new(era)
-        .reply_url::<ConnectAccount>(UserReply::AcceptUrlUnopened)
+        .reply_url::<ConnectAccount>(UserReply::AcceptUrl)
         .call_tool(
             // A short hold: the page is never opened, so the hold passes.
             Wired::with_server(
@@ -304,7 +304,7 @@ async fn a_redacted_transcript_numbers_each_state_and_keeps_the_echo_visible() {
 #[tokio::test]
 async fn a_hand_made_call_on_2025_gives_up_an_unopened_page_too_and_the_session_goes_on() {
     let session = ScriptedClient::new(ProtocolEra::Legacy2025)
-        .reply_url::<ConnectAccount>(UserReply::AcceptUrlUnopened)
+        .reply_url::<ConnectAccount>(UserReply::AcceptUrl)
         .connect(Wired::new(Principal::fixed("alice")))
         .await;
     let connect = ToolCall::new("connect_account", json!({"service": "github"}));

@@ -8,7 +8,7 @@ use elicit_runtime::legacy::{BoxFuture, LegacyPeer};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::wire::{ClientCapabilities, InputRequest, JsonRpcError, ProtocolEra};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
-use elicit_testing::TestClient;
+use elicit_testing::{TestClient, UserReply};
 use pollster::block_on;
 use serde_json::{Value, json};
 
@@ -196,8 +196,8 @@ fn the_same_handler_serves_both_eras() {
         "book_table",
         json!({"restaurant": "Chez Rust"}),
         |key, _| match key {
-            "day" => json!({"action": "accept", "content": {"date": "2026-12-24"}}),
-            _ => json!({"action": "accept", "content": {"count": 4}}),
+            "day" => UserReply::Accept(json!({"date": "2026-12-24"})),
+            _ => UserReply::Accept(json!({"count": 4})),
         },
         book,
     ))

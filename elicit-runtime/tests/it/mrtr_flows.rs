@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::wire::{InputRequiredResult, JsonRpcError};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt, Reply};
-use elicit_testing::{Responses, TestClient};
+use elicit_testing::{Responses, TestClient, UserReply};
 use pollster::block_on;
 use serde_json::{Value, json};
 

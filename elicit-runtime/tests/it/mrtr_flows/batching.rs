@@ -24,7 +24,7 @@ fn questions_asked_before_the_first_question_mark_share_one_round() {
     );
     let both = Responses::new()
         .accept(&day("2026-05-06"))
-        .decline::<Guests>()
+        .reply::<Guests>(UserReply::Decline)
         .into_value();
     let done = completes(round(&server, &retry(&first, &r1, both), batched));
     assert_eq!(
@@ -64,7 +64,9 @@ fn partial_answers_ask_only_the_missing_question_and_carry_the_other() {
         &retry(
             &first,
             &r2,
-            Responses::new().cancel::<Guests>().into_value(),
+            Responses::new()
+                .reply::<Guests>(UserReply::Cancel)
+                .into_value(),
         ),
         batched,
     );

@@ -162,9 +162,9 @@ fn three_rounds_through_the_test_client() {
         "book_table",
         json!({}),
         |key, _| match key {
-            "day" => json!({"action": "accept", "content": {"date": "2026-03-04"}}),
-            "guests" => json!({"action": "accept", "content": {"count": 7}}),
-            _ => json!({"action": "accept", "content": {"confirm": true}}),
+            "day" => UserReply::Accept(json!({"date": "2026-03-04"})),
+            "guests" => UserReply::Accept(json!({"count": 7})),
+            _ => UserReply::Accept(json!({"confirm": true})),
         },
         three_questions,
     ))
