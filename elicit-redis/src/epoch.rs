@@ -21,7 +21,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use elicit_runtime::state::MAX_CLOCK_SKEW;
+use elicit_state::MAX_CLOCK_SKEW;
 
 /// Reads the marker, writing it first when absent (`ARGV[1]`: a fresh id), and marks it as
 /// written after a loss when `ARGV[2]` (the id this replica saw last, or empty) is not its id.

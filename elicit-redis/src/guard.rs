@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use elicit_runtime::legacy::BoxFuture;
-use elicit_runtime::state::{Redemption, ReplayGuard, StateError};
-use elicit_runtime::url::StoreError;
+use elicit_state::BoxFuture;
+use elicit_state::StoreError;
+use elicit_state::{Redemption, ReplayGuard, StateError};
 
 use crate::connection::Link;
 use crate::{epoch, keep_until};

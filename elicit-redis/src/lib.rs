@@ -84,11 +84,11 @@
 //! A server on rmcp gets this crate through `elicit-rmcp`'s `redis` feature, as
 //! `elicit_rmcp::redis`.
 //!
-//! [`CompletionStore`]: elicit_runtime::url::CompletionStore
-//! [`ReplayGuard`]: elicit_runtime::state::ReplayGuard
-//! [`StateError::ReplayGuardUnavailable`]: elicit_runtime::state::StateError::ReplayGuardUnavailable
-//! [`StateError::ReplayMemoryLost`]: elicit_runtime::state::StateError::ReplayMemoryLost
-//! [`MAX_CLOCK_SKEW`]: elicit_runtime::state::MAX_CLOCK_SKEW
+//! [`CompletionStore`]: elicit_state::CompletionStore
+//! [`ReplayGuard`]: elicit_state::ReplayGuard
+//! [`StateError::ReplayGuardUnavailable`]: elicit_state::StateError::ReplayGuardUnavailable
+//! [`StateError::ReplayMemoryLost`]: elicit_state::StateError::ReplayMemoryLost
+//! [`MAX_CLOCK_SKEW`]: elicit_state::MAX_CLOCK_SKEW
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -102,7 +102,7 @@ mod store;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use elicit_runtime::state::MAX_CLOCK_SKEW;
+use elicit_state::MAX_CLOCK_SKEW;
 
 pub use connection::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT};
 pub use guard::RedisReplayGuard;

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use elicit_runtime::legacy::BoxFuture;
-use elicit_runtime::url::CompletionSignals;
+use elicit_state::BoxFuture;
+use elicit_state::CompletionSignals;
 use futures_util::StreamExt;
 
 /// How long the subscription may stay quiet before it is pinged (a half-open connection is

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use elicit_runtime::legacy::BoxFuture;
-use elicit_runtime::url::{Completion, CompletionStore, StoreError};
+use elicit_state::BoxFuture;
+use elicit_state::{Completion, CompletionStore, StoreError};
 
 use crate::connection::Link;
 use crate::guard::RedisReplayGuard;

@@ -14,8 +14,8 @@ use super::tokens::{TOOL, binding, tool_args};
 use crate::state::frame::{self, Prefix};
 use crate::state::{Binding, TOKEN_PREFIX};
 use crate::url::handle::{self, HANDLE_PREFIX};
-use crate::wire::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 use crate::{ElicitForm, ElicitUrl, Reply};
+use elicit_wire::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 
 /// The seed inputs of the target `name` (none for an unknown name).
 pub fn seeds(name: &str) -> Vec<Vec<u8>> {

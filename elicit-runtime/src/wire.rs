@@ -1,35 +1,32 @@
-//! The exact JSON shapes of MCP elicitation on protocol revisions 2025-11-25 and 2026-07-28:
-//! the items of the [`elicit_wire`] crate (its front page says what changed between the two
-//! revisions, in terms of these types), at the paths they always had. The restricted schema of
-//! forms is [`crate::schema`].
+//! The exact JSON shapes of MCP elicitation on protocol revisions 2025-11-25 and 2026-07-28
+//! that a server or an SDK adapter names: the messages, the client's capabilities, the error
+//! codes a test matches on and the two revisions. They are items of the [`elicit_wire`] crate
+//! (its front page says what changed between the two revisions, in terms of these types), which
+//! also has the method and `_meta` names the engine speaks. The restricted schema of forms is
+//! [`crate::schema`].
 //!
 //! ```
-//! use elicit_runtime::wire::{ElicitMode, RequestMeta};
+//! use elicit_runtime::wire::{ClientCapabilities, ElicitMode};
 //! use serde_json::json;
 //!
-//! let params = json!({
-//!     "_meta": {
-//!         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-//!         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
-//!     }
-//! });
-//! let meta = RequestMeta::from_params(&params)?.expect("2026-07-28 request");
-//! assert!(!meta.client_capabilities.supports(ElicitMode::Url));
-//! # Ok::<(), elicit_runtime::wire::WireError>(())
+//! let capabilities: ClientCapabilities = serde_json::from_value(json!({"elicitation": {}}))?;
+//! // An empty `elicitation` object is form mode, as the spec says.
+//! assert!(capabilities.supports(ElicitMode::Form));
+//! assert!(!capabilities.supports(ElicitMode::Url));
+//! # Ok::<(), serde_json::Error>(())
 //! ```
 
 #[doc(inline)]
 pub use elicit_wire::{
     ClientCapabilities, ElicitAction, ElicitMode, ElicitParams, ElicitRequestParams, ElicitResult,
-    ElicitationCapability, ElicitationCompleteNotification, FormMode, FormParams, INTERNAL_ERROR,
-    INVALID_PARAMS, INVALID_REQUEST, InputRequest, InputRequiredResult, InputResponse,
-    InputResponses, JsonRpcError, LEGACY_PROTOCOL_VERSIONS, META_CLIENT_CAPABILITIES,
-    META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO,
-    METHOD_ELICITATION_COMPLETE, METHOD_ELICITATION_CREATE, METHOD_NOT_FOUND, METHOD_PROMPTS_GET,
-    METHOD_RESOURCES_READ, METHOD_ROOTS_LIST, METHOD_SAMPLING_CREATE_MESSAGE, METHOD_TASKS_GET,
-    METHOD_TASKS_UPDATE, METHOD_TOOLS_CALL, MISSING_REQUIRED_CLIENT_CAPABILITY, MRTR_METHODS,
-    PARSE_ERROR, PROTOCOL_2025_11_25, PROTOCOL_2026_07_28, ProtocolEra,
-    REASON_INVALID_REQUEST_STATE, RESULT_TYPE_COMPLETE, RESULT_TYPE_INPUT_REQUIRED, RequestMeta,
-    RetryFields, SchemaJson, TASK_STATUS_INPUT_REQUIRED, TaskInputRequired, TasksUpdateAck,
-    TasksUpdateParams, URL_ELICITATION_REQUIRED, UrlParams, WireError,
+    ElicitationCapability, FormParams, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
+    InputRequest, InputRequiredResult, InputResponse, InputResponses, JsonRpcError,
+    MISSING_REQUIRED_CLIENT_CAPABILITY, PROTOCOL_2025_11_25, PROTOCOL_2026_07_28, ProtocolEra,
+    TaskInputRequired, TasksUpdateAck, TasksUpdateParams, URL_ELICITATION_REQUIRED, UrlParams,
+};
+
+/// What only the engine names: the completion notice, `_meta` and method names, parsing.
+pub(crate) use elicit_wire::{
+    ElicitationCompleteNotification, META_SERVER_INFO, METHOD_TOOLS_CALL, MRTR_METHODS,
+    RequestMeta, RetryFields, WireError,
 };

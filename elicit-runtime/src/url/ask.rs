@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::{Askable, Bound, UrlAnswer};
 use crate::cancel::Cancellation;
-use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal, settle};
+use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal};
 use crate::form::{elicit_result, question_digest_raw};
 use crate::interrupt::Interrupt;
 use crate::state::{
@@ -32,18 +32,6 @@ pub(super) fn store_unavailable(error: &crate::state::StoreError) -> Interrupt {
     ))
 }
 
-/// [`ElicitUrl::ask`](super::ElicitUrl::ask): errors are told to the channel, as a form's are.
-pub(crate) async fn ask<C: InputChannel + ?Sized, T: Askable>(
-    channel: &mut C,
-    state: T,
-) -> Result<UrlAnswer<T>, C::Error> {
-    let result = match super::link::without_round(channel) {
-        Some(cx) => super::link::ask_without_round(cx, state).await,
-        None => ask_inner(channel, state).await,
-    };
-    settle(channel, result)
-}
-
 /// The channel's URL mode, or why it has none.
 pub(super) fn mode_of<C: InputChannel + ?Sized>(
     channel: &mut C,
@@ -53,7 +41,9 @@ pub(super) fn mode_of<C: InputChannel + ?Sized>(
     })
 }
 
-pub(super) async fn ask_inner<C: InputChannel + ?Sized, T: Askable>(
+/// A URL question put in the channel's round (2026-07-28), or pushed and waited for
+/// (2025-11-25, tasks).
+pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
     channel: &mut C,
     state: T,
 ) -> Result<UrlAnswer<T>, Interrupt> {

@@ -21,7 +21,6 @@ mod ask;
 pub(crate) mod handle;
 mod link;
 mod page;
-mod settings;
 mod shown;
 
 use std::future::Future;
@@ -37,13 +36,13 @@ pub(crate) use shown::Bound;
 pub use shown::Shown;
 
 use crate::InputChannel;
-pub use crate::state::completion::{
-    Completion, CompletionStore, MemoryCompletionStore, StoreError,
-};
-pub use crate::state::signals::CompletionSignals;
-pub use settings::{
+pub use crate::server::{
     DEFAULT_MAX_URL_WAITS, DEFAULT_MAX_URL_WAITS_PER_USER, DEFAULT_URL_HOLD, OriginError,
     UrlSettings,
+};
+#[doc(inline)]
+pub use elicit_state::{
+    Completion, CompletionSignals, CompletionStore, MemoryCompletionStore, StoreError,
 };
 
 /// A URL-mode elicitation: the struct is the server-side state bound to the request, and
@@ -99,8 +98,21 @@ pub trait ElicitUrl: Send + 'static {
     where
         Self: Serialize + DeserializeOwned,
     {
-        ask::ask(channel, self)
+        ask_url(channel, self)
     }
+}
+
+/// [`ElicitUrl::ask`]: in the round, or back as the answer to the call where the server's
+/// settings say so; errors are told to the channel, as a form's are.
+async fn ask_url<C: InputChannel + ?Sized, T: Askable>(
+    channel: &mut C,
+    state: T,
+) -> Result<UrlAnswer<T>, C::Error> {
+    let result = match link::without_round(channel) {
+        Some(cx) => link::ask_without_round(cx, state).await,
+        None => ask::ask_in_round(channel, state).await,
+    };
+    crate::channel::settle(channel, result)
 }
 
 /// What asking needs of a URL elicitation: its declaration and its state's serde impls.

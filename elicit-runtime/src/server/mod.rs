@@ -6,8 +6,14 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::state::StateSealer;
-use crate::url::UrlSettings;
 use crate::waits::{UrlWait, UrlWaits};
+
+mod url;
+
+pub use url::{
+    DEFAULT_MAX_URL_WAITS, DEFAULT_MAX_URL_WAITS_PER_USER, DEFAULT_URL_HOLD, OriginError,
+    UrlSettings,
+};
 
 /// How many times a form question whose accepted answer fails its checks is asked again before
 /// the call fails with `-32602`, unless the question

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::state::CompletionStore;
+use crate::waits::MAX_WAITS;
 
 /// How many 2025-11-25 requests may wait on URL-mode pages at once unless
 /// [`UrlSettings::with_max_waits`] says otherwise.
@@ -168,7 +169,7 @@ impl UrlSettings {
     /// assert_eq!(UrlSettings::default().with_max_waits(usize::MAX).max_waits(), usize::MAX >> 3);
     /// ```
     pub fn with_max_waits(mut self, max: usize) -> Self {
-        self.max_waits = max.min(crate::waits::MAX_WAITS);
+        self.max_waits = max.min(MAX_WAITS);
         self
     }
 

@@ -5,7 +5,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::json;
 
 use super::*;
-use crate::state::{Binding, StateError, StateSealer};
+use crate::{Binding, StateError, StateSealer};
 
 #[test]
 fn debug_never_shows_key_material() {

@@ -174,12 +174,14 @@ impl KeyRing {
     }
 
     /// The sealing key and its id.
-    pub(crate) fn primary(&self) -> (u32, &Aes256Gcm) {
+    #[doc(hidden)]
+    pub fn primary(&self) -> (u32, &Aes256Gcm) {
         (self.primary.kid, &self.primary.cipher)
     }
 
     /// Every key with id `kid`, primary first.
-    pub(crate) fn ciphers_for(&self, kid: u32) -> impl Iterator<Item = &Aes256Gcm> + '_ {
+    #[doc(hidden)]
+    pub fn ciphers_for(&self, kid: u32) -> impl Iterator<Item = &Aes256Gcm> + '_ {
         std::iter::once(&self.primary)
             .chain(self.old.iter())
             .filter(move |e| e.kid == kid)

@@ -223,7 +223,7 @@ proptest! {
 
 #[test]
 fn a_declared_schemas_kept_canonical_text_gives_the_same_digest() {
-    use crate::schema::{BooleanSchema, PropertySchema, RequestedSchema, StringSchema};
+    use elicit_wire::schema::{BooleanSchema, PropertySchema, RequestedSchema, StringSchema};
     use std::sync::OnceLock;
     static SCHEMA: OnceLock<RequestedSchema> = OnceLock::new();
     let schema = SCHEMA.get_or_init(|| {

@@ -4,9 +4,9 @@ use std::time::{Duration, UNIX_EPOCH};
 use serde_json::{Value, json};
 
 use super::*;
-use crate::future::BoxFuture;
-use crate::state::test_support::*;
-use crate::state::{KeyRing, MemoryReplayGuard, ReplayGuard, SealError, StateError};
+use crate::BoxFuture;
+use crate::frame::test_support::*;
+use crate::{KeyRing, MemoryReplayGuard, ReplayGuard, SealError, StateError};
 use pollster::block_on;
 #[test]
 fn round_trip() {

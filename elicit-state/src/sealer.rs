@@ -13,7 +13,7 @@ use super::digest::{ct_eq, principal_hash};
 use super::envelope::{Header, from_unix_secs, lifetime, parse_payload, ttl_secs, unix_secs};
 use super::frame::{self, Plaintext, Prefix};
 use super::{KeyRing, MemoryReplayGuard, Redemption, ReplayGuard, SealError, StateError};
-use crate::future::BoxFuture;
+use crate::BoxFuture;
 
 /// The text every `requestState` token of this crate starts with: format `es` ("elicit state"),
 /// version 1.
@@ -247,7 +247,8 @@ impl StateSealer {
     }
 
     /// [`redeem`](Self::redeem) for a state known by its id and lifetime.
-    pub(crate) fn redeem_state(&self, state: Redemption) -> BoxFuture<'_, Result<(), StateError>> {
+    #[doc(hidden)]
+    pub fn redeem_state(&self, state: Redemption) -> BoxFuture<'_, Result<(), StateError>> {
         match &self.replay {
             Some(guard) => guard.redeem(state),
             None => Box::pin(std::future::ready(Ok(()))),
@@ -344,7 +345,8 @@ impl StateSealer {
 
     /// [`seal`](Self::seal) with the payload written by `write` in whatever layout its reader
     /// (see [`open_with`](Self::open_with)) expects: the crate's own round state is binary.
-    pub(crate) fn seal_with(
+    #[doc(hidden)]
+    pub fn seal_with(
         &self,
         binding: &Binding<'_>,
         now: SystemTime,
@@ -437,7 +439,8 @@ impl StateSealer {
 
     /// [`open`](Self::open) with the payload read by `read` (the counterpart of the `write` given
     /// to [`seal_with`](Self::seal_with)).
-    pub(crate) fn open_with<P>(
+    #[doc(hidden)]
+    pub fn open_with<P>(
         &self,
         token: &str,
         binding: &Binding<'_>,

@@ -3,9 +3,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::state::frame;
-use crate::state::test_support::*;
-use crate::state::{Binding, KeyRing, StateError, StateSealer, args_digest};
+use crate::frame;
+use crate::frame::test_support::*;
+use crate::{Binding, KeyRing, StateError, StateSealer, args_digest};
 
 /// A version-2 envelope as bytes: the header fields in order, then the payload text.
 #[allow(clippy::too_many_arguments)]
@@ -69,7 +69,7 @@ fn token_layout() {
     assert_eq!(header.args, args_digest(&a));
     assert_eq!(
         header.principal,
-        Some(crate::state::digest::principal_hash(AUD, "user-123"))
+        Some(crate::digest::principal_hash(AUD, "user-123"))
     );
     assert_eq!(header.len(), plaintext.len() - rest.len());
     let opened = s.open::<Value>(&token, &b, t0()).unwrap();

@@ -40,7 +40,7 @@ thread_local! {
 /// # Errors
 ///
 /// [`SealError::Randomness`] if the OS generator fails when (re)seeding.
-pub(crate) fn random<const N: usize>() -> Result<[u8; N], SealError> {
+pub fn random<const N: usize>() -> Result<[u8; N], SealError> {
     let mut out = [0u8; N];
     GENERATOR.with(|cell| {
         let Ok(mut slot) = cell.try_borrow_mut() else {

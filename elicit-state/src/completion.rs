@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::signals::CompletionSignals;
-use crate::future::BoxFuture;
+use crate::BoxFuture;
 
 /// How an out-of-band flow ended, as recorded by the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,7 +70,7 @@ impl std::error::Error for StoreError {}
 /// Records and reads completions of URL-mode flows, keyed by handle id. Entries expire with
 /// their handle.
 ///
-/// The methods return a boxed future ([`BoxFuture`](crate::legacy::BoxFuture)), so a store on
+/// The methods return a boxed future ([`BoxFuture`](crate::BoxFuture)), so a store on
 /// a network database waits without blocking the runtime; the `elicit-redis` crate's
 /// `RedisCompletionStore` is one, built on this trait from outside the crate.
 pub trait CompletionStore: Send + Sync {
@@ -99,7 +99,7 @@ pub trait CompletionStore: Send + Sync {
     /// `None`, the default, says the store cannot tell: a waiting request then looks every
     /// 50 ms at first, backing off to every 200 ms, so it still sees a record within a quarter
     /// of a second. [`MemoryCompletionStore`] wakes its waiters at once through
-    /// [`CompletionSignals`](crate::url::CompletionSignals); a store of your own can too.
+    /// [`CompletionSignals`](crate::CompletionSignals); a store of your own can too.
     fn watch(&self, id: &str) -> Option<BoxFuture<'static, ()>> {
         let _ = id;
         None
@@ -229,12 +229,12 @@ impl CompletionStore for MemoryCompletionStore {
 /// How often a request waiting on a page looks at a store that cannot wake it
 /// ([`CompletionStore::watch`] is `None`): every `FIRST_POLL` at first, backing off to every
 /// `MAX_POLL`, so a record is seen within a quarter of a second.
-pub(crate) const FIRST_POLL: Duration = Duration::from_millis(50);
+pub const FIRST_POLL: Duration = Duration::from_millis(50);
 /// See [`FIRST_POLL`].
-pub(crate) const MAX_POLL: Duration = Duration::from_millis(200);
+pub const MAX_POLL: Duration = Duration::from_millis(200);
 /// How often a request waiting on a store that wakes it looks all the same: a wake-up lost
 /// (a replica's message dropped) delays it by this much at most.
-pub(crate) const WATCHED_POLL: Duration = Duration::from_secs(2);
+pub const WATCHED_POLL: Duration = Duration::from_secs(2);
 
 #[cfg(test)]
 mod tests {

@@ -14,9 +14,9 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use super::{KeyRing, MAX_TOKEN_LEN, SealError, StateError};
 
 /// Length of every token prefix (`es1.`, `eu1.`).
-pub(crate) const PREFIX_LEN: usize = 4;
+pub const PREFIX_LEN: usize = 4;
 /// A token kind's prefix, as bytes.
-pub(crate) type Prefix = [u8; PREFIX_LEN];
+pub type Prefix = [u8; PREFIX_LEN];
 
 const KID_LEN: usize = 4;
 const NONCE_LEN: usize = 12;
@@ -39,11 +39,11 @@ fn associated_data(prefix: &Prefix, kid: u32) -> [u8; AAD_LEN] {
     aad
 }
 
-pub(crate) use super::random::random;
+pub use super::random::random;
 
 /// A plaintext being written straight into the frame's buffer (after room for the key id and
 /// nonce), so sealing copies it neither before nor after encryption.
-pub(crate) struct Plaintext {
+pub struct Plaintext {
     buf: Vec<u8>,
     nonce: [u8; NONCE_LEN],
     id: [u8; 16],
@@ -56,7 +56,7 @@ impl Plaintext {
     /// # Errors
     ///
     /// [`SealError::Randomness`] if the OS random number generator fails.
-    pub(crate) fn new(capacity: usize) -> Result<Self, SealError> {
+    pub fn new(capacity: usize) -> Result<Self, SealError> {
         let random = random::<{ NONCE_LEN + 16 }>()?;
         let (nonce, id) = random.split_at(NONCE_LEN);
         let mut buf = Vec::with_capacity(HEADER_LEN + capacity + TAG_LEN);
@@ -70,12 +70,12 @@ impl Plaintext {
 
     /// Random bytes drawn with the nonce, for the caller's use (a state id); independent of the
     /// nonce and never written into the frame by it.
-    pub(crate) fn random_id(&self) -> [u8; 16] {
+    pub fn random_id(&self) -> [u8; 16] {
         self.id
     }
 
     /// The buffer to append the plaintext to.
-    pub(crate) fn buf(&mut self) -> &mut Vec<u8> {
+    pub fn buf(&mut self) -> &mut Vec<u8> {
         &mut self.buf
     }
 
@@ -84,7 +84,7 @@ impl Plaintext {
     /// # Errors
     ///
     /// [`SealError::PayloadTooLarge`] if the token would exceed [`MAX_TOKEN_LEN`].
-    pub(crate) fn seal(self, ring: &KeyRing, prefix: &Prefix) -> Result<String, SealError> {
+    pub fn seal(self, ring: &KeyRing, prefix: &Prefix) -> Result<String, SealError> {
         let Self {
             buf: mut raw,
             nonce,
@@ -136,21 +136,21 @@ fn prefix_str(prefix: &Prefix) -> &str {
 /// # Errors
 ///
 /// As [`Plaintext::new`] and [`Plaintext::seal`].
-pub(crate) fn seal(ring: &KeyRing, prefix: &Prefix, plaintext: &[u8]) -> Result<String, SealError> {
+pub fn seal(ring: &KeyRing, prefix: &Prefix, plaintext: &[u8]) -> Result<String, SealError> {
     let mut frame = Plaintext::new(plaintext.len())?;
     frame.buf().extend_from_slice(plaintext);
     frame.seal(ring, prefix)
 }
 
 /// An authenticated plaintext and the id of the key that opened it.
-pub(crate) struct OpenedFrame {
-    pub(crate) kid: u32,
+pub struct OpenedFrame {
+    pub kid: u32,
     buf: Vec<u8>,
 }
 
 impl OpenedFrame {
     /// The decrypted plaintext.
-    pub(crate) fn plaintext(&self) -> &[u8] {
+    pub fn plaintext(&self) -> &[u8] {
         &self.buf[HEADER_LEN..]
     }
 }
@@ -163,11 +163,7 @@ impl OpenedFrame {
 ///
 /// [`StateError::TooLarge`], [`StateError::Malformed`], [`StateError::UnknownKey`] or
 /// [`StateError::Decrypt`].
-pub(crate) fn open(
-    ring: &KeyRing,
-    prefix: &Prefix,
-    token: &str,
-) -> Result<OpenedFrame, StateError> {
+pub fn open(ring: &KeyRing, prefix: &Prefix, token: &str) -> Result<OpenedFrame, StateError> {
     if token.len() > MAX_TOKEN_LEN {
         return Err(StateError::TooLarge { len: token.len() });
     }
@@ -210,3 +206,7 @@ pub(crate) fn open(
 
 #[cfg(test)]
 mod tests;
+
+/// What the state unit tests share (here, beside the frame they look inside).
+#[cfg(test)]
+pub(crate) mod test_support;

@@ -12,7 +12,7 @@ use ctutils::CtEq as _;
 use serde_json::{Number, Value};
 use sha2::{Digest, Sha256};
 
-use crate::schema::RequestedSchema;
+use elicit_wire::schema::RequestedSchema;
 
 /// Domain-separation label hashed before the audience and principal.
 const PRINCIPAL_LABEL: &[u8] = b"elicit-state principal v1\0";
@@ -22,7 +22,7 @@ const PRINCIPAL_LABEL: &[u8] = b"elicit-state principal v1\0";
 const EXACT_INT_LIMIT: f64 = 9_007_199_254_740_992.0; // 2^53
 
 /// Where canonical JSON goes: a hasher or, for tests and flow ids, a string.
-pub(crate) trait Sink {
+pub trait Sink {
     fn put(&mut self, bytes: &[u8]);
 }
 
@@ -34,14 +34,14 @@ impl Sink for String {
 }
 
 /// SHA-256 fed through a 256-byte buffer: canonical JSON arrives in many tiny pieces.
-pub(crate) struct HashSink {
+pub struct HashSink {
     hasher: Sha256,
     buf: [u8; 256],
     len: usize,
 }
 
 impl HashSink {
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         Self {
             hasher: Sha256::new(),
             buf: [0; 256],
@@ -54,7 +54,7 @@ impl HashSink {
         self.len = 0;
     }
 
-    pub(crate) fn finalize(mut self) -> [u8; 32] {
+    pub fn finalize(mut self) -> [u8; 32] {
         self.flush();
         self.hasher.finalize().into()
     }
@@ -84,9 +84,9 @@ impl<S: Sink> fmt::Write for Fmt<'_, S> {
     }
 }
 
-/// The canonical JSON text of `value` (see [`write_canonical`]). Crate-private: digests stream
+/// The canonical JSON text of `value` (see `write_canonical`). Crate-private: digests stream
 /// the same text into the hasher; this is for flow ids and tests.
-pub(crate) fn canonical_json(value: &Value) -> String {
+pub fn canonical_json(value: &Value) -> String {
     let mut out = String::new();
     write_canonical(value, &mut out);
     out
@@ -108,7 +108,7 @@ pub(crate) fn canonical_json(value: &Value) -> String {
 ///
 /// Recursion follows the nesting of `value`; values parsed by `serde_json` are at most 128
 /// levels deep.
-pub(crate) fn write_canonical(value: &Value, out: &mut impl Sink) {
+pub fn write_canonical(value: &Value, out: &mut impl Sink) {
     match value {
         Value::Null => out.put(b"null"),
         Value::Bool(b) => out.put(if *b { b"true" } else { b"false" }),
@@ -254,34 +254,34 @@ fn truncate(hash: &[u8; 32]) -> [u8; 16] {
 /// The encoding is injective: a byte part is its length (u64, big-endian) and its bytes; a JSON
 /// part is `u64::MAX` (no byte part is that long), its canonical text, and a zero byte (which
 /// canonical JSON never contains: U+0000 is written `\u0000`).
-pub(crate) struct ShortDigest(HashSink);
+pub struct ShortDigest(HashSink);
 
 impl ShortDigest {
-    pub(crate) fn new() -> Self {
+    pub fn new() -> Self {
         Self(HashSink::new())
     }
 
-    pub(crate) fn bytes(mut self, part: &[u8]) -> Self {
+    pub fn bytes(mut self, part: &[u8]) -> Self {
         let len = u64::try_from(part.len()).unwrap_or(u64::MAX - 1);
         self.0.put(&len.to_be_bytes());
         self.0.put(part);
         self
     }
 
-    pub(crate) fn json(mut self, value: &Value) -> Self {
+    pub fn json(mut self, value: &Value) -> Self {
         self.0.put(&u64::MAX.to_be_bytes());
         write_canonical(value, &mut self.0);
         self.0.put(&[0]);
         self
     }
 
-    pub(crate) fn finish(self) -> String {
+    pub fn finish(self) -> String {
         URL_SAFE_NO_PAD.encode(truncate(&self.0.finalize()))
     }
 }
 
-/// [`ShortDigest`] over byte parts only.
-pub(crate) fn short_digest(parts: &[&[u8]]) -> String {
+/// `ShortDigest` over byte parts only.
+pub fn short_digest(parts: &[&[u8]]) -> String {
     parts
         .iter()
         .fold(ShortDigest::new(), |digest, part| digest.bytes(part))
@@ -290,14 +290,14 @@ pub(crate) fn short_digest(parts: &[&[u8]]) -> String {
 
 /// A short digest of key, message and schema (binds answers to questions): the key, the
 /// message and the SHA-256 of the schema's canonical text, as byte parts.
-pub(crate) fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
+pub fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> String {
     form_digest(key, message, &hash_schema(schema))
 }
 
 /// [`question_digest`] of a form's own schema (a `'static` the derive built once): the hash
 /// of its canonical text is computed once per form type and kept, so asking with another
 /// message hashes the key, the message and 32 bytes, and builds no `Value`.
-pub(crate) fn question_digest_declared(
+pub fn question_digest_declared(
     key: &str,
     message: &str,
     schema: &'static RequestedSchema,
@@ -339,7 +339,7 @@ fn schema_hash(schema: &'static RequestedSchema) -> [u8; 32] {
 }
 
 /// A digest for a non-form input request: key, method and canonical params.
-pub(crate) fn question_digest_raw(key: &str, method: &str, params: &Value) -> String {
+pub fn question_digest_raw(key: &str, method: &str, params: &Value) -> String {
     ShortDigest::new()
         .bytes(key.as_bytes())
         .bytes(method.as_bytes())
@@ -348,7 +348,7 @@ pub(crate) fn question_digest_raw(key: &str, method: &str, params: &Value) -> St
 }
 
 /// SHA-256 of the principal, salted with the (length-prefixed) audience.
-pub(crate) fn principal_hash(audience: &str, principal: &str) -> [u8; 32] {
+pub fn principal_hash(audience: &str, principal: &str) -> [u8; 32] {
     let audience_len = u64::try_from(audience.len()).unwrap_or(u64::MAX);
     Sha256::new()
         .chain_update(PRINCIPAL_LABEL)
@@ -361,7 +361,7 @@ pub(crate) fn principal_hash(audience: &str, principal: &str) -> [u8; 32] {
 
 /// Equality of two byte strings in time independent of their contents (`ctutils`, the
 /// constant-time toolkit `aes-gcm` itself uses to compare tags; the lengths are not secret).
-pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+pub fn ct_eq(a: &[u8], b: &[u8]) -> bool {
     a.ct_eq(b).to_bool()
 }
 

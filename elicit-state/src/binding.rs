@@ -120,7 +120,7 @@ impl<'a> Binding<'a> {
 /// An owned [`Binding`], for what outlives the request's borrow (the request context, a
 /// task's URL mode).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct BindingBuf {
+pub struct BindingBuf {
     pub method: String,
     pub target: String,
     pub args_digest: [u8; 16],

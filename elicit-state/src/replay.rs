@@ -6,7 +6,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
 use super::StateError;
-use crate::future::BoxFuture;
+use crate::BoxFuture;
 
 /// What a [`ReplayGuard`] is asked to redeem: one opened state, by its id and lifetime, at the
 /// time the caller checked it.
@@ -67,7 +67,7 @@ impl Redemption {
 
 /// The opened state a request carried, kept until it is redeemed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct OpenedState {
+pub struct OpenedState {
     pub id: [u8; 16],
     pub issued_at: SystemTime,
     pub expires_at: SystemTime,
@@ -75,7 +75,7 @@ pub(crate) struct OpenedState {
 
 impl OpenedState {
     /// Its redemption as of `now`.
-    pub(crate) fn redemption(&self, now: SystemTime) -> Redemption {
+    pub fn redemption(&self, now: SystemTime) -> Redemption {
         Redemption::new(self.id, self.issued_at, self.expires_at, now)
     }
 }
@@ -99,7 +99,7 @@ impl OpenedState {
 /// and refuse every state sealed before the loss with [`StateError::ReplayMemoryLost`]: such a
 /// state may have been spent already.
 ///
-/// The method returns a boxed future ([`BoxFuture`](crate::legacy::BoxFuture)) so that a guard
+/// The method returns a boxed future ([`BoxFuture`](crate::BoxFuture)) so that a guard
 /// backed by a network store waits without blocking the runtime (the `elicit-redis` crate's
 /// `RedisReplayGuard` is one, built on this trait from outside the crate); such a guard must bound that wait (connect and response timeouts) and,
 /// if the store cannot answer in time, fail closed with [`StateError::ReplayGuardUnavailable`].

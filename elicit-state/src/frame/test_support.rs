@@ -7,35 +7,35 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
-use super::frame;
-use super::{KeyRing, Opened, StateError, StateSealer, TOKEN_PREFIX};
+use crate::frame;
+use crate::{KeyRing, Opened, StateError, StateSealer, TOKEN_PREFIX};
 
-pub(crate) const K1: [u8; 32] = [0x11; 32];
-pub(crate) const K2: [u8; 32] = [0x22; 32];
-pub(crate) const AUD: &str = "example-server";
-pub(crate) const PREFIX: &frame::Prefix = b"es1.";
+pub const K1: [u8; 32] = [0x11; 32];
+pub const K2: [u8; 32] = [0x22; 32];
+pub const AUD: &str = "example-server";
+pub const PREFIX: &frame::Prefix = b"es1.";
 
-pub(crate) fn t0() -> SystemTime {
+pub fn t0() -> SystemTime {
     UNIX_EPOCH + Duration::from_secs(1_780_000_000)
 }
 
-pub(crate) fn secs(n: u64) -> Duration {
+pub fn secs(n: u64) -> Duration {
     Duration::from_secs(n)
 }
 
-pub(crate) fn sealer() -> StateSealer {
+pub fn sealer() -> StateSealer {
     StateSealer::new(KeyRing::new(1, K1), AUD)
 }
 
-pub(crate) fn args() -> Value {
+pub fn args() -> Value {
     json!({"location": "New York", "units": {"temp": "C", "wind": "kmh"}, "days": 3})
 }
 
-pub(crate) fn payload() -> Value {
+pub fn payload() -> Value {
     json!({"answers": {"github_login": {"name": "octocat"}}, "round": 2, "ratio": 1.0})
 }
 
-pub(crate) fn uniform() -> Value {
+pub fn uniform() -> Value {
     json!({
         "code": -32602,
         "message": "Invalid or expired requestState",
@@ -45,7 +45,7 @@ pub(crate) fn uniform() -> Value {
 
 /// Asserts the precise reason and the uniform client error.
 #[track_caller]
-pub(crate) fn assert_refused<P: std::fmt::Debug>(
+pub fn assert_refused<P: std::fmt::Debug>(
     result: Result<Opened<P>, StateError>,
     expected: &StateError,
 ) {
@@ -55,14 +55,14 @@ pub(crate) fn assert_refused<P: std::fmt::Debug>(
 }
 
 /// The token's bytes under the base64.
-pub(crate) fn raw(token: &str) -> Vec<u8> {
+pub fn raw(token: &str) -> Vec<u8> {
     URL_SAFE_NO_PAD
         .decode(token.strip_prefix(TOKEN_PREFIX).unwrap())
         .unwrap()
 }
 
 /// The token's plaintext.
-pub(crate) fn decrypt(ring: &KeyRing, token: &str) -> Vec<u8> {
+pub fn decrypt(ring: &KeyRing, token: &str) -> Vec<u8> {
     frame::open(ring, PREFIX, token)
         .ok()
         .unwrap()

@@ -21,7 +21,7 @@ use super::frame::Plaintext;
 use super::{MAX_TOKEN_LEN, SealError, StateError};
 
 /// Version of the plaintext envelope inside an `es1.` token (its first byte).
-pub(crate) const ENVELOPE_VERSION: u8 = 2;
+pub const ENVELOPE_VERSION: u8 = 2;
 
 /// Longest lifetime a sealer gives tokens: one day. Longer settings are clamped to it, which
 /// also keeps every `now + ttl` far from overflowing.
@@ -33,7 +33,7 @@ const FIXED_LEN: usize = 1 + 8 + 8 + 16 + 16 + 1;
 
 /// The claims of an envelope: what a token is bound to, when it lives, and its id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Header<'a> {
+pub struct Header<'a> {
     /// Issued at, Unix seconds.
     pub iat: u64,
     /// Expires at, Unix seconds.
@@ -54,12 +54,12 @@ pub(crate) struct Header<'a> {
 
 impl<'a> Header<'a> {
     /// Room to reserve for an envelope around a payload of typical size (a few answers).
-    pub(crate) fn capacity(aud: &str, method: &str, target: &str) -> usize {
+    pub fn capacity(aud: &str, method: &str, target: &str) -> usize {
         FIXED_LEN + 32 + 12 + aud.len() + method.len() + target.len() + 768
     }
 
     /// Length of the header in bytes.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         let principal = if self.principal.is_some() { 32 } else { 0 };
         FIXED_LEN + principal + 12 + self.aud.len() + self.method.len() + self.target.len()
     }
@@ -69,7 +69,7 @@ impl<'a> Header<'a> {
     /// # Errors
     ///
     /// [`SealError::PayloadTooLarge`] if the header alone is longer than a token may be.
-    pub(crate) fn write(&self, plaintext: &mut Plaintext) -> Result<(), SealError> {
+    pub fn write(&self, plaintext: &mut Plaintext) -> Result<(), SealError> {
         let len = self.len();
         if len > MAX_TOKEN_LEN {
             return Err(SealError::PayloadTooLarge {
@@ -105,7 +105,7 @@ impl<'a> Header<'a> {
     ///
     /// [`StateError::Malformed`] if the version is not the current one or the header is cut
     /// short or badly formed.
-    pub(crate) fn parse(plaintext: &'a [u8]) -> Result<(Self, &'a [u8]), StateError> {
+    pub fn parse(plaintext: &'a [u8]) -> Result<(Self, &'a [u8]), StateError> {
         let mut r = EnvelopeReader(plaintext);
         if r.array::<1>()? != [ENVELOPE_VERSION] {
             return Err(StateError::Malformed("unsupported envelope version"));
@@ -167,7 +167,7 @@ impl<'a> EnvelopeReader<'a> {
 ///
 /// The bytes are checked as UTF-8 once and parsed as text, which spares `serde_json` checking
 /// every string on its own.
-pub(crate) fn parse_payload<P: DeserializeOwned>(bytes: &[u8]) -> Result<P, StateError> {
+pub fn parse_payload<P: DeserializeOwned>(bytes: &[u8]) -> Result<P, StateError> {
     let not_json = StateError::Malformed("payload does not parse");
     let text = std::str::from_utf8(bytes).map_err(|_| not_json.clone())?;
     serde_json::from_str(text).map_err(|_| {
@@ -180,24 +180,24 @@ pub(crate) fn parse_payload<P: DeserializeOwned>(bytes: &[u8]) -> Result<P, Stat
 }
 
 /// Whole seconds since the epoch (0 before it).
-pub(crate) fn unix_secs(time: SystemTime) -> u64 {
+pub fn unix_secs(time: SystemTime) -> u64 {
     time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// The time `secs` after the epoch, if a `SystemTime` can hold it.
-pub(crate) fn from_unix_secs(secs: u64) -> Option<SystemTime> {
+pub fn from_unix_secs(secs: u64) -> Option<SystemTime> {
     UNIX_EPOCH.checked_add(Duration::from_secs(secs))
 }
 
 /// An expiry `secs` after the epoch. One that `SystemTime` cannot hold (never sealed: sealers
 /// clamp their TTL) reads as the epoch, so what it guards counts as expired: fail closed,
 /// never panic.
-pub(crate) fn expiry_from_unix_secs(secs: u64) -> SystemTime {
+pub fn expiry_from_unix_secs(secs: u64) -> SystemTime {
     from_unix_secs(secs).unwrap_or(UNIX_EPOCH)
 }
 
 /// A TTL in whole seconds: rounded up, at least one, at most [`MAX_TTL`].
-pub(crate) fn ttl_secs(ttl: Duration) -> u64 {
+pub fn ttl_secs(ttl: Duration) -> u64 {
     let secs = ttl
         .as_secs()
         .saturating_add(u64::from(ttl.subsec_nanos() > 0));
@@ -207,7 +207,7 @@ pub(crate) fn ttl_secs(ttl: Duration) -> u64 {
 /// Issue and expiry time of a token sealed at `now` with `ttl`: the issue time is rounded
 /// down to whole seconds, the expiry up, so every token lives at least the full TTL (and less
 /// than a second longer).
-pub(crate) fn lifetime(now: SystemTime, ttl: Duration) -> (u64, u64) {
+pub fn lifetime(now: SystemTime, ttl: Duration) -> (u64, u64) {
     let iat = unix_secs(now);
     let fraction = now
         .duration_since(UNIX_EPOCH)

@@ -1,4 +1,9 @@
-//! Sealed server state: tamper-proof, expiring, request-bound `requestState` tokens.
+//! Sealed server state: tamper-proof, expiring, request-bound `requestState` tokens and
+//! URL-mode handles, and the stores they are checked against.
+//!
+//! This crate is `elicit_runtime::state` (and URL mode's completion stores,
+//! `elicit_runtime::url::{CompletionStore, …}`); depend on it alone to write a store (as
+//! `elicit-redis` does) without the engine. The examples use the paths servers use.
 //!
 //! Under MCP 2026-07-28 (multi round-trip requests) a server that needs input returns an
 //! `InputRequiredResult` carrying an opaque `requestState`, and the client echoes it byte for byte
@@ -7,7 +12,7 @@
 //! authenticated principal, a short lifetime and the originating request. One-time redemption, if
 //! needed, must be enforced server-side.
 //!
-//! This module does all of that:
+//! This crate does all of that:
 //!
 //! - [`StateSealer`] seals a JSON payload with AES-256-GCM into an `es1.` token bound to a
 //!   [`Binding`] (method, target, [`args_digest`] of the arguments, principal), its audience and
@@ -49,35 +54,49 @@
 //! ```
 
 mod binding;
-pub(crate) mod completion;
+mod completion;
 mod digest;
 mod envelope;
 mod error;
-pub(crate) mod frame;
+#[doc(hidden)]
+pub mod frame;
 mod keys;
 mod random;
 mod replay;
 mod sealer;
-pub(crate) mod signals;
-#[cfg(test)]
-mod test_support;
+mod signals;
+
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed, sendable future, as returned by the methods of the object-safe traits: the
+/// [`ReplayGuard`], the [`CompletionStore`] and the runtime's 2025-11-25 back channel
+/// (`elicit_runtime::legacy::LegacyPeer`).
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 pub use binding::Binding;
-pub(crate) use binding::BindingBuf;
-// URL mode's completion stores: public at `crate::url`.
-pub(crate) use completion::{Completion, CompletionStore, StoreError};
-pub(crate) use completion::{FIRST_POLL, MAX_POLL, WATCHED_POLL};
+pub use completion::{Completion, CompletionStore, MemoryCompletionStore, StoreError};
 pub use digest::args_digest;
-pub(crate) use digest::{
-    canonical_json, ct_eq, principal_hash, question_digest, question_digest_declared,
-    question_digest_raw, short_digest,
-};
 pub use envelope::MAX_TTL;
-pub(crate) use envelope::{expiry_from_unix_secs, lifetime, ttl_secs};
 pub use error::{
     INVALID_STATE_CODE, INVALID_STATE_MESSAGE, INVALID_STATE_REASON, SealError, StateError,
 };
 pub use keys::{KeyRing, KeyRingError, KeyWeakness};
-pub(crate) use replay::OpenedState;
 pub use replay::{MemoryReplayGuard, Redemption, ReplayGuard};
 pub use sealer::{DEFAULT_TTL, MAX_CLOCK_SKEW, MAX_TOKEN_LEN, Opened, StateSealer, TOKEN_PREFIX};
+pub use signals::CompletionSignals;
+
+// What only the engine (`elicit-runtime`) names: not part of the API.
+#[doc(hidden)]
+pub use binding::BindingBuf;
+#[doc(hidden)]
+pub use completion::{FIRST_POLL, MAX_POLL, WATCHED_POLL};
+#[doc(hidden)]
+pub use digest::{
+    canonical_json, ct_eq, principal_hash, question_digest, question_digest_declared,
+    question_digest_raw, short_digest,
+};
+#[doc(hidden)]
+pub use envelope::{expiry_from_unix_secs, lifetime, ttl_secs};
+#[doc(hidden)]
+pub use replay::OpenedState;

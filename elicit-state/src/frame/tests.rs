@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::state::test_support::*;
-use crate::state::{Binding, MemoryReplayGuard, StateSealer};
+use crate::frame::test_support::*;
+use crate::{Binding, MemoryReplayGuard, StateSealer};
 #[test]
 fn malformed_tokens() {
     let s = sealer();

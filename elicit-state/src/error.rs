@@ -110,7 +110,7 @@ impl StateError {
     /// `{"code":-32602,"message":"Invalid or expired requestState","data":{"reason":"invalid_request_state"}}`.
     /// The one exception is not a refusal: [`StateError::ReplayGuardUnavailable`] (the state
     /// passed every check, but the guard's store did not answer) is
-    /// [`JsonRpcError::state_store_unavailable`](crate::wire::JsonRpcError::state_store_unavailable),
+    /// [`JsonRpcError::state_store_unavailable`](elicit_wire::JsonRpcError::state_store_unavailable),
     /// a `-32603` that tells the client to retry.
     ///
     /// ```
@@ -132,10 +132,11 @@ impl StateError {
     }
 
     /// [`to_jsonrpc_error`](Self::to_jsonrpc_error) as the typed error.
-    pub(crate) fn client_error(&self) -> crate::wire::JsonRpcError {
+    #[doc(hidden)]
+    pub fn client_error(&self) -> elicit_wire::JsonRpcError {
         match self {
-            Self::ReplayGuardUnavailable(_) => crate::wire::JsonRpcError::state_store_unavailable(),
-            _ => crate::wire::JsonRpcError::invalid_request_state(),
+            Self::ReplayGuardUnavailable(_) => elicit_wire::JsonRpcError::state_store_unavailable(),
+            _ => elicit_wire::JsonRpcError::invalid_request_state(),
         }
     }
 }

@@ -6,13 +6,13 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
 
-use crate::future::BoxFuture;
+use crate::BoxFuture;
 
 /// The bells of flows that requests are waiting on, for a
-/// [`CompletionStore`](crate::url::CompletionStore) to return from
-/// [`watch`](crate::url::CompletionStore::watch) and ring when it records.
+/// [`CompletionStore`](crate::CompletionStore) to return from
+/// [`watch`](crate::CompletionStore::watch) and ring when it records.
 ///
-/// [`MemoryCompletionStore`](crate::url::MemoryCompletionStore) uses one; a store of your own
+/// [`MemoryCompletionStore`](crate::MemoryCompletionStore) uses one; a store of your own
 /// rings [`notify`](Self::notify) wherever it learns of a record (its own `record`, or a
 /// message from another replica, as `elicit-redis` does over Redis pub/sub).
 ///
