@@ -41,9 +41,9 @@
 //! * **Confirm, then complete or fail.** On Confirm your [`ConnectHook::connect`] sees the
 //!   bound state ([`OpenedLink`]) and returns a [`ConnectStep`]: complete (with an optional
 //!   JSON result the tool handler gets), fail (with a reason the handler gets), refuse, or a
-//!   response of your own (e.g. a redirect to an OAuth provider; your callback then checks
-//!   that the browser which confirmed is the one coming back, opens the handle again and
-//!   calls [`LandingPage::complete_raw`]: see the guide's `oauth_on_axum` recipe). Until
+//!   response of your own (e.g. a redirect to an OAuth provider, which the ready
+//!   `oauth` module, feature `oauth`, does with its callback: the browser binding, PKCE and
+//!   the code exchange built in; see the guide's `oauth_on_axum` recipe). Until
 //!   something is recorded, a client's `accept` authorizes nothing: on 2026-07-28 its retry
 //!   is held (up to `UrlSettings::hold`) and then asked the same link again, and on
 //!   2025-11-25 the handler waits until the link expires.
@@ -178,6 +178,9 @@ mod confirm;
 mod form;
 mod hook;
 mod html;
+#[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+pub mod oauth;
 mod origin;
 mod route;
 mod texts;

@@ -133,7 +133,12 @@ impl ClientHandler for User {
         self.links.lock().unwrap().push(url.clone());
         let page = self.browser.visit(&url).await;
         let page = page.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        println!("  browser shows: {}", page.body.trim());
+        let heading = page
+            .body
+            .split("<h1>")
+            .nth(1)
+            .and_then(|h| h.split("</h1>").next());
+        println!("  browser shows: {}", heading.unwrap_or(page.body.trim()));
         Ok(ElicitResult::new(ElicitationAction::Accept))
     }
 

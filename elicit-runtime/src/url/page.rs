@@ -400,6 +400,11 @@ impl OpenedHandleKey {
     pub fn id(&self) -> &str {
         &self.claims.id
     }
+
+    /// When the handle expires (the flow's link is refused after it).
+    pub fn expires_at(&self) -> SystemTime {
+        self.claims.expires_at()
+    }
     /// The elicitation's message (`ElicitUrl::MESSAGE`) as the client was asked it: what the
     /// user is asked to do, for a confirmation page. Empty for a handle sealed before handles
     /// carried it.

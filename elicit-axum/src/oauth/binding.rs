@@ -1,0 +1,113 @@
+//! What ties a provider's callback to the browser that confirmed and to its flow: a random
+//! nonce in a cookie of this origin, and the OAuth `state`, sealed with the server's keys over
+//! the flow's handle and PKCE verifier, bound to the provider, the browser's user and that
+//! nonce. A callback from another browser (login CSRF: an attacker's code sent to the victim's
+//! browser), for another user, replayed, or after expiry opens nothing.
+
+use http::request::Parts;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use elicit_runtime::state::{Binding, StateSealer, args_digest};
+
+/// The method a sealed `state` is bound to: no MCP request has it.
+const METHOD: &str = "oauth/callback";
+
+/// What the sealed `state` carries.
+#[derive(Serialize, Deserialize)]
+pub(super) struct Started {
+    /// The flow's handle, to open it again on the callback.
+    #[serde(rename = "h")]
+    pub handle: String,
+    /// The PKCE verifier the code is traded with.
+    #[serde(rename = "v")]
+    pub verifier: String,
+}
+
+/// The binding of a `state` for `provider`, `user` and the browser's `nonce`.
+fn binding<'a>(provider: &'a str, user: &'a str, nonce: &str) -> Binding<'a> {
+    Binding {
+        method: METHOD,
+        target: provider,
+        args_digest: args_digest(&json!(nonce)),
+        principal: Some(user),
+    }
+}
+
+/// The sealed `state` for a flow started by `user` in the browser holding `nonce`.
+pub(super) fn seal(
+    sealer: &StateSealer,
+    provider: &str,
+    user: &str,
+    nonce: &str,
+    started: &Started,
+) -> Result<String, String> {
+    sealer
+        .seal_now(&binding(provider, user, nonce), started)
+        .map_err(|e| e.to_string())
+}
+
+/// The flow `state` started, if it was sealed for this provider, this user and this browser's
+/// nonce, has not expired, and was not used before (the sealer's replay guard).
+pub(super) async fn open(
+    sealer: &StateSealer,
+    provider: &str,
+    user: &str,
+    nonce: &str,
+    state: &str,
+) -> Result<Started, String> {
+    let opened = sealer
+        .open_now::<Started>(state, &binding(provider, user, nonce))
+        .map_err(|e| e.reason().to_owned())?;
+    sealer
+        .redeem(&opened, std::time::SystemTime::now())
+        .await
+        .map_err(|e| e.reason().to_owned())?;
+    Ok(opened.payload)
+}
+
+/// The cookie that holds the browser's nonce: `__Host-` and `Secure` over https, a plain name
+/// on `http://` loopback (where browsers keep neither), HttpOnly, `SameSite=Lax` so the
+/// provider's top-level redirect back carries it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NonceCookie {
+    secure: bool,
+}
+
+impl NonceCookie {
+    pub(super) fn new(secure: bool) -> Self {
+        NonceCookie { secure }
+    }
+
+    fn name(self) -> &'static str {
+        if self.secure {
+            "__Host-elicit_oauth"
+        } else {
+            "elicit_oauth"
+        }
+    }
+
+    /// `Set-Cookie` for `nonce`, kept `max_age` seconds (0: cleared).
+    pub(super) fn set(self, nonce: &str, max_age: u64) -> String {
+        let secure = if self.secure { "; Secure" } else { "" };
+        format!(
+            "{}={nonce}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}",
+            self.name()
+        )
+    }
+
+    /// The nonce the request's cookies carry.
+    pub(super) fn read(self, parts: &Parts) -> Option<String> {
+        let name = self.name();
+        parts
+            .headers
+            .get_all(http::header::COOKIE)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|cookies| cookies.split(';'))
+            .find_map(|cookie| {
+                let (key, value) = cookie.trim().split_once('=')?;
+                (key == name && !value.is_empty()).then(|| value.to_owned())
+            })
+    }
+}

@@ -1,0 +1,151 @@
+//! `GET <callback>?code=…&state=…` (or `?error=…&state=…`): the provider sends the browser
+//! back. Only the browser that confirmed, for the user who confirmed, with an unused `state`
+//! goes on: then the code is traded, the application keeps the token, and the flow completes
+//! or fails.
+
+use ::axum::response::{IntoResponse, Response};
+use http::request::Parts;
+use http::{HeaderValue, StatusCode, header};
+use oauth2::{AuthorizationCode, PkceCodeVerifier, TokenResponse};
+
+use super::binding;
+use super::{Inner, OAuthHook, OAuthToken, client};
+use crate::hook::OpenedLink;
+
+/// The callback's query, as the provider sends it.
+struct Query {
+    state: Option<String>,
+    code: Option<String>,
+    error: Option<String>,
+}
+
+impl Query {
+    fn of(parts: &Parts) -> Query {
+        let mut query = Query {
+            state: None,
+            code: None,
+            error: None,
+        };
+        let pairs = form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes());
+        for (name, value) in pairs {
+            let slot = match &*name {
+                "state" => &mut query.state,
+                "code" => &mut query.code,
+                "error" => &mut query.error,
+                _ => continue,
+            };
+            // A parameter given twice is ambiguous: it counts as absent.
+            *slot = if slot.is_some() {
+                Some(String::new())
+            } else {
+                Some(value.into_owned())
+            };
+        }
+        query
+    }
+}
+
+pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Response {
+    let user = match inner.hook.subject(&parts).await {
+        Ok(user) if !user.is_empty() => user,
+        Ok(_) => return refused(inner, "no browser user"),
+        Err(response) => return response,
+    };
+    let query = Query::of(&parts);
+    let Some(nonce) = inner.cookie.read(&parts) else {
+        // Login CSRF: a callback in a browser that did not start this flow.
+        return refused(inner, "no OAuth nonce cookie");
+    };
+    let Some(state) = query.state.filter(|s| !s.is_empty()) else {
+        return refused(inner, "no state");
+    };
+    let started =
+        match binding::open(&inner.sealer, &inner.provider.name, &user, &nonce, &state).await {
+            Ok(started) => started,
+            Err(reason) => return refused(inner, &format!("state refused: {reason}")),
+        };
+    let (opened, bound) = match inner.page.open_raw(&started.handle, &user).await {
+        Ok(opened) => opened,
+        Err(error) => {
+            tracing::warn!(target: "elicit", reason = %error.reason().escape_debug(), "OAuth callback refused a handle");
+            return with_cleared_cookie(inner, inner.texts.error_page(&error));
+        }
+    };
+    let link = OpenedLink {
+        handle: started.handle,
+        opened,
+        state: bound,
+    };
+    let outcome = match (query.code.filter(|c| !c.is_empty()), query.error) {
+        (Some(code), None) => exchange(inner, &code, started.verifier).await,
+        (_, Some(error)) => Err(format!(
+            "the provider did not authorize the connection ({})",
+            error
+                .chars()
+                .filter(|c| c.is_ascii_graphic())
+                .take(64)
+                .collect::<String>()
+        )),
+        (None, None) => Err("the provider sent no code".to_owned()),
+    };
+    let outcome = match outcome {
+        Ok(token) => inner.hook.connected(&link, &user, token).await,
+        Err(reason) => Err(reason),
+    };
+    let page = match outcome {
+        Ok(result) => match inner.page.complete_raw(&link.opened, result).await {
+            Ok(()) => {
+                tracing::info!(target: "elicit", id = link.id(), provider = %inner.provider.name.escape_debug(), "OAuth connection completed");
+                inner.texts.completed_page(None, None)
+            }
+            Err(error) => inner.texts.error_page(&error),
+        },
+        Err(reason) => match inner.page.fail_raw(&link.opened, &reason).await {
+            Ok(()) => {
+                tracing::info!(target: "elicit", id = link.id(), reason = %reason.escape_debug(), "OAuth connection failed");
+                inner.texts.failed_page(None, Some(&reason))
+            }
+            Err(error) => inner.texts.error_page(&error),
+        },
+    };
+    with_cleared_cookie(inner, page)
+}
+
+/// The code traded for a token at the provider's token endpoint, with the PKCE verifier.
+async fn exchange<H>(inner: &Inner<H>, code: &str, verifier: String) -> Result<OAuthToken, String> {
+    let client = client(&inner.provider)?;
+    let token = client
+        .exchange_code(AuthorizationCode::new(code.to_owned()))
+        .set_pkce_verifier(PkceCodeVerifier::new(verifier))
+        .request_async(&inner.http)
+        .await
+        .map_err(|e| {
+            // The provider's words go to the log; the flow fails with a plain reason.
+            tracing::warn!(target: "elicit", provider = %inner.provider.name.escape_debug(), error = %e.to_string().escape_debug(), "OAuth code exchange failed");
+            "the provider did not issue a token".to_owned()
+        })?;
+    Ok(OAuthToken {
+        access_token: token.access_token().secret().clone(),
+        token_type: token.token_type().as_ref().to_owned(),
+        refresh_token: token.refresh_token().map(|t| t.secret().clone()),
+        expires_in: token.expires_in(),
+        scopes: token
+            .scopes()
+            .map(|scopes| scopes.iter().map(|s| s.to_string()).collect()),
+    })
+}
+
+/// The uniform refusal (403): the reason goes to the log only. The nonce cookie stays: a
+/// forged callback must not end the flow the browser did start.
+fn refused<H>(inner: &Inner<H>, reason: &str) -> Response {
+    tracing::warn!(target: "elicit", status = 403, reason = %reason.escape_debug(), "OAuth callback refused");
+    inner.texts.refused_page(StatusCode::FORBIDDEN)
+}
+
+/// `response`, clearing the nonce cookie: a callback ends the browser's binding either way.
+fn with_cleared_cookie<H>(inner: &Inner<H>, mut response: Response) -> Response {
+    if let Ok(value) = HeaderValue::from_str(&inner.cookie.set("", 0)) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response.into_response()
+}

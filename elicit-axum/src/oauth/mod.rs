@@ -1,0 +1,382 @@
+//! A ready OAuth connection (feature `oauth`): a URL-mode flow that connects the user's account
+//! at a provider (GitHub, Google, or any OAuth 2.0 authorization server), with the browser
+//! binding and the code exchange built in. The application says who the browser's user is and
+//! what to do with the token.
+//!
+//! The flow: the tool asks its `#[elicit_url]` elicitation as always; the link opens the
+//! landing route's confirmation page; on Confirm the browser goes to the provider (authorization
+//! code grant with PKCE), carrying a `state` sealed with the server's keys and bound to the
+//! provider, the browser's user and a random nonce this origin set in a cookie; the provider
+//! sends the browser back to the callback route, which opens nothing unless that same browser
+//! (its cookie), the same user and an unused, unexpired `state` come back, trades the code for
+//! a token (through the [`oauth2`](https://docs.rs/oauth2) crate, redirects not followed), and
+//! gives it to [`OAuthHook::connected`]; what that returns completes or fails the flow, and
+//! the tool reads it as `UrlAnswer::Completed` or `Failed`. The token never passes through the
+//! MCP client or the model.
+//!
+//! Over `https` the nonce cookie is `__Host-elicit_oauth` (`Secure`, this origin only); on a
+//! plain-`http` loopback callback, for development, it is `elicit_oauth`, which browsers keep
+//! there. Either way it is `HttpOnly` and `SameSite=Lax`.
+//!
+//! ```
+//! use std::collections::HashMap;
+//! use std::sync::{Arc, Mutex};
+//! use axum::http::request::Parts;
+//! use axum::response::{IntoResponse, Response};
+//! use elicit_axum::OpenedLink;
+//! use elicit_axum::oauth::{OAuth, OAuthHook, OAuthProvider, OAuthToken};
+//! use elicit_runtime::ElicitServer;
+//! use elicit_runtime::state::{KeyRing, StateSealer};
+//! use serde_json::{Value, json};
+//!
+//! /// Where the app keeps its users' GitHub tokens.
+//! #[derive(Default)]
+//! struct Github {
+//!     tokens: Mutex<HashMap<String, String>>,
+//! }
+//!
+//! impl OAuthHook for Github {
+//!     async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+//!         // Your session: here a header the app's auth middleware sets.
+//!         let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
+//!         user.map(str::to_owned).ok_or_else(|| "sign in first".into_response())
+//!     }
+//!     async fn connected(&self, _: &OpenedLink, user: &str, token: OAuthToken) -> Result<Option<Value>, String> {
+//!         self.tokens.lock().unwrap().insert(user.to_owned(), token.access_token().to_owned());
+//!         Ok(Some(json!({"scopes": token.scopes()})))
+//!     }
+//! }
+//!
+//! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "mcp.example.com"));
+//! let github = OAuthProvider::github("client-id", "client-secret")
+//!     .with_scopes(["repo"])
+//!     .with_redirect_url("https://mcp.example.com/oauth/callback");
+//! let app: axum::Router = OAuth::new(&server, github, Github::default())?.routes();
+//! # let _ = app;
+//! # Ok::<(), elicit_axum::oauth::OAuthError>(())
+//! ```
+
+mod binding;
+mod callback;
+mod provider;
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ::axum::Router;
+use ::axum::response::{IntoResponse, Redirect, Response};
+use ::axum::routing::get;
+use http::request::Parts;
+use http::{HeaderValue, header};
+use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
+use serde_json::Value;
+
+use super::hook::{ConnectHook, ConnectStep, OpenedLink};
+use super::texts::PageTexts;
+use super::{LandingRoute, landing_routes};
+use elicit_runtime::ElicitServer;
+use elicit_runtime::state::StateSealer;
+use elicit_runtime::url::LandingPage;
+
+use binding::{NonceCookie, Started};
+pub use provider::OAuthProvider;
+
+/// What the application does with a connection: who the browser's user is, and what to do
+/// with the token the provider issued for them.
+pub trait OAuthHook: Send + Sync + 'static {
+    /// The browser's authenticated user (the same principal the MCP request was made as), or
+    /// the response to give instead (a sign-in redirect, a 401). Asked on the confirmation
+    /// page and again on the provider's callback.
+    fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send;
+
+    /// The provider issued `token` for `user` in the flow of `link`: keep it (server-side),
+    /// and return what the tool handler reads (`UrlAnswer::Completed`'s `result`; never the
+    /// token), or a reason the flow failed (`UrlAnswer::Failed`).
+    fn connected(
+        &self,
+        link: &OpenedLink,
+        user: &str,
+        token: OAuthToken,
+    ) -> impl Future<Output = Result<Option<Value>, String>> + Send;
+}
+
+/// A shared hook (e.g. one the application's other routes use too).
+impl<H: OAuthHook> OAuthHook for Arc<H> {
+    fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send {
+        H::subject(self, parts)
+    }
+
+    fn connected(
+        &self,
+        link: &OpenedLink,
+        user: &str,
+        token: OAuthToken,
+    ) -> impl Future<Output = Result<Option<Value>, String>> + Send {
+        H::connected(self, link, user, token)
+    }
+}
+
+/// A token the provider issued. `Debug` shows no secret.
+#[derive(Clone)]
+pub struct OAuthToken {
+    access_token: String,
+    token_type: String,
+    refresh_token: Option<String>,
+    expires_in: Option<Duration>,
+    scopes: Option<Vec<String>>,
+}
+
+impl fmt::Debug for OAuthToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuthToken")
+            .field("token_type", &self.token_type)
+            .field("refresh_token", &self.refresh_token.as_ref().map(|_| "…"))
+            .field("expires_in", &self.expires_in)
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OAuthToken {
+    /// The access token.
+    pub fn access_token(&self) -> &str {
+        &self.access_token
+    }
+    /// Its type, as the provider said it (`bearer`).
+    pub fn token_type(&self) -> &str {
+        &self.token_type
+    }
+    /// The refresh token, if the provider issued one.
+    pub fn refresh_token(&self) -> Option<&str> {
+        self.refresh_token.as_deref()
+    }
+    /// How long the access token lives, if the provider said.
+    pub fn expires_in(&self) -> Option<Duration> {
+        self.expires_in
+    }
+    /// The scopes granted, if the provider said (they may be fewer than asked).
+    pub fn scopes(&self) -> Option<&[String]> {
+        self.scopes.as_deref()
+    }
+}
+
+/// Why [`OAuth::new`] refused its settings: found at start-up, not on the first connection.
+///
+/// ```
+/// use elicit_axum::oauth::{OAuth, OAuthProvider};
+/// # use elicit_runtime::ElicitServer;
+/// # use elicit_runtime::state::{KeyRing, StateSealer};
+/// # struct Hook;
+/// # impl elicit_axum::oauth::OAuthHook for Hook {
+/// #     async fn subject(&self, _: &axum::http::request::Parts) -> Result<String, axum::response::Response> { Ok("alice".into()) }
+/// #     async fn connected(&self, _: &elicit_axum::OpenedLink, _: &str, _: elicit_axum::oauth::OAuthToken) -> Result<Option<serde_json::Value>, String> { Ok(None) }
+/// # }
+/// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+/// let no_callback = OAuthProvider::github("id", "secret");
+/// let error = OAuth::new(&server, no_callback, Hook).unwrap_err();
+/// assert_eq!(error.to_string(), "the provider github has no redirect URL: `OAuthProvider::with_redirect_url`");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthError(String);
+
+impl fmt::Display for OAuthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OAuthError {}
+
+/// The OAuth connection: a [`ConnectHook`] for the landing route (Confirm sends the browser to
+/// the provider) and the provider's callback route. [`routes`](OAuth::routes) mounts both.
+pub struct OAuth<H> {
+    inner: Arc<Inner<H>>,
+}
+
+impl<H> Clone for OAuth<H> {
+    fn clone(&self) -> Self {
+        OAuth {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+impl<H> fmt::Debug for OAuth<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuth")
+            .field("provider", &self.inner.provider)
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner<H> {
+    provider: OAuthProvider,
+    hook: H,
+    sealer: StateSealer,
+    page: LandingPage,
+    texts: PageTexts,
+    cookie: NonceCookie,
+    http: oauth2::reqwest::Client,
+}
+
+impl<H: OAuthHook> OAuth<H> {
+    /// A connection to `provider` for the links `server` seals, its token given to `hook`.
+    /// Refuses, at start-up, a provider without a redirect URL or with an endpoint that is not
+    /// `https` (plain `http` only on loopback).
+    pub fn new(
+        server: &ElicitServer,
+        provider: OAuthProvider,
+        hook: H,
+    ) -> Result<Self, OAuthError> {
+        let Some(redirect) = provider.redirect_url.as_deref() else {
+            return Err(OAuthError(format!(
+                "the provider {} has no redirect URL: `OAuthProvider::with_redirect_url`",
+                provider.name
+            )));
+        };
+        provider::checked_url("the redirect URL", redirect)?;
+        provider::checked_url("the authorize URL", &provider.authorize_url)?;
+        provider::checked_url("the token URL", &provider.token_url)?;
+        if provider.callback_path().is_none_or(|path| path == "/") {
+            return Err(OAuthError(format!(
+                "the redirect URL needs a path for the callback route: {redirect}"
+            )));
+        }
+        // The token endpoint's redirects are not followed (the oauth2 crate's advice: a
+        // redirect could send the code and the secret elsewhere).
+        let http = oauth2::reqwest::ClientBuilder::new()
+            .redirect(oauth2::reqwest::redirect::Policy::none())
+            .timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| OAuthError(format!("the HTTP client for the token endpoint: {e}")))?;
+        Ok(OAuth {
+            inner: Arc::new(Inner {
+                cookie: NonceCookie::new(provider.secure()),
+                provider,
+                hook,
+                sealer: server.sealer().clone(),
+                page: LandingPage::new(server),
+                texts: PageTexts::default(),
+                http,
+            }),
+        })
+    }
+
+    /// The landing route at `/connect` (its confirmation page sends the browser to the
+    /// provider) and the callback route at the redirect URL's path, on one router.
+    pub fn routes<S: Clone + Send + Sync + 'static>(self) -> Router<S> {
+        let page = self.inner.page.clone();
+        self.callback_route().merge(landing_routes(page, self))
+    }
+
+    /// The landing route alone, to move or restyle it ([`LandingRoute::at`], texts), with
+    /// [`callback_route`](OAuth::callback_route) mounted beside it.
+    pub fn landing_route(self) -> LandingRoute<Self> {
+        let page = self.inner.page.clone();
+        LandingRoute::new(page, self)
+    }
+
+    /// The provider's callback route alone, at the redirect URL's path.
+    pub fn callback_route<S: Clone + Send + Sync + 'static>(&self) -> Router<S> {
+        let path = self
+            .inner
+            .provider
+            .callback_path()
+            .unwrap_or("/oauth/callback");
+        let oauth = self.clone();
+        Router::new().route(
+            path,
+            get(move |parts: Parts| async move { callback::serve(&oauth.inner, parts).await }),
+        )
+    }
+}
+
+/// The provider's client, as the `oauth2` crate types it: authorize and token endpoints set.
+type Client = oauth2::basic::BasicClient<
+    oauth2::EndpointSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointNotSet,
+    oauth2::EndpointSet,
+>;
+
+/// `provider`'s client (its URLs were checked by [`OAuth::new`]).
+fn client(provider: &OAuthProvider) -> Result<Client, String> {
+    let url = |u: &str| u.to_owned();
+    let mut client =
+        oauth2::basic::BasicClient::new(oauth2::ClientId::new(url(&provider.client_id)))
+            .set_auth_uri(
+                oauth2::AuthUrl::new(url(&provider.authorize_url)).map_err(|e| e.to_string())?,
+            )
+            .set_token_uri(
+                oauth2::TokenUrl::new(url(&provider.token_url)).map_err(|e| e.to_string())?,
+            )
+            .set_redirect_uri(
+                oauth2::RedirectUrl::new(provider.redirect_url.clone().unwrap_or_default())
+                    .map_err(|e| e.to_string())?,
+            );
+    if let Some(secret) = &provider.client_secret {
+        client = client.set_client_secret(oauth2::ClientSecret::new(secret.clone()));
+    }
+    if provider.credentials_in_body {
+        client = client.set_auth_type(oauth2::AuthType::RequestBody);
+    }
+    Ok(client)
+}
+
+impl<H: OAuthHook> ConnectHook for OAuth<H> {
+    fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send {
+        self.inner.hook.subject(parts)
+    }
+
+    /// Confirmed: the browser goes to the provider with a sealed `state` and PKCE, and gets
+    /// the nonce cookie the callback checks. Nothing is recorded yet.
+    async fn connect(&self, link: &OpenedLink, parts: &Parts) -> ConnectStep {
+        let user = match self.inner.hook.subject(parts).await {
+            Ok(user) => user,
+            Err(response) => return ConnectStep::respond(response),
+        };
+        let inner = &self.inner;
+        let nonce = CsrfToken::new_random().secret().clone();
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let started = Started {
+            handle: link.handle().to_owned(),
+            verifier: verifier.secret().clone(),
+        };
+        let state =
+            match binding::seal(&inner.sealer, &inner.provider.name, &user, &nonce, &started) {
+                Ok(state) => state,
+                Err(reason) => {
+                    return ConnectStep::fail(format!(
+                        "the OAuth state could not be sealed: {reason}"
+                    ));
+                }
+            };
+        let client = match client(&inner.provider) {
+            Ok(client) => client,
+            Err(reason) => return ConnectStep::fail(reason),
+        };
+        let (authorize, _) = client
+            .authorize_url(|| CsrfToken::new(state))
+            .add_scopes(inner.provider.scopes.iter().cloned().map(Scope::new))
+            .set_pkce_challenge(challenge)
+            .url();
+        let max_age = link
+            .opened()
+            .expires_at()
+            .duration_since(std::time::SystemTime::now())
+            .map_or(0, |left| left.as_secs());
+        let mut response = Redirect::to(authorize.as_str()).into_response();
+        let cookie = inner.cookie.set(&nonce, max_age);
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        tracing::info!(target: "elicit", id = link.id(), provider = %inner.provider.name.escape_debug(), "landing page sent the browser to the OAuth provider");
+        ConnectStep::respond(response)
+    }
+}

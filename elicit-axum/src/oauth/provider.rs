@@ -1,0 +1,163 @@
+//! Which OAuth 2.0 provider a connection goes to: its endpoints, the app's client credentials,
+//! the scopes, and the app's callback URL.
+
+use std::fmt;
+
+/// An OAuth 2.0 authorization server the user connects an account of (authorization code grant
+/// with PKCE), and this app's registration there.
+///
+/// ```
+/// use elicit_axum::oauth::OAuthProvider;
+///
+/// let github = OAuthProvider::github("Iv1.8a61f9b3a7aba766", "client-secret")
+///     .with_scopes(["repo", "read:user"])
+///     .with_redirect_url("https://mcp.example.com/oauth/callback");
+/// assert_eq!(github.name(), "github");
+/// assert_eq!(github.callback_path(), Some("/oauth/callback"));
+/// ```
+#[derive(Clone)]
+pub struct OAuthProvider {
+    pub(super) name: String,
+    pub(super) authorize_url: String,
+    pub(super) token_url: String,
+    pub(super) client_id: String,
+    pub(super) client_secret: Option<String>,
+    pub(super) scopes: Vec<String>,
+    pub(super) redirect_url: Option<String>,
+    /// The client credentials go in the token request's body instead of HTTP Basic auth.
+    pub(super) credentials_in_body: bool,
+}
+
+impl fmt::Debug for OAuthProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuthProvider")
+            .field("name", &self.name)
+            .field("authorize_url", &self.authorize_url)
+            .field("token_url", &self.token_url)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &self.client_secret.as_ref().map(|_| "…"))
+            .field("scopes", &self.scopes)
+            .field("redirect_url", &self.redirect_url)
+            .field("credentials_in_body", &self.credentials_in_body)
+            .finish()
+    }
+}
+
+impl OAuthProvider {
+    /// A provider by its endpoints: `name` says which in logs and binds the flow's sealed
+    /// `state` to it; `authorize_url` is where the browser goes, `token_url` where the server
+    /// trades the code. Both must be `https` (plain `http` only on loopback, for a local fake).
+    pub fn new(
+        name: impl Into<String>,
+        authorize_url: impl Into<String>,
+        token_url: impl Into<String>,
+        client_id: impl Into<String>,
+    ) -> Self {
+        OAuthProvider {
+            name: name.into(),
+            authorize_url: authorize_url.into(),
+            token_url: token_url.into(),
+            client_id: client_id.into(),
+            client_secret: None,
+            scopes: Vec::new(),
+            redirect_url: None,
+            credentials_in_body: false,
+        }
+    }
+
+    /// GitHub (an OAuth app or a GitHub App's user authorization; the credentials go in the
+    /// token request's body, as GitHub documents).
+    pub fn github(client_id: impl Into<String>, client_secret: impl Into<String>) -> Self {
+        Self::new(
+            "github",
+            "https://github.com/login/oauth/authorize",
+            "https://github.com/login/oauth/access_token",
+            client_id,
+        )
+        .with_client_secret(client_secret)
+        .with_credentials_in_body()
+    }
+
+    /// Google (OAuth 2.0 for web server applications); add the scopes you need, e.g.
+    /// `https://www.googleapis.com/auth/calendar.readonly`.
+    pub fn google(client_id: impl Into<String>, client_secret: impl Into<String>) -> Self {
+        Self::new(
+            "google",
+            "https://accounts.google.com/o/oauth2/v2/auth",
+            "https://oauth2.googleapis.com/token",
+            client_id,
+        )
+        .with_client_secret(client_secret)
+    }
+
+    /// The app's client secret (confidential clients; sent to the token endpoint only).
+    pub fn with_client_secret(mut self, secret: impl Into<String>) -> Self {
+        self.client_secret = Some(secret.into());
+        self
+    }
+
+    /// Sends the client id and secret as `client_id` and `client_secret` in the token
+    /// request's body, for providers that do not take them by HTTP Basic auth (the default,
+    /// which RFC 6749 requires every provider to accept).
+    pub fn with_credentials_in_body(mut self) -> Self {
+        self.credentials_in_body = true;
+        self
+    }
+
+    /// The scopes asked for.
+    pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// This app's callback, as registered with the provider (`https://…/oauth/callback`; plain
+    /// `http` only on loopback, for development). The callback route is mounted at its path.
+    pub fn with_redirect_url(mut self, url: impl Into<String>) -> Self {
+        self.redirect_url = Some(url.into());
+        self
+    }
+
+    /// The provider's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The path of the callback URL, where the callback route is mounted.
+    pub fn callback_path(&self) -> Option<&str> {
+        let url = self.redirect_url.as_deref()?;
+        let rest = url.split_once("://")?.1;
+        let path = &rest[rest.find('/')?..];
+        Some(path.split(['?', '#']).next().unwrap_or(path))
+    }
+
+    /// Whether the callback is served over `https` (then the binding cookie is a `__Host-`
+    /// cookie, `Secure`); `http` is loopback development.
+    pub(super) fn secure(&self) -> bool {
+        self.redirect_url
+            .as_deref()
+            .is_some_and(|url| url.starts_with("https://"))
+    }
+}
+
+/// `url`, if it is `https`, or `http` on a loopback host.
+pub(super) fn checked_url(what: &str, url: &str) -> Result<(), super::OAuthError> {
+    let refused = || {
+        super::OAuthError(format!(
+            "{what} must be https (http only on localhost, 127.0.0.1 or [::1]): {url}"
+        ))
+    };
+    let (scheme, rest) = url.split_once("://").ok_or_else(refused)?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.is_empty() || authority.contains('@') {
+        return Err(refused());
+    }
+    let host = match authority.rsplit_once(':') {
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
+        _ => authority,
+    };
+    match scheme {
+        "https" => Ok(()),
+        "http" if matches!(host, "localhost" | "127.0.0.1" | "[::1]") => Ok(()),
+        _ => Err(refused()),
+    }
+}

@@ -1,0 +1,428 @@
+//! The ready OAuth connection (issue 31 item 1) against a provider on loopback: the whole flow
+//! (the page's Confirm, the provider's authorization with PKCE, the callback, the code traded
+//! at the token endpoint, the tool reading the outcome), and the callbacks an attacker can make
+//! a browser send (login CSRF), each of which must connect nothing.
+
+#[allow(dead_code)]
+mod common;
+mod support;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Form, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use common::url::*;
+use elicit_axum::OpenedLink;
+use elicit_axum::oauth::{OAuth, OAuthHook, OAuthProvider, OAuthToken};
+use elicit_runtime::url::{Completion, LandingPage};
+use elicit_runtime::{ElicitServer, UrlAnswer};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use support::*;
+use tower::ServiceExt;
+
+const CLIENT_ID: &str = "client-123";
+const CLIENT_SECRET: &str = "s3cret";
+const CALLBACK: &str = "http://127.0.0.1:8080/oauth/callback";
+
+/// The provider's side: codes it issued, with the PKCE challenge and the user each is for.
+#[derive(Default)]
+struct Provider {
+    codes: Mutex<HashMap<String, String>>,
+    exchanges: Mutex<Vec<HashMap<String, String>>>,
+}
+
+/// The token endpoint: the code once, with the verifier of its challenge and the app's
+/// credentials (HTTP Basic, as the oauth2 crate sends them).
+async fn token(
+    State(provider): State<Arc<Provider>>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> Response {
+    provider.exchanges.lock().unwrap().push(form.clone());
+    let basic = format!(
+        "Basic {}",
+        STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"))
+    );
+    let authorized = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        == Some(&basic);
+    let challenge = form
+        .get("code")
+        .and_then(|code| provider.codes.lock().unwrap().remove(code));
+    let verified = match (challenge, form.get("code_verifier")) {
+        (Some(challenge), Some(verifier)) => {
+            URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) == challenge
+        }
+        _ => false,
+    };
+    if !(authorized && verified && form.get("redirect_uri").map(String::as_str) == Some(CALLBACK)) {
+        return (
+            StatusCode::BAD_REQUEST,
+            axum::Json(json!({"error": "invalid_grant"})),
+        )
+            .into_response();
+    }
+    axum::Json(json!({"access_token": "gho_token", "token_type": "bearer", "scope": "repo"}))
+        .into_response()
+}
+
+/// The provider on a loopback port: its base URL.
+async fn provider() -> (String, Arc<Provider>) {
+    let state = Arc::new(Provider::default());
+    let app = Router::new()
+        .route("/token", post(token))
+        .with_state(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (base, state)
+}
+
+/// The application: the browser user is the `x-user` header; tokens are kept by user.
+#[derive(Default)]
+struct App {
+    tokens: Mutex<HashMap<String, String>>,
+}
+
+impl OAuthHook for App {
+    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+        let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
+        user.map(str::to_owned)
+            .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in").into_response())
+    }
+
+    async fn connected(
+        &self,
+        link: &OpenedLink,
+        user: &str,
+        token: OAuthToken,
+    ) -> Result<Option<Value>, String> {
+        assert!(
+            !format!("{token:?}").contains("gho_token"),
+            "Debug shows no secret"
+        );
+        self.tokens
+            .lock()
+            .unwrap()
+            .insert(user.to_owned(), token.access_token().to_owned());
+        Ok(Some(
+            json!({"repo": link.state()["repo"], "scopes": token.scopes()}),
+        ))
+    }
+}
+
+struct Setup {
+    server: ElicitServer,
+    store: Arc<Recording>,
+    app: Router,
+    hook: Arc<App>,
+    provider: Arc<Provider>,
+    caller: Caller,
+}
+
+async fn setup() -> Setup {
+    let (base, provider) = provider().await;
+    let (store, server) = store_and_server(sealer());
+    let hook = Arc::new(App::default());
+    let github = OAuthProvider::new(
+        "github",
+        format!("{base}/authorize"),
+        format!("{base}/token"),
+        CLIENT_ID,
+    )
+    .with_client_secret(CLIENT_SECRET)
+    .with_scopes(["repo"])
+    .with_redirect_url(CALLBACK);
+    let app = OAuth::new(&server, github, hook.clone()).unwrap().routes();
+    let caller = Caller::new(&server, Some(ALICE));
+    Setup {
+        server,
+        store,
+        app,
+        hook,
+        provider,
+        caller,
+    }
+}
+
+/// What Confirm answered: the provider's authorization URL and the cookie it set.
+struct Sent {
+    state: String,
+    cookie: String,
+    set_cookie: String,
+}
+
+/// `user` opens the link and presses Confirm: the browser is sent to the provider.
+fn confirm_as(setup: &Setup, handle: &str, user: &str) -> Sent {
+    let (status, response) = confirm_response(&setup.app, handle, user);
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let location = response.headers()[header::LOCATION]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let set_cookie = response.headers()[header::SET_COOKIE]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let query: HashMap<String, String> =
+        form_urlencoded::parse(location.split_once('?').unwrap().1.as_bytes())
+            .into_owned()
+            .collect();
+    assert!(location.starts_with("http://127.0.0.1:"), "{location}");
+    assert_eq!(query["client_id"], CLIENT_ID);
+    assert_eq!(query["redirect_uri"], CALLBACK);
+    assert_eq!(query["scope"], "repo");
+    assert_eq!(query["code_challenge_method"], "S256");
+    assert!(
+        !query["state"].contains(handle),
+        "the handle is never the state"
+    );
+    // The provider issues a code for this authorization.
+    let code = format!("code-{}", setup.provider.codes.lock().unwrap().len());
+    setup
+        .provider
+        .codes
+        .lock()
+        .unwrap()
+        .insert(code.clone(), query["code_challenge"].clone());
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+    Sent {
+        state: format!("{}&code={code}", urlencode(&query["state"])),
+        cookie,
+        set_cookie,
+    }
+}
+
+fn urlencode(text: &str) -> String {
+    form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+/// The browser comes back from the provider: `GET <callback>?state=…&code=…` as `user` with
+/// `cookie`.
+async fn callback(
+    app: &Router,
+    query: &str,
+    user: &str,
+    cookie: Option<&str>,
+) -> (StatusCode, String) {
+    let mut request = Request::get(format!("/oauth/callback?state={query}")).header("x-user", user);
+    if let Some(cookie) = cookie {
+        request = request.header(header::COOKIE, cookie);
+    }
+    let response = app
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    (response.status(), body(response))
+}
+
+fn flow_id(server: &ElicitServer, handle: &str) -> String {
+    let page = LandingPage::new(server);
+    pollster::block_on(page.open::<ConnectGithub>(handle, ALICE))
+        .unwrap()
+        .id()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn confirm_then_the_provider_then_the_callback_connects_and_the_tool_reads_it() {
+    let setup = setup().await;
+    let (handle, state) = start(&setup.caller);
+    let sent = confirm_as(&setup, &handle, ALICE);
+    // Development over http on loopback: a cookie browsers keep there (no `__Host-`, no Secure).
+    assert!(
+        sent.set_cookie.starts_with("elicit_oauth="),
+        "{}",
+        sent.set_cookie
+    );
+    assert!(sent.set_cookie.contains("HttpOnly") && sent.set_cookie.contains("SameSite=Lax"));
+    assert!(!sent.set_cookie.contains("Secure"), "{}", sent.set_cookie);
+    let id = flow_id(&setup.server, &handle);
+    assert_eq!(
+        lookup(&setup.store, &id),
+        None,
+        "nothing recorded before the callback"
+    );
+
+    let (status, html) = callback(&setup.app, &sent.state, ALICE, Some(&sent.cookie)).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert_eq!(setup.hook.tokens.lock().unwrap()[ALICE], "gho_token");
+    let exchange = setup.provider.exchanges.lock().unwrap()[0].clone();
+    assert_eq!(exchange["grant_type"], "authorization_code");
+    assert!(
+        !exchange.contains_key("client_secret"),
+        "the secret goes in the Authorization header"
+    );
+    assert_eq!(
+        retry(&setup.caller, &state),
+        UrlAnswer::Completed {
+            state: bound(),
+            result: Some(json!({"repo": "octo/hello", "scopes": ["repo"]})),
+        }
+    );
+    // The same callback again (a replayed redirect) connects nothing more.
+    let (status, _) = callback(&setup.app, &sent.state, ALICE, Some(&sent.cookie)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(setup.provider.exchanges.lock().unwrap().len(), 1);
+}
+
+/// Login CSRF: the attacker authorizes their own account and makes the victim's browser
+/// open the callback; or replays another browser's callback; or a callback comes for a user
+/// who did not start it. Each is refused with the same page, and connects nothing.
+#[tokio::test]
+async fn a_callback_from_another_browser_or_user_connects_nothing() {
+    let setup = setup().await;
+    let (handle, _) = start(&setup.caller);
+    let alice = confirm_as(&setup, &handle, ALICE);
+    let mallory_caller = Caller::new(&setup.server, Some(MALLORY));
+    let (mallory_handle, _) = start(&mallory_caller);
+    let mallory = confirm_as(&setup, &mallory_handle, MALLORY);
+
+    let refusals = [
+        // No cookie: a browser that never pressed Confirm.
+        (alice.state.as_str(), ALICE, None),
+        // Mallory's authorization in alice's browser (alice's cookie), or alice's with mallory's.
+        (mallory.state.as_str(), ALICE, Some(alice.cookie.as_str())),
+        (alice.state.as_str(), ALICE, Some(mallory.cookie.as_str())),
+        // Alice's state and cookie, but another signed-in user.
+        (alice.state.as_str(), MALLORY, Some(alice.cookie.as_str())),
+        // A forged state.
+        ("es1.AAAA&code=code-0", ALICE, Some(alice.cookie.as_str())),
+    ];
+    let mut pages = Vec::new();
+    for (query, user, cookie) in refusals {
+        let (status, html) = callback(&setup.app, query, user, cookie).await;
+        assert_eq!(
+            status,
+            StatusCode::FORBIDDEN,
+            "{query} as {user} with {cookie:?}"
+        );
+        pages.push(html);
+    }
+    assert!(
+        pages.windows(2).all(|w| w[0] == w[1]),
+        "one page for every refusal"
+    );
+    assert!(
+        setup.provider.exchanges.lock().unwrap().is_empty(),
+        "no code was traded"
+    );
+    assert!(setup.hook.tokens.lock().unwrap().is_empty());
+    assert_eq!(lookup(&setup.store, &flow_id(&setup.server, &handle)), None);
+
+    // Alice's own browser still finishes her flow.
+    let (status, _) = callback(&setup.app, &alice.state, ALICE, Some(&alice.cookie)).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_provider_refusing_or_a_bad_code_fails_the_flow_with_a_reason() {
+    let setup = setup().await;
+    let (handle, state) = start(&setup.caller);
+    let sent = confirm_as(&setup, &handle, ALICE);
+    let only_state = sent.state.split('&').next().unwrap();
+    let denied = format!("{only_state}&error=access_denied");
+    let (status, html) = callback(&setup.app, &denied, ALICE, Some(&sent.cookie)).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert!(
+        html.contains("the provider did not authorize the connection (access_denied)"),
+        "{html}"
+    );
+    assert_eq!(
+        retry(&setup.caller, &state),
+        UrlAnswer::Failed {
+            state: bound(),
+            reason: "the provider did not authorize the connection (access_denied)".into(),
+        }
+    );
+
+    // A code the token endpoint refuses.
+    let (handle, state) = start(&setup.caller);
+    let id = flow_id(&setup.server, &handle);
+    let sent = confirm_as(&setup, &handle, ALICE);
+    let only_state = sent.state.split('&').next().unwrap();
+    let wrong = format!("{only_state}&code=not-issued");
+    let (status, _) = callback(&setup.app, &wrong, ALICE, Some(&sent.cookie)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(matches!(
+        lookup(&setup.store, &id),
+        Some(Completion::Failed { .. })
+    ));
+    assert!(
+        matches!(retry(&setup.caller, &state), UrlAnswer::Failed { reason, .. } if reason == "the provider did not issue a token")
+    );
+}
+
+/// Production over https: the binding cookie is `__Host-` and `Secure`. Wiring mistakes are
+/// refused at start-up.
+#[tokio::test]
+async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
+    let (store, server) = store_and_server(sealer());
+    let _ = store;
+    let github = OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
+        .with_redirect_url("https://app.example.com/oauth/callback");
+    let app: Router = OAuth::new(&server, github, App::default())
+        .unwrap()
+        .routes();
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, _) = start(&caller);
+    let (status, response) = confirm_response(&app, &handle, ALICE);
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let location = response.headers()[header::LOCATION].to_str().unwrap();
+    assert!(
+        location.starts_with("https://github.com/login/oauth/authorize?"),
+        "{location}"
+    );
+    let set_cookie = response.headers()[header::SET_COOKIE].to_str().unwrap();
+    assert!(
+        set_cookie.starts_with("__Host-elicit_oauth="),
+        "{set_cookie}"
+    );
+    assert!(
+        set_cookie.ends_with("; Secure") && set_cookie.contains("Path=/"),
+        "{set_cookie}"
+    );
+
+    let refused = |provider: OAuthProvider| {
+        OAuth::new(&server, provider, App::default())
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        refused(
+            OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
+                .with_redirect_url("http://app.example.com/cb")
+        ),
+        "the redirect URL must be https (http only on localhost, 127.0.0.1 or [::1]): http://app.example.com/cb"
+    );
+    assert_eq!(
+        refused(
+            OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
+                .with_redirect_url("https://app.example.com")
+        ),
+        "the redirect URL needs a path for the callback route: https://app.example.com"
+    );
+    assert_eq!(
+        refused(
+            OAuthProvider::new(
+                "p",
+                "http://evil.example/authorize",
+                "https://p/token",
+                "id"
+            )
+            .with_redirect_url(CALLBACK)
+        ),
+        "the authorize URL must be https (http only on localhost, 127.0.0.1 or [::1]): http://evil.example/authorize"
+    );
+}
