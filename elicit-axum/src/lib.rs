@@ -178,6 +178,7 @@ mod confirm;
 mod form;
 mod hook;
 mod html;
+mod local;
 #[cfg(feature = "oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub mod oauth;
@@ -201,6 +202,7 @@ use ::axum::routing::get;
 use http::{HeaderValue, StatusCode, header};
 
 pub use hook::{ConnectHook, ConnectStep, OpenedLink};
+pub use local::LocalBrowser;
 pub use texts::PageTexts;
 
 use elicit_runtime::url::LandingPage;

@@ -173,7 +173,7 @@ impl<H: ConnectHook> Route<H> {
 }
 
 /// The one non-empty `elicitation` value of the query, percent-decoded; else why not.
-fn handle_in(parts: &Parts) -> Result<String, &'static str> {
+pub(super) fn handle_in(parts: &Parts) -> Result<String, &'static str> {
     let query = parts.uri.query().unwrap_or_default();
     let mut found = None;
     for (name, value) in form_urlencoded::parse(query.as_bytes()) {

@@ -53,13 +53,8 @@ struct CookieSession;
 
 impl ConnectHook for CookieSession {
     async fn subject(&self, parts: &Parts) -> Result<String, Response> {
-        let cookies = parts.headers.get("cookie").and_then(|c| c.to_str().ok());
-        let session =
-            cookies.and_then(|c| c.split(';').find_map(|c| c.trim().strip_prefix("session=")));
-        match session {
-            Some("s-alice") => Ok(ALICE.to_owned()),
-            _ => Err((StatusCode::UNAUTHORIZED, "sign in first").into_response()),
-        }
+        session_user(parts)
+            .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in first").into_response())
     }
 
     async fn connect(&self, _link: &OpenedLink, _parts: &Parts) -> ConnectStep {
@@ -153,23 +148,10 @@ fn seen(log: &Log, n: usize) -> Vec<Seen> {
     log.lock().unwrap().clone()
 }
 
-/// Chromium and a runtime to serve with.
-fn chromium_and_runtime() -> (String, tokio::runtime::Runtime) {
-    let chromium = cdp::find_chromium().expect(
-        "no Chromium: run scripts/chromium (installs Debian's `chromium`) or set ELICIT_CHROMIUM",
-    );
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    (chromium, runtime)
-}
-
 #[test]
 #[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --test browser -- --ignored`)"]
 fn a_real_browser_confirms_and_pages_of_another_origin_complete_nothing() {
-    let (chromium, runtime) = chromium_and_runtime();
+    let (chromium, runtime) = cdp::chromium_and_runtime();
 
     // alice's tool call asks; her link points at the app on loopback.
     let (store, server) = store_and_server(sealer());
@@ -196,12 +178,7 @@ fn a_real_browser_confirms_and_pages_of_another_origin_complete_nothing() {
     let mut browser = cdp::Browser::launch(&chromium, profile);
     let tab = browser.new_page();
     // alice is signed in to the app: its session cookie, as its login would set it.
-    browser.call(
-        Some(&tab),
-        "Network.setCookie",
-        json!({"name": "session", "value": "s-alice", "url": format!("{origin}/"),
-               "httpOnly": true, "sameSite": "Lax"}),
-    );
+    browser.sign_in(&tab, &origin, "s-alice");
     let shots = screenshots();
 
     // 1. Another origin's <img> of the link: the browser sends it with alice's cookie; the
@@ -332,7 +309,7 @@ impl ConnectHook for NoSignIn {
 #[test]
 #[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --test browser -- --ignored`)"]
 fn a_real_browser_under_a_rebinding_attackers_name_completes_nothing() {
-    let (chromium, runtime) = chromium_and_runtime();
+    let (chromium, runtime) = cdp::chromium_and_runtime();
     let (store, server) = store_and_server(sealer());
     let (handle, _) = start(&Caller::new(&server, Some(ALICE)));
     let listener = runtime

@@ -139,6 +139,17 @@ impl Browser {
     }
 
     /// A new tab, attached: its session id.
+    /// Signs the browser in to `origin` as its login would: the `session` cookie, `HttpOnly`
+    /// and `SameSite=Lax`.
+    pub fn sign_in(&mut self, session: &str, origin: &str, value: &str) {
+        self.call(
+            Some(session),
+            "Network.setCookie",
+            json!({"name": "session", "value": value, "url": format!("{origin}/"),
+                   "httpOnly": true, "sameSite": "Lax"}),
+        );
+    }
+
     pub fn new_page(&mut self) -> String {
         let target = self.call(None, "Target.createTarget", json!({"url": "about:blank"}));
         let target_id = target["targetId"].as_str().unwrap().to_owned();
@@ -271,4 +282,17 @@ impl Drop for Browser {
 fn is_navigation(error: &Value) -> bool {
     let message = error["message"].as_str().unwrap_or_default();
     message.contains("navigated or closed") || message.contains("Cannot find context")
+}
+
+/// Chromium and a runtime to serve with.
+pub fn chromium_and_runtime() -> (String, tokio::runtime::Runtime) {
+    let chromium = find_chromium().expect(
+        "no Chromium: run scripts/chromium (installs Debian's `chromium`) or set ELICIT_CHROMIUM",
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    (chromium, runtime)
 }

@@ -359,3 +359,13 @@ pub fn retry(caller: &Caller, state: &str) -> UrlAnswer<ConnectGithub> {
         caller.call(&caller.retry(state, Some(answer("accept"))), connect),
     ))
 }
+
+/// The app's sessions, as a browser test signs alice in: the `session` cookie `s-alice` is
+/// alice; anything else is nobody (the hook asks to sign in).
+pub fn session_user(parts: &Parts) -> Option<String> {
+    let cookies = parts.headers.get("cookie").and_then(|c| c.to_str().ok())?;
+    let session = cookies
+        .split(';')
+        .find_map(|c| c.trim().strip_prefix("session="));
+    (session == Some("s-alice")).then(|| ALICE.to_owned())
+}
