@@ -241,7 +241,12 @@ impl Client {
         Ok(Client {
             id,
             replicas,
-            http: reqwest::Client::new(),
+            // A browser keeps cookies: the landing page ties each link to the browser that
+            // opened it first.
+            http: reqwest::Client::builder()
+                .cookie_store(true)
+                .build()
+                .expect("a reqwest client"),
             window,
             tally: Tally::default(),
             tainted: false,

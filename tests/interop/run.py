@@ -23,6 +23,7 @@ import tempfile
 import threading
 import time
 import traceback
+import http.cookiejar
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -258,11 +259,16 @@ def text_of(result: Any) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+# The person's browser: it keeps cookies (the demo's landing page ties each link to the
+# browser that opened it first, by a cookie set with one redirect) and follows redirects.
+BROWSER = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+
 def look(url: str) -> tuple[int, str | None]:
     """Only looks at a link (GET, which records nothing): the status and the page's CSRF
     token (None when the page is not the confirmation form)."""
     try:
-        with urllib.request.urlopen(url, timeout=10) as r:
+        with BROWSER.open(url, timeout=10) as r:
             html = r.read().decode()
             status = r.status
     except urllib.error.HTTPError as e:
@@ -289,7 +295,7 @@ def http_get(url: str, decision: str = "confirm") -> int:
     }
     request = urllib.request.Request(url, data=form, headers=headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=10) as r:
+        with BROWSER.open(request, timeout=10) as r:
             r.read()
             return r.status
     except urllib.error.HTTPError as e:

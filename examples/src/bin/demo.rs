@@ -157,8 +157,9 @@ const READING_TIME: Duration = Duration::from_secs(3);
 
 /// Stands in for the person and their browser, as a person does it and not at once: the
 /// client's callback has already returned `accept`; a moment later the person opens the
-/// (loopback) link, reads the confirmation page, and clicks Confirm, which posts the page's
-/// form with its CSRF token and the headers a browser sends for a same-origin form.
+/// (loopback) link (keeping the cookie that ties the link to this browser, as a browser does),
+/// reads the confirmation page, and clicks Confirm, which posts the page's form with its CSRF
+/// token and the headers a browser sends for a same-origin form.
 fn open_in_browser(url: &str) -> Option<std::thread::JoinHandle<()>> {
     let Some(rest) = url.strip_prefix("http://") else {
         println!("    (not opening {url}: the demo only opens its own loopback page)");
@@ -167,9 +168,9 @@ fn open_in_browser(url: &str) -> Option<std::thread::JoinHandle<()>> {
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
     let (authority, path) = (authority.to_owned(), path.to_owned());
     Some(std::thread::spawn(move || {
-        let page = http(&authority, &format!("GET {path} HTTP/1.1\r\n"), "");
+        let (page, cookie) = open_page(&authority, &path);
         let (status, token) = match &page {
-            Ok((status, body)) => (status.as_str(), token_in(body)),
+            Ok(page) => (page.status.as_str(), token_in(&page.body)),
             Err(e) => {
                 println!("    🌐 the browser could not open the link: {e}");
                 return;
@@ -183,12 +184,12 @@ fn open_in_browser(url: &str) -> Option<std::thread::JoinHandle<()>> {
         std::thread::sleep(READING_TIME);
         let form = format!("token={token}&decision=confirm");
         let head = format!(
-            "POST {path} HTTP/1.1\r\nOrigin: http://{authority}\r\nSec-Fetch-Site: same-origin\r\n\
+            "POST {path} HTTP/1.1\r\n{cookie}Origin: http://{authority}\r\nSec-Fetch-Site: same-origin\r\n\
              Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
             form.len()
         );
         match http(&authority, &head, &form) {
-            Ok((status, _)) => println!(
+            Ok(Page { status, .. }) => println!(
                 "    🌐 {} s later the person clicks Confirm: {status}",
                 READING_TIME.as_secs()
             ),
@@ -197,8 +198,36 @@ fn open_in_browser(url: &str) -> Option<std::thread::JoinHandle<()>> {
     }))
 }
 
-/// One HTTP/1.1 exchange on a fresh connection: the status line and the body.
-fn http(authority: &str, head: &str, body: &str) -> std::io::Result<(String, String)> {
+/// `GET path`, following the landing page's one redirect that gives this browser its cookie;
+/// the page and the `Cookie:` header line to send with the form (empty: no cookie).
+fn open_page(authority: &str, path: &str) -> (std::io::Result<Page>, String) {
+    let first = http(authority, &format!("GET {path} HTTP/1.1\r\n"), "");
+    let (cookie, location) = match &first {
+        Ok(page) if page.status.starts_with("303") => (page.cookie.clone(), page.location.clone()),
+        _ => return (first, String::new()),
+    };
+    let (Some(cookie), Some(location)) = (cookie, location) else {
+        return (first, String::new());
+    };
+    let cookie = format!("Cookie: {cookie}\r\n");
+    let page = http(
+        authority,
+        &format!("GET {location} HTTP/1.1\r\n{cookie}"),
+        "",
+    );
+    (page, cookie)
+}
+
+/// An HTTP response: its status, the `name=value` of its `Set-Cookie`, its `Location`, its body.
+struct Page {
+    status: String,
+    cookie: Option<String>,
+    location: Option<String>,
+    body: String,
+}
+
+/// One HTTP/1.1 exchange on a fresh connection.
+fn http(authority: &str, head: &str, body: &str) -> std::io::Result<Page> {
     let mut stream = TcpStream::connect(authority)?;
     write!(
         stream,
@@ -208,11 +237,21 @@ fn http(authority: &str, head: &str, body: &str) -> std::io::Result<(String, Str
     stream.read_to_string(&mut response)?;
     let status = response.lines().next().unwrap_or_default();
     let status = status.split_once(' ').map_or(status, |(_, s)| s).to_owned();
-    let body = response
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_owned();
-    Ok((status, body))
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let header = |name: &str| {
+        head.lines().skip(1).find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| value.trim().to_owned())
+        })
+    };
+    Ok(Page {
+        cookie: header("set-cookie").and_then(|c| c.split(';').next().map(str::to_owned)),
+        location: header("location"),
+        status,
+        body: body.to_owned(),
+    })
 }
 
 /// The CSRF token of the confirmation page's form (it is URL-safe base64, no escaping needed).

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::http::request::Parts;
 use axum::response::Response;
-use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
+use elicit_axum::{ConnectHook, ConnectStep, LocalBrowser, OpenedLink, landing_routes};
 use elicit_rmcp::WireFix;
 use elicit_rmcp::url::LandingPage;
 use rmcp::ServiceExt;
@@ -20,14 +20,18 @@ use super::config::DemoConfig;
 use super::forms::ConnectAccount;
 use super::server::{DEMO_USER, DemoServer};
 
-/// The demo's stand-in for a third party: opening the link completes the flow for the local
-/// demo user. A real hook would read the browser session's user in `subject` (the route then
-/// refuses a handle started by anyone else) and run OAuth before completing.
-struct DemoConnect;
+/// The demo's stand-in for a third party: confirming the link completes the flow for the
+/// local demo user. The demo has one local user (`LocalBrowser`): each link belongs to the
+/// browser that opened it first. A server with sign-in reads the browser session's user in
+/// `subject` instead (the route then refuses a handle started by anyone else), and runs OAuth
+/// before completing (`elicit_axum::oauth`).
+struct DemoConnect {
+    local: LocalBrowser,
+}
 
 impl ConnectHook for DemoConnect {
-    async fn subject(&self, _parts: &Parts) -> Result<String, Response> {
-        Ok(DEMO_USER.to_owned())
+    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+        self.local.subject(parts).await
     }
 
     async fn connect(&self, link: &OpenedLink, _parts: &Parts) -> ConnectStep {
@@ -51,7 +55,11 @@ async fn landing() -> std::io::Result<(TcpListener, String)> {
 
 /// The landing page at `/connect`.
 fn connect_routes(server: &DemoServer) -> Router {
-    landing_routes(LandingPage::new(server.elicitation()), DemoConnect)
+    let local = LocalBrowser::new(server.elicitation(), DEMO_USER);
+    landing_routes(
+        LandingPage::new(server.elicitation()),
+        DemoConnect { local },
+    )
 }
 
 /// Serves MCP on stdin/stdout (the landing page on an ephemeral loopback port), set up by
@@ -127,14 +135,31 @@ mod tests {
     /// One HTTP/1.1 exchange with the demo's landing page, sent with `host`: the status code
     /// and the body.
     async fn send(addr: &str, head: &str, host: &str, body: &str) -> (u16, String) {
+        let (status, _, body) = exchange(addr, head, host, body).await;
+        (status, body)
+    }
+
+    /// [`send`], with the response's head too.
+    async fn exchange(addr: &str, head: &str, host: &str, body: &str) -> (u16, String, String) {
         let mut stream = TcpStream::connect(addr).await.unwrap();
         let request = format!("{head}Host: {host}\r\nConnection: close\r\n\r\n{body}");
         stream.write_all(request.as_bytes()).await.unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).await.unwrap();
         let status = response.split(' ').nth(1).unwrap().parse().unwrap();
-        let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-        (status, body.to_owned())
+        let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+        (status, head.to_owned(), body.to_owned())
+    }
+
+    /// The value of header `name` in a response head.
+    fn header(head: &str, name: &str) -> String {
+        head.lines()
+            .find_map(|line| {
+                let (key, value) = line.split_once(':')?;
+                key.eq_ignore_ascii_case(name)
+                    .then(|| value.trim().to_owned())
+            })
+            .unwrap_or_else(|| panic!("no {name} in {head}"))
     }
 
     /// Issue 32: the demo's `/mcp` refused a rebinding attacker's `Host`, its `/connect`
@@ -169,7 +194,13 @@ mod tests {
             .expect("the link is on the landing origin");
         let addr = origin.strip_prefix("http://").unwrap();
         let port = addr.rsplit_once(':').unwrap().1;
-        let get = format!("GET {path} HTTP/1.1\r\n");
+        // The demo's one local user: the first browser to open the link gets its cookie.
+        let (status, head, _) = exchange(addr, &format!("GET {path} HTTP/1.1\r\n"), addr, "").await;
+        assert_eq!(status, 303, "{head}");
+        let cookie = header(&head, "set-cookie");
+        let cookie = cookie.split(';').next().unwrap();
+        let location = header(&head, "location");
+        let get = format!("GET {location} HTTP/1.1\r\nCookie: {cookie}\r\n");
 
         let (status, page) = send(addr, &get, addr, "").await;
         assert_eq!(status, 200, "{page}");
@@ -180,7 +211,7 @@ mod tests {
         let form = format!("token={token}&decision=confirm");
         let post = |from: &str| {
             format!(
-                "POST {path} HTTP/1.1\r\nOrigin: http://{from}\r\nSec-Fetch-Site: same-origin\r\n\
+                "POST {path} HTTP/1.1\r\nCookie: {cookie}\r\nOrigin: http://{from}\r\nSec-Fetch-Site: same-origin\r\n\
                  Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
                 form.len()
             )

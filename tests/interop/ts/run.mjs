@@ -118,15 +118,38 @@ function legacySession(wire) {
 
 // --- the person ----------------------------------------------------------------------------
 
+// The person's browser keeps cookies per origin (the demo's landing page ties each link to the
+// browser that opened it first, by a cookie set with one redirect) and follows redirects.
+const cookies = new Map();
+
+async function browse(url, init = {}) {
+    let target = new URL(url);
+    for (let hop = 0; hop < 5; hop++) {
+        const headers = { ...(init.headers ?? {}) };
+        const kept = cookies.get(target.origin);
+        if (kept) headers.Cookie = kept;
+        const response = await fetch(target, { ...init, headers, redirect: 'manual' });
+        for (const set of response.headers.getSetCookie()) {
+            cookies.set(target.origin, set.split(';')[0]);
+        }
+        const next = response.headers.get('location');
+        if (response.status < 300 || response.status >= 400 || !next) return response;
+        await response.text();
+        target = new URL(next, target);
+        init = {};
+    }
+    throw new Error(`too many redirects from ${url}`);
+}
+
 // Opens the link as a person's browser would: GET shows the confirmation page (a form with a
 // hidden CSRF token and two buttons named `decision`); pressing a button posts the form back
 // to the same URL from the page's own origin. Returns the two HTTP statuses.
 async function personOpens(url, decision) {
-    const page = await fetch(url);
+    const page = await browse(url);
     const html = await page.text();
     const token = html.match(/name="token" value="([^"]*)"/)?.[1];
     if (page.status !== 200 || token === undefined) return { get: page.status, post: null };
-    const posted = await fetch(url, {
+    const posted = await browse(url, {
         method: 'POST',
         headers: {
             'Content-Type': 'application/x-www-form-urlencoded',
@@ -159,7 +182,7 @@ function user(decision = 'confirm') {
 // Only looks at a link (GET, which records nothing): its status and whether the page is the
 // confirmation form (has the CSRF token).
 async function personLooks(url) {
-    const page = await fetch(url);
+    const page = await browse(url);
     const html = await page.text();
     return { get: page.status, form: /name="token" value="/.test(html) };
 }
