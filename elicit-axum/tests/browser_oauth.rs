@@ -1,10 +1,11 @@
 //! Issue 31 item 2 in a real browser: headless Chromium goes through the ready OAuth connection
-//! on a plain-`http` loopback origin, as a developer's machine serves it. The user clicks
-//! Confirm; the browser follows the redirect to the provider (a stand-in on another loopback
-//! port that approves at once) and back to the callback, carrying the `elicit_oauth` nonce
-//! cookie the route set: the flow completes only because a real browser kept that cookie on
-//! `http://127.0.0.1` (a `__Host-` or `Secure` cookie would have been dropped there), and the
-//! callback clears it.
+//! on a plain-`http` loopback origin, as a developer's machine serves it, and over https, as
+//! production serves it (a self-signed certificate, `--ignore-certificate-errors`). The user
+//! clicks Confirm; the browser follows the redirect to the provider (a stand-in consent page on
+//! another loopback port), clicks Approve, and comes back to the callback carrying the nonce
+//! cookie the route set: `elicit_oauth` on http (a `__Host-` or `Secure` cookie would have been
+//! dropped there), `__Host-elicit_oauth`, `Secure`, over https. The flow completes only
+//! because the browser kept it, and the callback clears it.
 //!
 //! Ignored by a plain `cargo test`; `./scripts/test` installs Chromium and runs it
 //! (`cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored` by hand).
@@ -24,7 +25,7 @@ use axum::Router;
 use axum::extract::{Form, Query};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use common::url::*;
 use elicit_axum::OpenedLink;
@@ -33,16 +34,20 @@ use elicit_runtime::UrlAnswer;
 use serde_json::{Value, json};
 use support::*;
 
-/// The provider: `/authorize` approves at once (back to the app with a code), `/token` trades
-/// that code.
+/// The provider: `/authorize` is its consent page (Approve goes back to the app with a code),
+/// `/token` trades that code.
 fn provider() -> Router {
     async fn authorize(Query(q): Query<HashMap<String, String>>) -> Response {
         let back = format!(
-            "{}?code=code-1&state={}",
+            "{}?code=code-1&amp;state={}",
             q["redirect_uri"],
             form_urlencoded::byte_serialize(q["state"].as_bytes()).collect::<String>()
         );
-        Redirect::to(&back).into_response()
+        Html(format!(
+            "<!doctype html><title>Authorize</title><h1>Authorize the app?</h1>\
+             <p><a id=\"approve\" href=\"{back}\">Approve</a></p>"
+        ))
+        .into_response()
     }
     async fn token(Form(form): Form<HashMap<String, String>>) -> Response {
         if form.get("code").map(String::as_str) != Some("code-1") {
@@ -86,21 +91,72 @@ impl OAuthHook for App {
 #[test]
 #[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored`)"]
 fn a_real_browser_keeps_the_development_cookie_through_the_provider_and_back() {
+    let nonce_cookie = through_the_provider(false);
+    assert!(
+        nonce_cookie["name"] == "elicit_oauth" && nonce_cookie["secure"] == false,
+        "{nonce_cookie}"
+    );
+}
+
+/// Production: the app over https (a self-signed certificate Chromium is told to accept), the
+/// nonce cookie `__Host-elicit_oauth`, `Secure`.
+#[test]
+#[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored`)"]
+fn a_real_browser_keeps_the_host_cookie_over_https_through_the_provider_and_back() {
+    let nonce_cookie = through_the_provider(true);
+    assert!(
+        nonce_cookie["name"] == "__Host-elicit_oauth" && nonce_cookie["secure"] == true,
+        "{nonce_cookie}"
+    );
+}
+
+/// Serves `app` on `listener` over TLS with a fresh self-signed certificate for 127.0.0.1.
+async fn serve_tls(listener: tokio::net::TcpListener, app: Router) {
+    let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).unwrap();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(certified.signing_key.serialize_der().into());
+    let config = rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(vec![certified.cert.der().clone()], key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    loop {
+        let Ok((tcp, _)) = listener.accept().await else {
+            return;
+        };
+        let (acceptor, app) = (acceptor.clone(), app.clone());
+        tokio::spawn(async move {
+            let Ok(tls) = acceptor.accept(tcp).await else {
+                return;
+            };
+            let service = hyper_util::service::TowerToHyperService::new(app);
+            let builder =
+                hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new());
+            let _ = builder
+                .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
+                .await;
+        });
+    }
+}
+
+/// alice's browser goes through the whole OAuth connection, on `http://` loopback or over
+/// `https`: Confirm, the provider, the callback. The nonce cookie as the browser held it
+/// while the provider had it (read on the provider's page), which the callback then clears.
+fn through_the_provider(tls: bool) -> Value {
     let (chromium, runtime) = cdp::chromium_and_runtime();
-    let bind = || {
+    let bind = |scheme: &str| {
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .unwrap();
-        let origin = format!("http://{}", listener.local_addr().unwrap());
+        let origin = format!("{scheme}://{}", listener.local_addr().unwrap());
         (listener, origin)
     };
-    let (provider_listener, provider_origin) = bind();
+    let (provider_listener, provider_origin) = bind("http");
     runtime.spawn(async move { axum::serve(provider_listener, provider()).await });
 
     let (store, server) = store_and_server(sealer());
+    let (listener, origin) = bind(if tls { "https" } else { "http" });
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, state) = start(&caller);
-    let (listener, origin) = bind();
     let github = OAuthProvider::new(
         "github",
         format!("{provider_origin}/authorize"),
@@ -111,11 +167,17 @@ fn a_real_browser_keeps_the_development_cookie_through_the_provider_and_back() {
     .with_redirect_url(format!("{origin}/oauth/callback"));
     let hook = Arc::new(App::default());
     let app: Router = OAuth::new(&server, github, hook.clone()).unwrap().routes();
-    runtime.spawn(async move { axum::serve(listener, app).await });
+    if tls {
+        runtime.spawn(serve_tls(listener, app));
+    } else {
+        runtime.spawn(async move { axum::serve(listener, app).await });
+    }
 
-    let profile =
-        std::env::temp_dir().join(format!("elicit-chromium-oauth-{}", std::process::id()));
-    let mut browser = cdp::Browser::launch(&chromium, profile);
+    let profile = std::env::temp_dir().join(format!(
+        "elicit-chromium-oauth-{tls}-{}",
+        std::process::id()
+    ));
+    let mut browser = cdp::Browser::launch_with(&chromium, profile, "--ignore-certificate-errors");
     let tab = browser.new_page();
     browser.sign_in(&tab, &origin, "s-alice");
     browser.goto(&tab, &format!("{origin}/connect?elicitation={handle}"));
@@ -124,8 +186,33 @@ fn a_real_browser_keeps_the_development_cookie_through_the_provider_and_back() {
         text.as_str().unwrap().contains("Confirm this request"),
         "{text}"
     );
+    // Confirm: the browser is at the provider's consent page, holding the app's nonce cookie.
     browser.click(&tab, "button.confirm");
-    // Confirm -> the provider -> the callback, all followed by the browser itself.
+    browser.wait_for(
+        &tab,
+        &format!(
+            "location.href.startsWith('{provider_origin}/authorize') && document.readyState === 'complete' \
+             && document.querySelector('#approve')"
+        ),
+    );
+    let cookies = browser.call(
+        Some(&tab),
+        "Network.getCookies",
+        json!({"urls": [format!("{origin}/")]}),
+    );
+    let seen = cookies["cookies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["name"]
+                .as_str()
+                .is_some_and(|n| n.ends_with("elicit_oauth"))
+        })
+        .cloned()
+        .unwrap_or(Value::Null);
+    // Approve: back to the callback, with the cookie.
+    browser.click(&tab, "#approve");
     browser.wait_for(
         &tab,
         &format!(
@@ -155,4 +242,5 @@ fn a_real_browser_keeps_the_development_cookie_through_the_provider_and_back() {
         .filter_map(|c| c["name"].as_str())
         .collect();
     assert_eq!(names, ["session"], "{cookies}");
+    seen
 }
