@@ -415,6 +415,13 @@ async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
     );
     assert_eq!(
         refused(
+            OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
+                .with_redirect_url("https://app.example.com/connect")
+        ),
+        "the redirect URL's path is the landing route's (`/connect`): https://app.example.com/connect"
+    );
+    assert_eq!(
+        refused(
             OAuthProvider::new(
                 "p",
                 "http://evil.example/authorize",

@@ -239,10 +239,18 @@ impl<H: OAuthHook> OAuth<H> {
         provider::checked_url("the redirect URL", redirect)?;
         provider::checked_url("the authorize URL", &provider.authorize_url)?;
         provider::checked_url("the token URL", &provider.token_url)?;
-        if provider.callback_path().is_none_or(|path| path == "/") {
-            return Err(OAuthError(format!(
-                "the redirect URL needs a path for the callback route: {redirect}"
-            )));
+        match provider.callback_path() {
+            None | Some("/") => {
+                return Err(OAuthError(format!(
+                    "the redirect URL needs a path for the callback route: {redirect}"
+                )));
+            }
+            Some("/connect") => {
+                return Err(OAuthError(format!(
+                    "the redirect URL's path is the landing route's (`/connect`): {redirect}"
+                )));
+            }
+            Some(_) => {}
         }
         // The token endpoint's redirects are not followed (the oauth2 crate's advice: a
         // redirect could send the code and the secret elsewhere).
