@@ -18,6 +18,41 @@ use http_body_util::combinators::BoxBody;
 use super::service::{Bridged, WireFix, strip_empty_elicitation_ids_json};
 use crate::Principal;
 
+/// rmcp's streamable HTTP service for `server`, with the wire fix applied (the one place it
+/// goes on HTTP) and rmcp's in-memory sessions: mount it on the axum app beside the connect
+/// page, `Router::new().nest_service("/mcp", streamable_http(server, config))`. Each session
+/// gets a clone of `server`.
+///
+/// ```no_run
+/// # #[derive(Clone)] struct Server;
+/// # impl rmcp::ServerHandler for Server {}
+/// use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+///
+/// let mcp = elicit_rmcp::streamable_http(Server, StreamableHttpServerConfig::default());
+/// // axum: Router::new().nest_service("/mcp", mcp)
+/// # let _ = mcp;
+/// ```
+pub fn streamable_http<S>(
+    server: S,
+    config: rmcp::transport::streamable_http_server::StreamableHttpServerConfig,
+) -> WireFix<
+    rmcp::transport::streamable_http_server::StreamableHttpService<
+        S,
+        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+    >,
+>
+where
+    S: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+{
+    WireFix::new(
+        rmcp::transport::streamable_http_server::StreamableHttpService::new(
+            move || Ok(server.clone()),
+            std::sync::Arc::default(),
+            config,
+        ),
+    )
+}
+
 /// What rmcp's `StreamableHttpService` answers with.
 type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 
@@ -27,7 +62,8 @@ const EMPTY_ID: &[u8] = br#""elicitationId":"""#;
 
 /// Over streamable HTTP, wrap rmcp's `StreamableHttpService` (a tower service) the way the
 /// stdio server wraps the handler: `WireFix::new(StreamableHttpService::new(…))`, then
-/// mount it (`axum::Router::nest_service("/mcp", …)`).
+/// mount it (`axum::Router::nest_service("/mcp", …)`); [`streamable_http`] does both with
+/// rmcp's in-memory sessions. Build it by hand for another session manager.
 ///
 /// ```no_run
 /// # #[derive(Clone)] struct Server;

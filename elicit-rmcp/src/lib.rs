@@ -48,6 +48,9 @@ mod extract;
 mod handler;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+pub use http::streamable_http;
 mod peer;
 mod rmcp_schema;
 mod round;

@@ -19,7 +19,8 @@ use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputRequiredResult,
 /// go out. Everything else passes through untouched.
 ///
 /// - stdio (or any rmcp transport): `WireFix::new(handler).serve(transport)`;
-/// - streamable HTTP (feature `http`): `WireFix::new(StreamableHttpService::new(…))`,
+/// - streamable HTTP (feature `http`): `elicit_rmcp::streamable_http(server, config)` (that is
+///   `WireFix::new(StreamableHttpService::new(…))`),
 ///   mounted as the tower service it is (JSON responses and server-sent events both).
 ///
 /// Without it, a round that would send a 2026-07-28 URL request fails with an internal error

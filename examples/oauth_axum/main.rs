@@ -186,7 +186,7 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     };
     // `/connect` (the confirmation page, which sends the browser to the provider) and
     // `/oauth/callback`. An app serving MCP over streamable HTTP mounts them on the same
-    // router: `.nest_service("/mcp", WireFix::new(StreamableHttpService::new(…)))`.
+    // router: `.nest_service("/mcp", elicit_rmcp::streamable_http(server, config))`.
     let router: Router = OAuth::new(&server, github, connect)?.routes();
     tokio::spawn(async move { axum::serve(listener, router).await });
     println!("app at {origin} (/connect, /oauth/callback); provider at {provider}");

@@ -1,7 +1,6 @@
 //! Serving the demo: the landing page on loopback, and MCP over stdio or streamable HTTP.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
 
 use axum::Router;
 use axum::http::request::Parts;
@@ -10,8 +9,7 @@ use elicit_axum::{ConnectHook, ConnectStep, LocalBrowser, OpenedLink, landing_ro
 use elicit_rmcp::WireFix;
 use elicit_rmcp::url::LandingPage;
 use rmcp::ServiceExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use serde_json::json;
 use tokio::net::TcpListener;
 
@@ -103,12 +101,8 @@ pub async fn serve_http(
     let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
     let origin = format!("http://{}", listener.local_addr()?);
     let server = DemoServer::with_elicitation(config.elicit_server(&origin).await?);
-    let factory = server.clone();
-    let mcp = WireFix::new(StreamableHttpService::new(
-        move || Ok(factory.clone()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default().with_json_response(true),
-    ));
+    let http = StreamableHttpServerConfig::default().with_json_response(true);
+    let mcp = elicit_rmcp::streamable_http(server.clone(), http);
     let app = connect_routes(&server).nest_service("/mcp", mcp);
     let store = if config.redis.is_some() {
         "completions and spent states in Redis"
