@@ -30,7 +30,8 @@ const CLAIMED_PARAM: &str = "elicit_browser";
 /// (or any local program) holding the link could confirm it, and in an OAuth flow connect its
 /// own account to the person's tool. With it, the first browser to open a link gets a cookie
 /// (sealed with the server's keys, unguessable, `HttpOnly`, `SameSite=Lax`; `__Host-` and
-/// `Secure` when the page is served over https), the link's flow is tied to that cookie, and
+/// `Secure` when the links' origin, `UrlSettings::with_origin`, is https), the link's flow is
+/// tied to that cookie, and
 /// every other browser that opens it, before or after Confirm, gets the uniform refusal. A
 /// browser that keeps no cookies is told it needs them.
 ///
