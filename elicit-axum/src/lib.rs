@@ -175,6 +175,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod confirm;
+mod cookie;
 mod form;
 mod hook;
 mod html;

@@ -12,6 +12,7 @@ use http::request::Parts;
 use http::{HeaderValue, Method, StatusCode, header};
 use serde_json::json;
 
+use super::cookie::RouteCookie;
 use super::route::handle_in;
 use super::texts::PageTexts;
 use elicit_runtime::ElicitServer;
@@ -66,7 +67,7 @@ pub struct LocalBrowser {
     principal: String,
     page: LandingPage,
     sealer: StateSealer,
-    secure: bool,
+    cookie: RouteCookie,
     texts: PageTexts,
     /// Each flow's browser (the id of its sealed cookie) and when the flow's link expires.
     claims: Mutex<HashMap<String, ([u8; 16], SystemTime)>>,
@@ -76,7 +77,7 @@ impl fmt::Debug for LocalBrowser {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LocalBrowser")
             .field("principal", &self.principal)
-            .field("secure", &self.secure)
+            .field("cookie", &self.cookie)
             .finish_non_exhaustive()
     }
 }
@@ -97,20 +98,16 @@ impl LocalBrowser {
     pub fn new(server: &ElicitServer, principal: impl Into<String>) -> Self {
         let page = LandingPage::new(server);
         LocalBrowser {
-            secure: page.url_origin().is_some_and(|o| o.starts_with("https://")),
+            cookie: RouteCookie::new(
+                "elicit_browser",
+                "__Host-elicit_browser",
+                page.url_origin().is_some_and(|o| o.starts_with("https://")),
+            ),
             principal: principal.into(),
             page,
             sealer: server.sealer().clone(),
             texts: PageTexts::default(),
             claims: Mutex::default(),
-        }
-    }
-
-    fn cookie_name(&self) -> &'static str {
-        if self.secure {
-            "__Host-elicit_browser"
-        } else {
-            "elicit_browser"
         }
     }
 
@@ -156,17 +153,7 @@ impl LocalBrowser {
 
     /// The id of the browser's cookie, if it carries a valid one.
     fn browser(&self, parts: &Parts) -> Option<[u8; 16]> {
-        let name = self.cookie_name();
-        let token = parts
-            .headers
-            .get_all(header::COOKIE)
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .flat_map(|cookies| cookies.split(';'))
-            .find_map(|cookie| {
-                let (key, value) = cookie.trim().split_once('=')?;
-                (key == name).then_some(value)
-            })?;
+        let token = self.cookie.read(parts)?;
         let opened = self
             .sealer
             .open_now::<serde_json::Value>(token, &binding(&self.principal))
@@ -201,11 +188,7 @@ impl LocalBrowser {
                 "the cookie could not be sealed",
             );
         };
-        let secure = if self.secure { "; Secure" } else { "" };
-        let cookie = format!(
-            "{}={token}; Path=/; HttpOnly; SameSite=Lax{secure}",
-            self.cookie_name()
-        );
+        let cookie = self.cookie.set(&token, None);
         let back = format!("{}?{query}&{CLAIMED_PARAM}=1", parts.uri.path());
         let mut response = Redirect::to(&back).into_response();
         let headers = response.headers_mut();

@@ -4,10 +4,10 @@
 //! nonce. A callback from another browser (login CSRF: an attacker's code sent to the victim's
 //! browser), for another user, replayed, or after expiry opens nothing.
 
-use http::request::Parts;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::cookie::RouteCookie;
 use elicit_runtime::state::{Binding, StateSealer, args_digest};
 
 /// The method a sealed `state` is bound to: no MCP request has it.
@@ -66,48 +66,7 @@ pub(super) async fn open(
     Ok(opened.payload)
 }
 
-/// The cookie that holds the browser's nonce: `__Host-` and `Secure` over https, a plain name
-/// on `http://` loopback (where browsers keep neither), HttpOnly, `SameSite=Lax` so the
-/// provider's top-level redirect back carries it.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct NonceCookie {
-    secure: bool,
-}
-
-impl NonceCookie {
-    pub(super) fn new(secure: bool) -> Self {
-        NonceCookie { secure }
-    }
-
-    fn name(self) -> &'static str {
-        if self.secure {
-            "__Host-elicit_oauth"
-        } else {
-            "elicit_oauth"
-        }
-    }
-
-    /// `Set-Cookie` for `nonce`, kept `max_age` seconds (0: cleared).
-    pub(super) fn set(self, nonce: &str, max_age: u64) -> String {
-        let secure = if self.secure { "; Secure" } else { "" };
-        format!(
-            "{}={nonce}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}",
-            self.name()
-        )
-    }
-
-    /// The nonce the request's cookies carry.
-    pub(super) fn read(self, parts: &Parts) -> Option<String> {
-        let name = self.name();
-        parts
-            .headers
-            .get_all(http::header::COOKIE)
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .flat_map(|cookies| cookies.split(';'))
-            .find_map(|cookie| {
-                let (key, value) = cookie.trim().split_once('=')?;
-                (key == name && !value.is_empty()).then(|| value.to_owned())
-            })
-    }
+/// The cookie that holds the browser's nonce (`__Host-elicit_oauth` over https).
+pub(super) fn nonce_cookie(secure: bool) -> RouteCookie {
+    RouteCookie::new("elicit_oauth", "__Host-elicit_oauth", secure)
 }

@@ -60,7 +60,7 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         return refused(inner, "no state");
     };
     let started =
-        match binding::open(&inner.sealer, &inner.provider.name, &user, &nonce, &state).await {
+        match binding::open(&inner.sealer, &inner.provider.name, &user, nonce, &state).await {
             Ok(started) => started,
             Err(reason) => return refused(inner, &format!("state refused: {reason}")),
         };
@@ -144,7 +144,7 @@ fn refused<H>(inner: &Inner<H>, reason: &str) -> Response {
 
 /// `response`, clearing the nonce cookie: a callback ends the browser's binding either way.
 fn with_cleared_cookie<H>(inner: &Inner<H>, mut response: Response) -> Response {
-    if let Ok(value) = HeaderValue::from_str(&inner.cookie.set("", 0)) {
+    if let Ok(value) = HeaderValue::from_str(&inner.cookie.set("", Some(0))) {
         response.headers_mut().append(header::SET_COOKIE, value);
     }
     response.into_response()

@@ -80,7 +80,8 @@ use elicit_runtime::ElicitServer;
 use elicit_runtime::state::StateSealer;
 use elicit_runtime::url::LandingPage;
 
-use binding::{NonceCookie, Started};
+use crate::cookie::RouteCookie;
+use binding::Started;
 pub use provider::OAuthProvider;
 
 /// What the application does with a connection: who the browser's user is, and what to do
@@ -217,7 +218,7 @@ struct Inner<H> {
     sealer: StateSealer,
     page: LandingPage,
     texts: PageTexts,
-    cookie: NonceCookie,
+    cookie: RouteCookie,
     http: oauth2::reqwest::Client,
 }
 
@@ -261,7 +262,7 @@ impl<H: OAuthHook> OAuth<H> {
             .map_err(|e| OAuthError(format!("the HTTP client for the token endpoint: {e}")))?;
         Ok(OAuth {
             inner: Arc::new(Inner {
-                cookie: NonceCookie::new(provider.secure()),
+                cookie: binding::nonce_cookie(provider.secure()),
                 provider,
                 hook,
                 sealer: server.sealer().clone(),
@@ -377,7 +378,7 @@ impl<H: OAuthHook> ConnectHook for OAuth<H> {
             .duration_since(std::time::SystemTime::now())
             .map_or(0, |left| left.as_secs());
         let mut response = Redirect::to(authorize.as_str()).into_response();
-        let cookie = inner.cookie.set(&nonce, max_age);
+        let cookie = inner.cookie.set(&nonce, Some(max_age));
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             response.headers_mut().insert(header::SET_COOKIE, value);
         }

@@ -27,39 +27,44 @@ enum Derived {
     },
 }
 
-/// The request behind `channel`, when the server's [`UrlSettings`](super::UrlSettings) say
-/// its URL question goes back as the answer to the call (the link fallback for a client
-/// without URL mode, or `-32042` on 2025-11-25) rather than in a round.
+/// How a URL question goes back as the answer to the call instead of in a round.
+pub(super) enum WithoutRound {
+    /// A 2025-11-25 `URLElicitationRequiredError` (the client can open URLs).
+    Required,
+    /// The link as the tool's result (the client cannot).
+    Link,
+}
+
+/// The request behind `channel` and how its URL question goes back as the answer to the call,
+/// when the server's [`UrlSettings`](super::UrlSettings) say so (the link fallback for a
+/// client without URL mode, or `-32042` on 2025-11-25); `None`: it goes in a round.
 pub(super) fn without_round<C: InputChannel + ?Sized>(
     channel: &mut C,
-) -> Option<&mut ElicitContext> {
+) -> Option<(&mut ElicitContext, WithoutRound)> {
     let cx = channel
         .rules()
         .into_request()?
         .downcast_mut::<ElicitContext>()?;
     let settings = cx.server.url_settings();
-    let (link, required) = (
-        settings.link_fallback(),
-        settings.url_elicitation_required(),
-    );
     let way = if cx.capabilities().supports(ElicitMode::Url) {
-        required && cx.era == ProtocolEra::Legacy2025
+        let required = settings.url_elicitation_required() && cx.era == ProtocolEra::Legacy2025;
+        required.then_some(WithoutRound::Required)
     } else {
-        link && cx.binding().method == METHOD_TOOLS_CALL
-    };
-    way.then_some(cx)
+        let link = settings.link_fallback() && cx.binding().method == METHOD_TOOLS_CALL;
+        link.then_some(WithoutRound::Link)
+    }?;
+    Some((cx, way))
 }
 
-/// A URL question [`without_round`] picked: `-32042` where the client can open URLs, else the
-/// link fallback.
+/// A URL question [`without_round`] picked.
 pub(super) async fn ask_without_round<T: Askable>(
     cx: &mut ElicitContext,
+    way: WithoutRound,
     state: T,
 ) -> Result<UrlAnswer<T>, Interrupt> {
-    if cx.capabilities().supports(ElicitMode::Url) {
-        require_url_legacy(cx, state).await
-    } else {
-        link_for(cx, state).await
+    match way {
+        WithoutRound::Required => require_url_legacy(cx, state).await,
+        WithoutRound::Link => link_for(cx, state).await,
     }
 }
 

@@ -109,7 +109,7 @@ async fn ask_url<C: InputChannel + ?Sized, T: Askable>(
     state: T,
 ) -> Result<UrlAnswer<T>, C::Error> {
     let result = match link::without_round(channel) {
-        Some(cx) => link::ask_without_round(cx, state).await,
+        Some((cx, way)) => link::ask_without_round(cx, way, state).await,
         None => ask::ask_in_round(channel, state).await,
     };
     crate::channel::settle(channel, result)
