@@ -106,7 +106,7 @@ use serde_json::Value;
 use crate::form::ElicitForm;
 use crate::url::{ElicitUrl, LandingPage};
 use crate::wire::ProtocolEra;
-use script::{Browser, Entry, form_properties, url_key};
+use script::{Entry, form_properties, url_key};
 
 /// The `elicit-testing` kit (`UserReply`, `Responses`, `TestClient`, `answers`, `review`): one
 /// `testing` module for a server on rmcp, with one reply vocabulary for every client.
@@ -261,10 +261,7 @@ impl ScriptedClient {
     /// The landing page URL-mode links lead to, and the user signed in to the browser that
     /// opens them (for [`UserReply::CompleteUrl`]).
     pub fn browser(mut self, page: LandingPage, user: impl Into<String>) -> Self {
-        self.browser = Some(Browser {
-            page,
-            user: user.into(),
-        });
+        self.browser = Some(Browser::new(page, user));
         self
     }
 

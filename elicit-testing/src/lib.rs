@@ -4,9 +4,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod answers;
+mod browser;
 mod reply;
 mod review;
 
+pub use browser::{Browser, BrowserError};
 /// The proptest this crate's [`answers`] strategies are built with.
 pub use proptest;
 pub use reply::UserReply;
@@ -19,6 +21,7 @@ use serde_json::{Map, Value, json};
 use elicit_runtime::form::ElicitForm;
 use elicit_runtime::request::{ElicitContext, Reply};
 use elicit_runtime::url::{ElicitUrl, LandingPage};
+use elicit_runtime::wire::ElicitParams;
 use elicit_runtime::wire::{InputRequest, InputRequiredResult, JsonRpcError, PROTOCOL_2026_07_28};
 use elicit_runtime::{ElicitServer, Interrupt};
 
@@ -130,7 +133,7 @@ pub struct TestClient {
     capabilities: Value,
     principal: Option<String>,
     max_rounds: usize,
-    browser: Option<(LandingPage, String)>,
+    browser: Option<Browser>,
 }
 
 /// What [`TestClient`] saw: the final result and every `InputRequiredResult` before it.
@@ -207,7 +210,7 @@ impl TestClient {
     /// assert!(refused.message.starts_with("the test client could not complete"), "{}", refused.message);
     /// ```
     pub fn browser(mut self, page: LandingPage, user: impl Into<String>) -> Self {
-        self.browser = Some((page, user.into()));
+        self.browser = Some(Browser::new(page, user));
         self
     }
 
@@ -311,29 +314,19 @@ impl TestClient {
                 None,
             )
         };
-        let Some((page, user)) = &self.browser else {
+        let Some(browser) = &self.browser else {
             return Err(failed(
                 "`UserReply::CompleteUrl` needs a browser: `TestClient::browser(page, user)`"
                     .into(),
             ));
         };
-        let request = serde_json::to_value(request).map_err(|e| failed(e.to_string()))?;
-        let handle = request["params"]["url"]
-            .as_str()
-            .and_then(|url| url.split_once('?'))
-            .and_then(|(_, query)| {
-                query
-                    .split('&')
-                    .find_map(|pair| pair.strip_prefix("elicitation="))
-            })
-            .ok_or_else(|| failed("its link has no `elicitation` handle".into()))?;
-        let (opened, _) = page
-            .open_raw(handle, user)
+        let InputRequest::Elicit(ElicitParams::Url(link)) = request else {
+            return Err(failed("it is not a URL-mode question".into()));
+        };
+        browser
+            .complete(&link.url, result.clone())
             .await
-            .map_err(|e| failed(e.reason()))?;
-        page.complete_raw(&opened, result.clone())
-            .await
-            .map_err(|e| failed(e.reason()))?;
+            .map_err(|e| failed(e.to_string()))?;
         Ok(reply.result())
     }
 }

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::form::ElicitForm;
-use crate::url::{ElicitUrl, LandingPage};
+use crate::url::ElicitUrl;
 use elicit_testing::UserReply;
 
 /// One scripted question.
@@ -34,21 +34,6 @@ pub(super) fn form_properties<T: ElicitForm>() -> Vec<String> {
 /// The key of URL elicitation `T`.
 pub(super) fn url_key<T: ElicitUrl>() -> String {
     T::KEY.to_owned()
-}
-
-/// The landing page and who is signed in to the browser.
-#[derive(Clone)]
-pub(super) struct Browser {
-    pub(super) page: LandingPage,
-    pub(super) user: String,
-}
-
-/// The sealed handle in a link: the value of its `elicitation` query parameter.
-pub(super) fn handle_in(url: &str) -> Option<&str> {
-    let (_, query) = url.split_once('?')?;
-    query
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("elicitation="))
 }
 
 /// The `ElicitResult` JSON for a plain action.

@@ -16,10 +16,11 @@ use serde_json::Value;
 use tokio::sync::Notify;
 
 use super::UserReply;
-use super::script::{action, handle_in, property_names};
+use super::script::{action, property_names};
 use super::transcript::{Message, Side, Tap};
 use super::{Capabilities, ScriptedClient};
 use crate::wire::ProtocolEra;
+use elicit_testing::BrowserError;
 
 /// The scripted user behind rmcp's client: answers rounds (2026-07-28) and pushed
 /// `elicitation/create` requests (2025-11-25), and notes every problem for the test.
@@ -137,15 +138,17 @@ impl User {
                     .ok_or_else(|| format!("unanswered question with properties {names:?}: the script has no reply for a form with these properties"))
             }
             ElicitRequestParams::UrlElicitationParams { url, .. } => {
-                if let (Some(browser), Some(handle)) = (&self.script.browser, handle_in(url)) {
-                    return match browser.page.open_raw(handle, &browser.user).await {
-                        Ok((opened, _)) => Ok(opened.key().to_owned()),
-                        Err(e) => Err(format!(
-                            "the landing page refused the link {url} for {}: {e} ({})",
-                            browser.user,
-                            e.reason()
-                        )),
-                    };
+                if let Some(browser) = &self.script.browser {
+                    match browser.open(url).await {
+                        Ok(opened) => return Ok(opened.key().to_owned()),
+                        Err(BrowserError::NoHandle) => {}
+                        Err(e) => {
+                            let user = browser.user();
+                            return Err(format!(
+                                "the landing page refused the link {url} for {user}: {e}"
+                            ));
+                        }
+                    }
                 }
                 let mut urls = entries.iter().filter(|e| e.properties.is_none());
                 match (urls.next(), urls.next()) {
@@ -211,23 +214,16 @@ impl User {
             ));
             return None;
         };
-        let Some(handle) = handle_in(url) else {
-            self.problem(format!(
-                "the link of {key} has no `elicitation` handle: {url}"
-            ));
-            return None;
-        };
-        let completed = match browser.page.open_raw(handle, &browser.user).await {
-            Ok((opened, _)) => browser.page.complete_raw(&opened, result).await,
-            Err(e) => Err(e),
-        };
-        match completed {
+        match browser.complete(url, result).await {
             Ok(()) => Some(action("accept")),
-            Err(e) => {
+            Err(BrowserError::NoHandle) => {
                 self.problem(format!(
-                    "the landing page refused to complete {key}: {e} ({})",
-                    e.reason()
+                    "the link of {key} has no `elicitation` handle: {url}"
                 ));
+                None
+            }
+            Err(e) => {
+                self.problem(format!("the landing page refused to complete {key}: {e}"));
                 None
             }
         }
