@@ -1,5 +1,6 @@
 //! The stand-ins for the user's side: a browser signed in to the app, and an MCP client (rmcp's
-//! own) that opens every URL-mode link in that browser and then accepts.
+//! own) that accepts every URL-mode link at once, the person opening it in that browser a moment
+//! later.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -118,7 +119,12 @@ struct User {
     era: ProtocolVersion,
     browser: Browser,
     links: Arc<Mutex<Vec<String>>>,
+    /// The person's visits to the pages, still under way.
+    people: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>>,
 }
+
+/// How long after the client accepted the person opens the link.
+const PERSON_DELAY: std::time::Duration = std::time::Duration::from_millis(1500);
 
 impl ClientHandler for User {
     async fn create_elicitation(
@@ -129,16 +135,29 @@ impl ClientHandler for User {
         let ElicitRequestParams::UrlElicitationParams { message, url, .. } = request else {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         };
-        println!("  client: \"{message}\" -> opening {}", path_of(&url));
+        println!(
+            "  client: \"{message}\" -> accepts; the person opens {} a moment later",
+            path_of(&url)
+        );
         self.links.lock().unwrap().push(url.clone());
-        let page = self.browser.visit(&url).await;
-        let page = page.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let heading = page
-            .body
-            .split("<h1>")
-            .nth(1)
-            .and_then(|h| h.split("</h1>").next());
-        println!("  browser shows: {}", heading.unwrap_or(page.body.trim()));
+        // As a person does it: the client's callback returns at once, and the person comes to
+        // the page later, while the server holds the retry (2026-07-28) or waits (2025-11-25).
+        let browser = self.browser.clone();
+        let person = tokio::spawn(async move {
+            tokio::time::sleep(PERSON_DELAY).await;
+            match browser.visit(&url).await {
+                Ok(page) => {
+                    let heading = page
+                        .body
+                        .split("<h1>")
+                        .nth(1)
+                        .and_then(|h| h.split("</h1>").next());
+                    println!("  browser shows: {}", heading.unwrap_or(page.body.trim()));
+                }
+                Err(e) => println!("  browser: {e}"),
+            }
+        });
+        self.people.lock().unwrap().push(person);
         Ok(ElicitResult::new(ElicitationAction::Accept))
     }
 
@@ -169,10 +188,12 @@ pub async fn call_tool<S: ServerHandler>(
         }
     });
     let links = Arc::new(Mutex::new(Vec::new()));
+    let people = Arc::new(Mutex::new(Vec::new()));
     let user = User {
         era: era.clone(),
         browser,
         links: links.clone(),
+        people: people.clone(),
     };
     let client = if era == ProtocolVersion::V_2026_07_28 {
         let lifecycle = ClientLifecycleMode::Discover {
@@ -184,6 +205,12 @@ pub async fn call_tool<S: ServerHandler>(
     };
     let result = client.call_tool(CallToolRequestParams::new(tool)).await?;
     let _ = client.cancel().await;
+    // The person's visits ended before the call did (it waited for them); their last lines
+    // are printed before the result.
+    let visits: Vec<_> = people.lock().unwrap().drain(..).collect();
+    for visit in visits {
+        visit.await?;
+    }
     let text = result
         .content
         .iter()
