@@ -158,6 +158,17 @@ fn authority_of(authority: &str, default: u16) -> Option<(String, u16)> {
     Some((host.to_ascii_lowercase(), port))
 }
 
+/// Whether `url`'s origin is `https`, or `http` on a loopback host (an endpoint or callback of
+/// the `oauth` module); `false` for anything that is no `http(s)://host[:port]…` URL.
+#[cfg(feature = "oauth")]
+pub(crate) fn is_secure_or_loopback(url: &str) -> bool {
+    let authority_end = url.split_once("://").map_or(0, |(scheme, rest)| {
+        scheme.len() + 3 + rest.find(['/', '?', '#']).unwrap_or(rest.len())
+    });
+    Own::parse(&url[..authority_end])
+        .is_some_and(|own| own.scheme == "https" || is_loopback(&own.host))
+}
+
 /// Whether `host` (lowercased) names this machine's loopback interface.
 fn is_loopback(host: &str) -> bool {
     matches!(host, "localhost" | "127.0.0.1" | "[::1]")

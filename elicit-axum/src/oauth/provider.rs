@@ -141,23 +141,10 @@ impl OAuthProvider {
 
 /// `url`, if it is `https`, or `http` on a loopback host.
 pub(super) fn checked_url(what: &str, url: &str) -> Result<(), super::OAuthError> {
-    let refused = || {
-        super::OAuthError(format!(
-            "{what} must be https (http only on localhost, 127.0.0.1 or [::1]): {url}"
-        ))
-    };
-    let (scheme, rest) = url.split_once("://").ok_or_else(refused)?;
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    if authority.is_empty() || authority.contains('@') {
-        return Err(refused());
+    if crate::origin::is_secure_or_loopback(url) {
+        return Ok(());
     }
-    let host = match authority.rsplit_once(':') {
-        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => host,
-        _ => authority,
-    };
-    match scheme {
-        "https" => Ok(()),
-        "http" if matches!(host, "localhost" | "127.0.0.1" | "[::1]") => Ok(()),
-        _ => Err(refused()),
-    }
+    Err(super::OAuthError(format!(
+        "{what} must be https (http only on localhost, 127.0.0.1 or [::1]): {url}"
+    )))
 }
