@@ -6,6 +6,7 @@ mod choice;
 mod doc;
 mod form;
 mod format;
+mod handler;
 mod lit;
 mod paths;
 mod secret;
@@ -55,4 +56,19 @@ pub fn elicit_url(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn rmcp_elicit_url(args: TokenStream, item: TokenStream) -> TokenStream {
     url::attribute(args.into(), item.into(), quote::quote!(::elicit_rmcp)).into()
+}
+
+/// `#[elicit_rmcp::handler]`; its documentation is `elicit-rmcp`'s.
+#[proc_macro_attribute]
+pub fn rmcp_handler(args: TokenStream, item: TokenStream) -> TokenStream {
+    handler::attribute(args.into(), item.into()).into()
+}
+
+/// Not public API: left by `#[elicit_rmcp::handler(prompts)]` beside rmcp's `#[tool_handler]`,
+/// which announces prompts in the `get_info` it writes when it sees an attribute of this name
+/// (as `elicit_rmcp::__private::prompt_handler`). It changes nothing.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn rmcp_prompts_announced(_args: TokenStream, item: TokenStream) -> TokenStream {
+    item
 }

@@ -26,8 +26,8 @@ use crate::request::{ElicitContext, RequestParts};
 /// [`ElicitHandler`](super::ElicitHandler).
 pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp::Elicit`, but \
      the call did not run through elicit: annotate the `ServerHandler` impl with \
-     `#[tool_handler(router = self.elicit.tools(&self.tool_router))]`, or have `call_tool` \
-     return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
+     `#[elicit_rmcp::handler]` (`#[elicit_rmcp::handler(prompts)]` with prompts), or have \
+     `call_tool` return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
      (for prompts, `get_prompt` returns `self.elicit.get_prompt(&self.prompt_router, self, \
      request, context).await`)";
 
@@ -57,7 +57,7 @@ pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp:
 /// use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
 /// use elicit_rmcp::state::{KeyRing, StateSealer};
 /// use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
-/// use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_handler, tool_router};
+/// use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_router};
 ///
 /// /// How many guests?
 /// #[derive(ElicitForm)]
@@ -92,7 +92,7 @@ pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp:
 ///     }
 /// }
 ///
-/// #[tool_handler(router = self.elicit.tools(&self.tool_router))]
+/// #[elicit_rmcp::handler]
 /// impl ServerHandler for Server {}
 ///
 /// let sealer = StateSealer::new(KeyRing::generate(), "my-server");
@@ -220,7 +220,13 @@ impl Pending {
 
 impl<C: AsRequestContext> FromContextPart<C> for Elicit {
     fn from_context_part(context: &mut C) -> Result<Self, McpError> {
-        let request = context.as_request_context();
+        Elicit::from_request(context.as_request_context())
+    }
+}
+
+impl Elicit {
+    /// The context the wiring left in `request`, lent to the method.
+    fn from_request(request: &RequestContext<RoleServer>) -> Result<Self, McpError> {
         let Some(SlotHandle(slot)) = request.extensions.get::<SlotHandle>().cloned() else {
             return Err(McpError::internal_error(MISSING_WIRING, None));
         };
@@ -233,9 +239,7 @@ impl<C: AsRequestContext> FromContextPart<C> for Elicit {
             }
         }
     }
-}
 
-impl Elicit {
     pub(super) fn cx(&self) -> &ElicitContext {
         self.cx.as_ref().expect("the context is only taken by drop")
     }

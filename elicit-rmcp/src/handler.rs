@@ -10,7 +10,8 @@ use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    ListPromptsResult, ProtocolVersion, ResultType, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
@@ -121,7 +122,7 @@ impl fmt::Debug for Principal {
 /// use rmcp::model::*;
 /// use rmcp::service::RequestContext;
 /// use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, schemars};
-/// use rmcp::{prompt, prompt_router, tool, tool_handler, tool_router};
+/// use rmcp::{prompt, prompt_router, tool, tool_router};
 ///
 /// /// Which tone?
 /// #[derive(ElicitForm)]
@@ -161,31 +162,9 @@ impl fmt::Debug for Principal {
 ///     }
 /// }
 ///
-/// // Tools: `#[tool_handler]` keeps generating `call_tool`, `list_tools` and `get_tool`.
-/// #[tool_handler(router = self.elicit.tools(&self.tool_router))]
-/// impl ServerHandler for Server {
-///     fn get_info(&self) -> ServerConfig {
-///         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_prompts().build())
-///     }
-///
-///     // Prompts: rmcp's `#[prompt_handler]` rebuilds the request without `inputResponses`
-///     // and `requestState`, so `get_prompt` is one call into elicit, written out.
-///     async fn get_prompt(
-///         &self,
-///         request: GetPromptRequestParams,
-///         context: RequestContext<RoleServer>,
-///     ) -> Result<GetPromptResponse, McpError> {
-///         self.elicit.get_prompt(&self.prompt_router, self, request, context).await
-///     }
-///
-///     async fn list_prompts(
-///         &self,
-///         _request: Option<PaginatedRequestParams>,
-///         _context: RequestContext<RoleServer>,
-///     ) -> Result<ListPromptsResult, McpError> {
-///         Ok(ListPromptsResult::with_all_items(self.prompt_router.list_all()))
-///     }
-/// }
+/// // Tools and prompts through elicit (and a `get_info` announcing both).
+/// #[elicit_rmcp::handler(prompts)]
+/// impl ServerHandler for Server {}
 ///
 /// let sealer = StateSealer::new(KeyRing::generate(), "notes");
 /// let server = Server {
@@ -213,7 +192,7 @@ impl fmt::Debug for ElicitHandler {
 }
 
 /// A tool router seen through an [`ElicitHandler`]: what
-/// `#[tool_handler(router = self.elicit.tools(&self.tool_router))]` calls.
+/// [`#[elicit_rmcp::handler]`](crate::handler) hands rmcp's `#[tool_handler]`.
 pub struct Tools<'a, S> {
     handler: &'a ElicitHandler,
     router: &'a ToolRouter<S>,
@@ -248,7 +227,8 @@ impl ElicitHandler {
         self.principal.of(request)
     }
 
-    /// `router` as `#[tool_handler(router = …)]` uses it: calls run through elicit, the tool
+    /// `router` as rmcp's `#[tool_handler(router = …)]` uses it (what
+    /// [`#[elicit_rmcp::handler]`](crate::handler) writes): calls run through elicit, the tool
     /// list is the router's own.
     pub fn tools<'a, S>(&'a self, router: &'a ToolRouter<S>) -> Tools<'a, S> {
         Tools {
@@ -358,6 +338,26 @@ impl<S: Send + Sync + 'static> Tools<'_, S> {
     /// One of the router's tools.
     pub fn get(&self, name: &str) -> Option<&Tool> {
         self.router.get(name)
+    }
+}
+
+/// The prompts of `router` as `prompts/list` answers them: what rmcp's `#[prompt_handler]`
+/// answers (cache hints on 2026-07-28), for the `list_prompts` that
+/// [`#[elicit_rmcp::handler(prompts)]`](crate::handler) writes.
+pub fn list_prompts<S: Send + Sync + 'static>(
+    router: &PromptRouter<S>,
+    context: &RequestContext<RoleServer>,
+) -> ListPromptsResult {
+    let cache_hints = context
+        .protocol_version()
+        .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+    ListPromptsResult {
+        result_type: Some(ResultType::COMPLETE),
+        prompts: router.list_all(),
+        meta: None,
+        next_cursor: None,
+        ttl_ms: cache_hints.then_some(0),
+        cache_scope: cache_hints.then_some(CacheScope::Public),
     }
 }
 

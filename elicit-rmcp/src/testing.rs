@@ -20,7 +20,7 @@
 //! use elicit_rmcp::wire::ProtocolEra;
 //! use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
 //! use rmcp::handler::server::router::tool::ToolRouter;
-//! use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
+//! use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 //! use serde_json::json;
 //!
 //! /// How many guests?
@@ -47,7 +47,7 @@
 //!     }
 //! }
 //!
-//! #[tool_handler(router = self.elicit.tools(&self.tool_router))]
+//! #[elicit_rmcp::handler]
 //! impl ServerHandler for Server {}
 //!
 //! fn server() -> Server {

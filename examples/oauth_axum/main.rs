@@ -33,7 +33,7 @@ use elicit_runtime::url::{MemoryCompletionStore, UrlSettings};
 use elicit_runtime::{ElicitServer, ElicitUrl, UrlAnswer, elicit_url};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::ProtocolVersion;
-use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
@@ -85,7 +85,7 @@ impl Github {
     }
 }
 
-#[tool_handler(router = self.elicit.tools(&self.tool_router))]
+#[elicit_rmcp::handler]
 impl ServerHandler for Github {}
 
 // ---- The browser-facing side: elicit-axum's ready OAuth connection -----------------------

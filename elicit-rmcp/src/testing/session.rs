@@ -278,7 +278,7 @@ impl ScriptedClient {
     /// use elicit_rmcp::wire::ProtocolEra;
     /// use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
     /// use rmcp::handler::server::router::tool::ToolRouter;
-    /// use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
+    /// use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
     /// use serde_json::json;
     ///
     /// /// Go ahead?
@@ -304,7 +304,7 @@ impl ScriptedClient {
     ///     }
     /// }
     ///
-    /// #[tool_handler(router = self.elicit.tools(&self.tool_router))]
+    /// #[elicit_rmcp::handler]
     /// impl ServerHandler for Server {}
     ///
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {

@@ -26,7 +26,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt, ErrorData as McpError, RoleClient, ServerHandler,
 };
-use rmcp::{schemars, tool, tool_handler, tool_router};
+use rmcp::{schemars, tool, tool_router};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
@@ -80,7 +80,7 @@ impl Files {
     }
 }
 
-#[tool_handler(router = self.elicit.tools(&self.tool_router))]
+#[elicit_rmcp::handler]
 impl ServerHandler for Files {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())

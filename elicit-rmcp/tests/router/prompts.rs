@@ -72,3 +72,31 @@ async fn a_prompt_asks_through_get_prompt() {
         invalid_state()
     );
 }
+
+/// `#[elicit_rmcp::handler(prompts)]` lists the prompts as rmcp's `#[prompt_handler]` does
+/// (cache hints on 2026-07-28), and `get_info` announces them.
+#[tokio::test]
+async fn the_handler_lists_prompts_as_rmcps_prompt_handler_does() {
+    for era in ERAS {
+        let session = connect(
+            Wired::new(Principal::anonymous()),
+            era,
+            User::always(Accept, None),
+        )
+        .await;
+        session.client.list_prompts(None).await.unwrap();
+        let [listed] = session.wire.responses_to("prompts/list").try_into().unwrap();
+        let email = json!({
+            "name": "email",
+            "description": "Draft an email in the tone the user picks",
+            "arguments": [{"name": "topic", "description": "What the email is about", "required": true}]
+        });
+        let expected = match era {
+            Era::Mrtr => json!({
+                "resultType": "complete", "prompts": [email], "ttlMs": 0, "cacheScope": "public"
+            }),
+            Era::Legacy => json!({"prompts": [email]}),
+        };
+        assert_eq!(listed["result"], expected, "{era:?}");
+    }
+}

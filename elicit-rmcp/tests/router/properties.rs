@@ -13,7 +13,7 @@ use elicit_rmcp::testing::{ScriptedClient, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, Principal};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::json;
 
 use super::servers::elicit_server;
@@ -85,7 +85,7 @@ impl Tables {
     }
 }
 
-#[tool_handler(router = self.elicit.tools(&self.tool_router))]
+#[elicit_rmcp::handler]
 impl ServerHandler for Tables {}
 
 fn tables() -> Tables {

@@ -8,7 +8,7 @@ use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_rmcp::{ElicitForm, ElicitServer};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::json;
 
 use super::servers::{Confirm, HandWired, Tone, Wired};
@@ -157,7 +157,7 @@ impl Nagging {
     }
 }
 
-#[tool_handler(router = self.elicit.tools(&self.tool_router))]
+#[elicit_rmcp::handler]
 impl ServerHandler for Nagging {}
 
 async fn nag(era: ProtocolEra) {

@@ -6,7 +6,7 @@ use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, Principal};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::CallToolResult;
-use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
+use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::json;
 
 use super::servers::{Confirm, ConnectAccount, Travelers, TripDates, Wired, elicit_server};
@@ -140,7 +140,7 @@ impl Panicky {
     }
 }
 
-#[tool_handler(router = self.elicit.tools(&self.tool_router))]
+#[elicit_rmcp::handler]
 impl ServerHandler for Panicky {}
 
 async fn explode(era: ProtocolEra) {

@@ -12,8 +12,7 @@ use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    Implementation, ListPromptsResult, PaginatedRequestParams, PromptMessage, RequestMetaObject,
+    CallToolRequestParams, CallToolResponse, Implementation, PromptMessage, RequestMetaObject,
     Role, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
@@ -300,8 +299,7 @@ pub fn user_from_meta() -> Principal {
     })
 }
 
-/// Wired with `#[tool_handler(router = self.elicit.tools(&self.tool_router))]`, and a
-/// `get_prompt` through `ElicitHandler::get_prompt`.
+/// Wired with `#[elicit_rmcp::handler(prompts)]`.
 #[derive(Clone)]
 pub struct Wired {
     tool_router: ToolRouter<Self>,
@@ -348,30 +346,10 @@ impl Wired {
     }
 }
 
-#[tool_handler(router = self.elicit.tools(&self.tool_router))]
+#[elicit_rmcp::handler(prompts)]
 impl ServerHandler for Wired {
     fn get_info(&self) -> ServerConfig {
         info()
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, McpError> {
-        self.elicit
-            .get_prompt(&self.prompt_router, self, request, context)
-            .await
-    }
-
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, McpError> {
-        Ok(ListPromptsResult::with_all_items(
-            self.prompt_router.list_all(),
-        ))
     }
 }
 

@@ -13,8 +13,8 @@ use ElicitationAction::{Accept, Cancel};
 /// What plain `#[tool_handler]` says to a tool that takes `Elicit`.
 const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp::Elicit`, but the call did \
      not run through elicit: annotate the `ServerHandler` impl with \
-     `#[tool_handler(router = self.elicit.tools(&self.tool_router))]`, or have `call_tool` \
-     return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
+     `#[elicit_rmcp::handler]` (`#[elicit_rmcp::handler(prompts)]` with prompts), or have \
+     `call_tool` return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
      (for prompts, `get_prompt` returns `self.elicit.get_prompt(&self.prompt_router, self, \
      request, context).await`)";
 
@@ -38,7 +38,7 @@ async fn a_tool_taking_elicit_without_the_wiring_fails_naming_the_fix() {
                 error["message"]
                     .as_str()
                     .unwrap()
-                    .contains("#[tool_handler(router = self.elicit.tools(&self.tool_router))]")
+                    .contains("#[elicit_rmcp::handler]")
             );
             // Nothing was asked.
             assert!(

@@ -1,5 +1,6 @@
 //! The demo MCP server: an ordinary rmcp server (`#[tool_router]`, typed `Parameters<T>`,
-//! `#[tool_handler]`) whose tools ask the user through `elicit`.
+//! `#[elicit_rmcp::handler]` where `#[tool_handler]` stood) whose tools ask the user through
+//! `elicit`.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_handler, tool_router};
+use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -214,7 +215,7 @@ impl DemoServer {
     }
 }
 
-#[tool_handler(router = self.elicit.tools(&self.tool_router))]
+#[elicit_rmcp::handler]
 impl ServerHandler for DemoServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())

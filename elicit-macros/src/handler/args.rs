@@ -1,0 +1,74 @@
+//! The attribute's arguments: where the routers and the `ElicitHandler` are, and what goes on
+//! to rmcp's `#[tool_handler]` unchanged.
+
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use darling::util::Override;
+use proc_macro2::TokenStream;
+use syn::{Expr, parse_quote};
+
+/// `#[elicit_rmcp::handler(tools = …, prompts [= …], elicit = …, name = …, version = …,
+/// instructions = …, meta = …)]`.
+#[derive(Default, FromMeta)]
+#[darling(default)]
+pub struct Args {
+    /// The `ElicitHandler`; `self.elicit` by default.
+    elicit: Option<Expr>,
+    /// The tool router; `self.tool_router` by default.
+    tools: Option<Expr>,
+    /// Whether prompts run through elicit too, and where their router is
+    /// (`self.prompt_router` for a bare `prompts`).
+    prompts: Option<Override<Expr>>,
+    /// rmcp's `#[tool_handler]` arguments, passed on as written.
+    name: Option<Expr>,
+    version: Option<Expr>,
+    instructions: Option<Expr>,
+    meta: Option<Expr>,
+}
+
+impl Args {
+    pub fn parse(args: TokenStream) -> darling::Result<Args> {
+        let items = NestedMeta::parse_meta_list(args)?;
+        Args::from_list(&items)
+    }
+
+    /// The `ElicitHandler`'s expression.
+    pub fn elicit(&self) -> Expr {
+        self.elicit
+            .clone()
+            .unwrap_or_else(|| parse_quote!(self.elicit))
+    }
+
+    /// The tool router's expression.
+    pub fn tools(&self) -> Expr {
+        self.tools
+            .clone()
+            .unwrap_or_else(|| parse_quote!(self.tool_router))
+    }
+
+    /// The prompt router's expression, when prompts run through elicit.
+    pub fn prompts(&self) -> Option<Expr> {
+        self.prompts.clone().map(|prompts| match prompts {
+            Override::Inherit => parse_quote!(self.prompt_router),
+            Override::Explicit(router) => router,
+        })
+    }
+
+    /// `name = …` and the others, for rmcp's `#[tool_handler]`.
+    pub fn passed_on(&self) -> Vec<TokenStream> {
+        let pairs = [
+            ("name", &self.name),
+            ("version", &self.version),
+            ("instructions", &self.instructions),
+            ("meta", &self.meta),
+        ];
+        pairs
+            .into_iter()
+            .filter_map(|(key, value)| {
+                let value = value.as_ref()?;
+                let key = syn::Ident::new(key, proc_macro2::Span::call_site());
+                Some(quote::quote!(#key = #value))
+            })
+            .collect()
+    }
+}

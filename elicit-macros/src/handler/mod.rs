@@ -1,0 +1,35 @@
+//! `#[elicit_rmcp::handler]` on `impl ServerHandler for Server`: rmcp's `#[tool_handler]`
+//! with the tool calls run through elicit, `get_prompt` and `list_prompts` for the prompts
+//! (rmcp's `#[prompt_handler]` drops a retry's `inputResponses` and `requestState`).
+//!
+//! `args.rs` reads the attribute, `check.rs` the impl block it stands on, `expand.rs` writes
+//! the result.
+
+mod args;
+mod check;
+mod expand;
+
+use proc_macro2::TokenStream;
+
+/// Expands `#[elicit_rmcp::handler(args)]` on `item`.
+pub fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut errors = darling::Error::accumulator();
+    let args = errors.handle(args::Args::parse(args));
+    let block = match syn::parse2::<syn::ItemImpl>(item.clone()) {
+        Ok(block) => block,
+        Err(_) => {
+            let error = check::not_an_impl(&item);
+            return quote::quote!(#error #item);
+        }
+    };
+    let args = args.unwrap_or_default();
+    errors.handle(check::block(&block, &args));
+    let expanded = expand::expand(block, &args);
+    match errors.finish() {
+        Ok(()) => expanded,
+        Err(error) => {
+            let error = error.write_errors();
+            quote::quote!(#error #expanded)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+use elicit_rmcp::ElicitHandler;
+use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, tool_handler, tool_router};
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+    elicit: ElicitHandler,
+}
+
+#[tool_router(allow_empty)]
+impl Server {}
+
+// Not a trait impl.
+#[elicit_rmcp::handler]
+impl Server {
+    fn helper(&self) {}
+}
+
+#[derive(Clone)]
+struct Twice {
+    tool_router: ToolRouter<Self>,
+    elicit: ElicitHandler,
+}
+
+#[tool_router(allow_empty)]
+impl Twice {}
+
+// rmcp's attribute as well, a `call_tool` of its own, and an argument that does not exist:
+// every mistake, in one compile.
+#[elicit_rmcp::handler(router = self.tool_router)]
+#[tool_handler]
+impl ServerHandler for Twice {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let _ = (request, context);
+        Err(McpError::internal_error("no", None))
+    }
+}
+
+#[derive(Clone)]
+struct Prompts {
+    tool_router: ToolRouter<Self>,
+    prompt_router: PromptRouter<Self>,
+    elicit: ElicitHandler,
+}
+
+#[tool_router(allow_empty)]
+impl Prompts {}
+
+// `get_prompt` by hand beside `prompts`, which writes it.
+#[elicit_rmcp::handler(prompts)]
+impl ServerHandler for Prompts {
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let _ = (request, context, &self.prompt_router);
+        Err(McpError::internal_error("no", None))
+    }
+}
+
+fn main() {}
