@@ -26,7 +26,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use elicit_axum::OpenedLink;
-use elicit_axum::oauth::{OAuth, OAuthHook, OAuthProvider, OAuthToken};
+use elicit_axum::oauth::{OAuth, OAuthHook, OAuthToken};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::url::{MemoryCompletionStore, UrlSettings};
@@ -114,7 +114,7 @@ impl OAuthHook for GithubConnect {
         user: &str,
         token: OAuthToken,
     ) -> Result<Option<Value>, String> {
-        let login = whose(&self.api, token.access_token()).await?;
+        let login = provider::whose(&self.api, token.access_token()).await?;
         self.tokens
             .lock()
             .unwrap()
@@ -129,21 +129,6 @@ fn cookie<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
     cookies
         .split(';')
         .find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))
-}
-
-/// The login the provider's user endpoint gives for `token`.
-async fn whose(api: &str, token: &str) -> Result<String, String> {
-    let bearer = format!("Bearer {token}");
-    let user = http::send(
-        "GET",
-        &format!("{api}/user"),
-        &[("authorization", &bearer)],
-        "",
-    )
-    .await;
-    let user = user.map_err(|e| e.to_string())?;
-    let user: Value = serde_json::from_str(&user.body).map_err(|e| e.to_string())?;
-    Ok(user["login"].as_str().ok_or("no login")?.to_owned())
 }
 
 // ---- Running it --------------------------------------------------------------------------
@@ -166,17 +151,8 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     // principal your MCP authentication established (`Principal::from_request`).
     let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "github-example"))
         .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())).with_origin(&origin)?);
-    // GitHub itself: `OAuthProvider::github(client_id, client_secret)`.
-    let github = OAuthProvider::new(
-        "github",
-        format!("{provider}/authorize"),
-        format!("{provider}/token"),
-        provider::CLIENT_ID,
-    )
-    .with_client_secret(provider::CLIENT_SECRET)
-    .with_credentials_in_body()
-    .with_scopes(["repo"])
-    .with_redirect_url(format!("{origin}/oauth/callback"));
+    // GitHub itself: `OAuthProvider::github(client_id, client_secret)` and its redirect URL.
+    let github = provider::connection(&provider, &origin);
     let sessions = [("s-alice", "alice"), ("s-bob", "bob")];
     let tokens = Tokens::default();
     let connect = GithubConnect {

@@ -7,8 +7,34 @@ use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use elicit_axum::oauth::OAuthProvider;
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+/// The connection to this provider for an app at `app` (its callback is `/oauth/callback`), as
+/// `OAuthProvider::github(client_id, client_secret)` is to GitHub itself.
+pub fn connection(provider: &str, app: &str) -> OAuthProvider {
+    OAuthProvider::new(
+        "github",
+        format!("{provider}/authorize"),
+        format!("{provider}/token"),
+        CLIENT_ID,
+    )
+    .with_client_secret(CLIENT_SECRET)
+    .with_credentials_in_body()
+    .with_scopes(["repo"])
+    .with_redirect_url(format!("{app}/oauth/callback"))
+}
+
+/// The login the provider's user endpoint (its API at `api`) gives for `token`.
+pub async fn whose(api: &str, token: &str) -> Result<String, String> {
+    let bearer = format!("Bearer {token}");
+    let url = format!("{api}/user");
+    let user = crate::http::send("GET", &url, &[("authorization", &bearer)], "").await;
+    let user = user.map_err(|e| e.to_string())?;
+    let user: Value = serde_json::from_str(&user.body).map_err(|e| e.to_string())?;
+    Ok(user["login"].as_str().ok_or("no login")?.to_owned())
+}
 
 /// The OAuth client the app is registered as.
 pub const CLIENT_ID: &str = "elicit-example";

@@ -85,7 +85,11 @@ async fn the_handler_lists_prompts_as_rmcps_prompt_handler_does() {
         )
         .await;
         session.client.list_prompts(None).await.unwrap();
-        let [listed] = session.wire.responses_to("prompts/list").try_into().unwrap();
+        let [listed] = session
+            .wire
+            .responses_to("prompts/list")
+            .try_into()
+            .unwrap();
         let email = json!({
             "name": "email",
             "description": "Draft an email in the tone the user picks",

@@ -1,0 +1,304 @@
+//! The release desk: an rmcp server over authenticated streamable HTTP, end to end.
+//!
+//! One axum app serves everything: `/mcp` (rmcp's streamable HTTP, behind a bearer-token
+//! middleware whose user is the principal), `/connect` and `/oauth/callback` (elicit-axum's
+//! ready OAuth connection to GitHub) and `/signin` (the browser's sign-in). Its tools ask:
+//! `deploy` a form, then a confirmation sealed to the arguments for production;
+//! `list_repos` a GitHub connection through URL mode (a link in the text for clients without
+//! URL mode); the prompt `release_notes` a form too.
+//!
+//! Run it with `cargo run -p elicit-examples --example release_desk` (`-- --port 0` for
+//! any free port) and point an MCP client at the printed URL with `Authorization: Bearer
+//! alice-token`. GitHub is a fake provider on loopback here; the real one is
+//! `OAuthProvider::github(client_id, client_secret)`. `tests/interop/release_desk.py` drives
+//! it with the Python SDK's client over HTTP on both protocol eras, a person signing in and
+//! clicking through the pages.
+
+mod auth;
+// The `oauth_axum` example's stand-ins: a tiny HTTP client (only its bodies are read here) and
+// the fake provider.
+#[path = "../oauth_axum/http.rs"]
+#[allow(dead_code)]
+mod http;
+#[path = "../oauth_axum/provider.rs"]
+mod provider;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{Html, IntoResponse, Response};
+use elicit_axum::OpenedLink;
+use elicit_axum::oauth::{OAuth, OAuthHook, OAuthToken};
+use elicit_rmcp::state::{KeyRing, StateSealer};
+use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
+use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, ElicitServer};
+use elicit_rmcp::{ElicitUrl, Principal, UrlAnswer, elicit_url};
+use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{PromptMessage, Role};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use rmcp::{ErrorData as McpError, ServerHandler, schemars};
+use rmcp::{prompt, prompt_router, tool, tool_router};
+use serde_json::{Value, json};
+use tokio::net::TcpListener;
+
+use auth::{Accounts, User};
+
+// ---- What the tools ask ------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, ElicitEnum)]
+#[elicit(rename_all = "lowercase")]
+enum Environment {
+    #[elicit(title = "Staging")]
+    Staging,
+    #[elicit(title = "Production")]
+    Production,
+}
+
+/// Where should it go?
+#[derive(ElicitForm)]
+struct Target {
+    #[elicit(title = "Environment")]
+    environment: Environment,
+    /// A line for the release log
+    #[elicit(title = "Note", max_length = 200)]
+    note: Option<String>,
+}
+
+/// Please confirm
+#[derive(ElicitForm)]
+struct Confirm {
+    #[elicit(title = "Yes, deploy to production")]
+    confirm: bool,
+}
+
+/// Which tone?
+#[derive(ElicitForm)]
+struct Tone {
+    #[elicit(title = "Formal")]
+    formal: bool,
+}
+
+/// The URL-mode question: its fields are sealed into the link. The origin is the production
+/// one; `UrlSettings::with_origin` swaps in this app's.
+#[elicit_url(
+    message = "Connect your GitHub account to list your repositories",
+    url = "https://desk.example.com/connect"
+)]
+struct ConnectGithub {
+    scopes: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct DeployArgs {
+    /// The service to deploy
+    service: String,
+    /// Its version
+    version: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct NotesArgs {
+    /// The service the notes are for
+    service: String,
+}
+
+// ---- The MCP server ----------------------------------------------------------------------
+
+/// GitHub tokens by user: they stay on the server and never pass through the MCP client.
+type Tokens = Arc<Mutex<HashMap<String, String>>>;
+
+#[derive(Clone)]
+struct Desk {
+    tool_router: ToolRouter<Self>,
+    prompt_router: PromptRouter<Self>,
+    elicit: ElicitHandler,
+    tokens: Tokens,
+}
+
+#[tool_router]
+impl Desk {
+    #[tool(description = "Deploy a service: asks where, and confirms a production deploy")]
+    async fn deploy(
+        &self,
+        Parameters(DeployArgs { service, version }): Parameters<DeployArgs>,
+        mut cx: Elicit,
+    ) -> Result<String, McpError> {
+        let Answer::Accepted(target) = Target::ask(&mut cx).await? else {
+            return Ok(format!("{service} {version} not deployed"));
+        };
+        if target.environment == Environment::Production {
+            // Sealed to these arguments: a yes here cannot deploy another service or version.
+            let sure =
+                Confirm::question().message(format!("Deploy {service} {version} to production?"));
+            if !matches!(
+                sure.ask(&mut cx).await?,
+                Answer::Accepted(Confirm { confirm: true })
+            ) {
+                return Ok(format!("{service} {version} not deployed to production"));
+            }
+        }
+        let note = target
+            .note
+            .map(|note| format!(" ({note})"))
+            .unwrap_or_default();
+        Ok(format!(
+            "deployed {service} {version} to {}{note}",
+            target.environment.value()
+        ))
+    }
+
+    #[tool(description = "List your GitHub repositories (connects your GitHub account first)")]
+    async fn list_repos(&self, mut cx: Elicit) -> Result<String, McpError> {
+        let connect = ConnectGithub {
+            scopes: "repo".into(),
+        };
+        Ok(match connect.ask(&mut cx).await? {
+            UrlAnswer::Completed { result, .. } => {
+                let login = result
+                    .as_ref()
+                    .and_then(|r| r["login"].as_str())
+                    .unwrap_or("?");
+                let user = cx.principal().unwrap_or_default();
+                let stored = self.tokens.lock().unwrap().contains_key(user);
+                format!("connected GitHub as {login} (token kept on the server: {stored})")
+            }
+            UrlAnswer::Failed { reason, .. } => format!("GitHub not connected: {reason}"),
+            UrlAnswer::Expired => "the GitHub link expired; call again for a new one".into(),
+            UrlAnswer::Declined | UrlAnswer::Cancelled => "GitHub not connected".into(),
+        })
+    }
+}
+
+#[prompt_router]
+impl Desk {
+    #[prompt(description = "Draft release notes in the tone you pick")]
+    async fn release_notes(
+        &self,
+        Parameters(NotesArgs { service }): Parameters<NotesArgs>,
+        mut cx: Elicit,
+    ) -> Result<Vec<PromptMessage>, McpError> {
+        let formal = matches!(
+            Tone::ask(&mut cx).await?,
+            Answer::Accepted(Tone { formal: true })
+        );
+        let tone = if formal { "formal" } else { "casual" };
+        let text = format!("Draft {tone} release notes for {service}");
+        Ok(vec![PromptMessage::new_text(Role::User, text)])
+    }
+}
+
+// Tools and prompts run through elicit.
+#[elicit_rmcp::handler(prompts)]
+impl ServerHandler for Desk {}
+
+// ---- The browser-facing side: elicit-axum's ready OAuth connection -----------------------
+
+/// Who the browser's user is (its signed-in session), and what to do with the token.
+struct GithubConnect {
+    accounts: Accounts,
+    /// The provider's API, to ask whose token it is.
+    api: String,
+    tokens: Tokens,
+}
+
+impl OAuthHook for GithubConnect {
+    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+        self.accounts
+            .signed_in(parts)
+            .ok_or_else(|| sign_in_first(parts))
+    }
+
+    async fn connected(
+        &self,
+        _link: &OpenedLink,
+        user: &str,
+        token: OAuthToken,
+    ) -> Result<Option<Value>, String> {
+        let login = provider::whose(&self.api, token.access_token()).await?;
+        let mut tokens = self.tokens.lock().unwrap();
+        tokens.insert(user.to_owned(), token.access_token().to_owned());
+        Ok(Some(json!({ "login": login })))
+    }
+}
+
+/// The page for a browser that is not signed in: sign in, then back to the link.
+fn sign_in_first(parts: &Parts) -> Response {
+    let back = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let back = back
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;");
+    let page = format!(
+        "<!doctype html><title>Sign in</title><p>Sign in to connect GitHub.</p>\
+         <form method=post action=/signin><input type=hidden name=next value=\"{back}\">\
+         <label>Access token <input name=token type=password></label><button>Sign in</button></form>"
+    );
+    (StatusCode::UNAUTHORIZED, Html(page)).into_response()
+}
+
+// ---- The app -----------------------------------------------------------------------------
+
+/// The whole app at `origin`, connecting to the provider at `provider`.
+fn app(origin: &str, provider: &str) -> Result<Router, Box<dyn std::error::Error>> {
+    let accounts = Accounts::new([("alice-token", "alice"), ("bob-token", "bob")]);
+    // In production: `KeyRing::from_env("ELICIT_KEYS")` and a Redis completion store.
+    let url = UrlSettings::new(Arc::new(MemoryCompletionStore::new()))
+        .with_origin(origin)?
+        .with_link_fallback();
+    let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "release-desk"))
+        .with_required_principal()
+        .with_url(url);
+
+    // GitHub itself: `OAuthProvider::github(client_id, client_secret)` and its redirect URL.
+    let github = provider::connection(provider, origin);
+    let tokens = Tokens::default();
+    let hook = GithubConnect {
+        accounts: accounts.clone(),
+        api: provider.to_owned(),
+        tokens: tokens.clone(),
+    };
+    let oauth = OAuth::new(&server, github, hook)?;
+
+    let desk = Desk {
+        tool_router: Desk::tool_router(),
+        prompt_router: Desk::prompt_router(),
+        // The user the bearer middleware put into the request.
+        elicit: ElicitHandler::new(
+            server,
+            Principal::from_http_extension(|u: &User| Some(u.0.clone())),
+        ),
+        tokens,
+    };
+    let mcp = elicit_rmcp::streamable_http(desk, StreamableHttpServerConfig::default());
+    let mcp = Router::new()
+        .nest_service("/mcp", mcp)
+        .layer(axum::middleware::from_fn_with_state(
+            accounts.clone(),
+            auth::bearer,
+        ));
+    Ok(mcp
+        .merge(oauth.routes())
+        .merge(auth::signin_routes(accounts)))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip_while(|arg| arg != "--port").skip(1);
+    let port: u16 = args.next().map_or(Ok(8765), |port| port.parse())?;
+
+    let provider = TcpListener::bind(("127.0.0.1", 0)).await?;
+    let provider_origin = format!("http://{}", provider.local_addr()?);
+    tokio::spawn(async move { axum::serve(provider, provider::routes()).await });
+
+    let listener = TcpListener::bind(("127.0.0.1", port)).await?;
+    let origin = format!("http://{}", listener.local_addr()?);
+    let app = app(&origin, &provider_origin)?;
+    println!("release desk: MCP at {origin}/mcp (Authorization: Bearer alice-token, or bob-token)");
+    println!("  browsers sign in at {origin}/signin; GitHub (fake) at {provider_origin}");
+    axum::serve(listener, app).await?;
+    Ok(())
+}
