@@ -1,6 +1,7 @@
 //! Implementation detail of `elicit-runtime` and `elicit-rmcp`; depend on one of those
 //! instead: they re-export these macros with the documentation written here.
 
+mod asks;
 mod case;
 mod choice;
 mod doc;
@@ -71,4 +72,10 @@ pub fn rmcp_handler(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn rmcp_prompts_announced(_args: TokenStream, item: TokenStream) -> TokenStream {
     item
+}
+
+/// `#[elicit_rmcp::asks]`; its documentation is `elicit-rmcp`'s.
+#[proc_macro_attribute]
+pub fn rmcp_asks(args: TokenStream, item: TokenStream) -> TokenStream {
+    asks::attribute(args.into(), item.into()).into()
 }

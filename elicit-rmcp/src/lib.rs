@@ -121,6 +121,84 @@ pub use elicit_macros::{
 /// ```
 pub use elicit_macros::rmcp_handler as handler;
 
+/// Questions as parameters: on an rmcp tool or prompt method (above `#[tool]` or
+/// `#[prompt]`), each [`Asked<Form>`](Asked) parameter is the user's answer and each
+/// [`Accepted<Form>`](Accepted) parameter the accepted form, asked **before the body runs**.
+///
+/// It rewrites the method the way a hand-written one asks: every question first, so that on
+/// 2026-07-28 they go out in one `input_required` round (on 2025-11-25 one after another),
+/// then the `?`s, then the body. Keys, re-asks, strict provenance, sealing to the arguments
+/// and tasks are exactly those of hand-written asks. The method asks through its own
+/// [`Elicit`] parameter when it has one (so the body can ask more), or through one the
+/// attribute adds; it returns `Result<_, rmcp::ErrorData>`.
+///
+/// `#[ask(…)]` on a question parameter:
+///
+/// | argument | what it does |
+/// |---|---|
+/// | `message = EXPR` | the message shown; any expression of the parameters before it (`format!("Cancel {}?", args.id)`): the answer is sealed to the arguments either way |
+/// | `otherwise = EXPR` | `Accepted` only: the method returns `Ok(EXPR.into())` on a decline or cancel, without running the body (or once for all, `#[elicit_rmcp::asks(otherwise = …)]`) |
+/// | `resolve = EXPR` | a [`form::Resolve`] value: its value when the server knows it, otherwise its question |
+/// | `key = "…"`, `defaults = EXPR`, `strict`, `reasks = N` | as on [`Question`] |
+///
+/// ```
+/// use elicit_rmcp::{Accepted, Answer, Asked, ElicitForm, ElicitHandler};
+/// use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+/// use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_router};
+///
+/// /// Please confirm
+/// #[derive(ElicitForm)]
+/// struct Confirm {
+///     #[elicit(title = "Yes, cancel it")]
+///     confirm: bool,
+/// }
+///
+/// /// Tell the restaurant why?
+/// #[derive(ElicitForm)]
+/// struct Reason {
+///     #[elicit(max_length = 200)]
+///     reason: Option<String>,
+/// }
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct CancelArgs {
+///     reservation_id: String,
+/// }
+///
+/// #[derive(Clone)]
+/// struct Server {
+///     tool_router: ToolRouter<Self>,
+///     elicit: ElicitHandler,
+/// }
+///
+/// #[tool_router]
+/// impl Server {
+///     /// Cancel a reservation after the user confirms
+///     #[elicit_rmcp::asks]
+///     #[tool]
+///     async fn cancel_reservation(
+///         &self,
+///         Parameters(args): Parameters<CancelArgs>,
+///         #[ask(message = format!("Cancel reservation {}?", args.reservation_id), otherwise = "kept")]
+///         Confirm { confirm }: Accepted<Confirm>,
+///         reason: Asked<Reason>,
+///     ) -> Result<String, McpError> {
+///         // Both were asked in one round; the body runs only once the user confirmed.
+///         let why = match reason {
+///             Answer::Accepted(Reason { reason: Some(why) }) => why,
+///             _ => "no reason given".into(),
+///         };
+///         Ok(if confirm { format!("cancelled ({why})") } else { "kept".into() })
+///     }
+/// }
+///
+/// #[elicit_rmcp::handler]
+/// impl ServerHandler for Server {}
+/// # let _ = Server { tool_router: Server::tool_router(), elicit: ElicitHandler::local("x") };
+/// ```
+pub use elicit_macros::rmcp_asks as asks;
+
+mod asked;
 mod channel;
 mod convert;
 mod dispatch;
@@ -136,6 +214,7 @@ mod rmcp_schema;
 mod round;
 mod service;
 
+pub use asked::{Accepted, Asked, Expanded, Expansion, Unexpanded};
 pub use convert::{from_mcp_error, input_required, to_mcp_error};
 pub use dispatch::{call_tool, context, get_prompt, read_resource};
 pub use extract::Elicit;
@@ -154,6 +233,7 @@ pub mod __private {
     // announces prompts too (it looks for a sibling attribute named `prompt_handler`).
     pub use elicit_macros::rmcp_prompts_announced as prompt_handler;
 
+    pub use crate::asked::Expanded;
     pub use crate::handler::list_prompts;
 }
 

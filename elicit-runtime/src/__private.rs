@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 pub use crate::choice::ElicitEnum;
 pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
-pub use crate::form::{Answer, ElicitForm, Question, question_digest};
+pub use crate::form::{Answer, ElicitForm, Question, Resolve, question_digest};
 pub use crate::interrupt::Interrupt;
 pub use crate::schema::{
     ContentError, InvalidValue, PropertySchema, RequestedSchema, StringFormat,

@@ -20,10 +20,10 @@ pub struct Args {
     /// (`self.prompt_router` for a bare `prompts`).
     prompts: Option<Override<Expr>>,
     /// rmcp's `#[tool_handler]` arguments, passed on as written.
-    name: Option<Expr>,
-    version: Option<Expr>,
-    instructions: Option<Expr>,
-    meta: Option<Expr>,
+    name: Option<crate::asks::Raw>,
+    version: Option<crate::asks::Raw>,
+    instructions: Option<crate::asks::Raw>,
+    meta: Option<crate::asks::Raw>,
 }
 
 impl Args {

@@ -12,6 +12,7 @@ mod expect;
 mod harness;
 mod servers;
 
+mod asked;
 mod context_requests;
 mod extractors;
 mod forms;

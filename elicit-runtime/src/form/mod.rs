@@ -9,6 +9,7 @@ mod defaults;
 mod prepared;
 mod question;
 mod reask;
+mod resolve;
 
 use std::future::Future;
 
@@ -20,6 +21,7 @@ pub(crate) use decode::{Normalized, elicit_result};
 pub use prepared::Prepared;
 pub use question::{Question, question_digest};
 pub(crate) use question::{question_digest_raw, short_digest};
+pub use resolve::{Resolve, Resolved};
 
 use crate::channel::InputChannel;
 use crate::schema::{ContentError, RequestedSchema};

@@ -1,0 +1,314 @@
+//! `#[elicit_rmcp::asks]`: questions as parameters, asked before the body runs, on both eras,
+//! driven by the scripted client like any question.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use elicit_rmcp::form::{Resolve, Resolved};
+use elicit_rmcp::testing::{ScriptedClient, Side, UserReply};
+use elicit_rmcp::wire::ProtocolEra;
+use elicit_rmcp::{Accepted, Answer, Asked, Elicit, ElicitContext, ElicitForm, ElicitHandler};
+use elicit_rmcp::{Interrupt, Principal};
+use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{PromptMessage, Role};
+use rmcp::{
+    ErrorData as McpError, ServerHandler, prompt, prompt_router, schemars, tool, tool_router,
+};
+use serde_json::{Value, json};
+
+use super::servers::elicit_server;
+
+const ERAS: [ProtocolEra; 2] = [ProtocolEra::Mrtr2026, ProtocolEra::Legacy2025];
+
+/// Please confirm
+#[derive(Debug, ElicitForm)]
+struct Confirm {
+    #[elicit(title = "Yes")]
+    confirm: bool,
+}
+
+/// Tell them why?
+#[derive(Debug, ElicitForm)]
+struct Reason {
+    reason: Option<String>,
+}
+
+/// Which tone?
+#[derive(Debug, Clone, PartialEq, ElicitForm)]
+struct Tone {
+    formal: bool,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct CancelArgs {
+    reservation_id: String,
+}
+
+/// Each user's saved tone; asked for when there is none.
+#[derive(Default)]
+struct SavedTone(Mutex<HashMap<String, Tone>>);
+
+impl Resolve<Tone> for SavedTone {
+    async fn resolve(&self, cx: &ElicitContext) -> Result<Resolved<Tone>, Interrupt> {
+        let saved = cx
+            .principal()
+            .and_then(|user| self.0.lock().unwrap().get(user).cloned());
+        Ok(match saved {
+            Some(tone) => Resolved::Known(tone),
+            None => Resolved::Ask(Tone::question().message("Which tone, this once?")),
+        })
+    }
+}
+
+#[derive(Clone)]
+struct Desk {
+    tool_router: ToolRouter<Self>,
+    prompt_router: PromptRouter<Self>,
+    elicit: ElicitHandler,
+    tones: Arc<SavedTone>,
+}
+
+#[tool_router]
+impl Desk {
+    #[elicit_rmcp::asks]
+    #[tool(description = "Cancel a reservation")]
+    async fn cancel(
+        &self,
+        Parameters(args): Parameters<CancelArgs>,
+        #[ask(message = format!("Cancel reservation {}?", args.reservation_id), otherwise = "kept")]
+        Confirm { confirm }: Accepted<Confirm>,
+        reason: Asked<Reason>,
+    ) -> Result<String, McpError> {
+        let why = match reason {
+            Answer::Accepted(Reason { reason: Some(why) }) => why,
+            Answer::Accepted(_) => "no reason".into(),
+            Answer::Declined | Answer::Cancelled => "not told".into(),
+        };
+        Ok(format!("{}: {confirm} ({why})", args.reservation_id))
+    }
+
+    /// A question asked before, then one the body asks through its own `Elicit`.
+    #[elicit_rmcp::asks(otherwise = "stopped")]
+    #[tool(description = "Two steps")]
+    async fn two_steps(
+        &self,
+        _first: Accepted<Confirm>,
+        mut cx: Elicit,
+    ) -> Result<String, McpError> {
+        let reason = Reason::ask(&mut cx).await?;
+        Ok(format!("then {:?}", reason.accepted().map(|r| r.reason)))
+    }
+
+    #[elicit_rmcp::asks]
+    #[tool(description = "Write a note in the user's tone")]
+    async fn note(
+        &self,
+        #[ask(resolve = self.tones)] tone: Asked<Tone>,
+    ) -> Result<String, McpError> {
+        Ok(format!("{tone:?}"))
+    }
+}
+
+#[prompt_router]
+impl Desk {
+    #[elicit_rmcp::asks(otherwise = Vec::new())]
+    #[prompt(description = "Draft an email")]
+    async fn email(&self, Tone { formal }: Accepted<Tone>) -> Result<Vec<PromptMessage>, McpError> {
+        Ok(vec![PromptMessage::new_text(
+            Role::User,
+            format!("formal: {formal}"),
+        )])
+    }
+}
+
+#[elicit_rmcp::handler(prompts)]
+impl ServerHandler for Desk {}
+
+fn desk(user: &str) -> Desk {
+    Desk {
+        tool_router: Desk::tool_router(),
+        prompt_router: Desk::prompt_router(),
+        elicit: ElicitHandler::new(elicit_server(), Principal::fixed(user)),
+        tones: Arc::new(SavedTone::default()),
+    }
+}
+
+fn cancel_args(id: &str) -> Value {
+    json!({"reservation_id": id})
+}
+
+/// The keys of each question asked: per `input_required` round on 2026-07-28, per pushed
+/// `elicitation/create` on 2025-11-25.
+fn asked(
+    run: &elicit_rmcp::testing::Run<impl std::fmt::Debug>,
+    era: ProtocolEra,
+) -> Vec<Vec<String>> {
+    match era {
+        ProtocolEra::Mrtr2026 => run
+            .transcript
+            .rounds("tools/call")
+            .iter()
+            .chain(run.transcript.rounds("prompts/get").iter())
+            .map(|r| {
+                r["inputRequests"]
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .cloned()
+                    .collect()
+            })
+            .collect(),
+        _ => run
+            .transcript
+            .requests(Side::Server, "elicitation/create")
+            .iter()
+            .map(|r| vec![r["message"].as_str().unwrap().to_owned()])
+            .collect(),
+    }
+}
+
+#[tokio::test]
+async fn asked_parameters_go_out_in_one_round_before_the_body() {
+    for era in ERAS {
+        let run = ScriptedClient::new(era)
+            .accept(&Confirm { confirm: true })
+            .accept(&Reason {
+                reason: Some("plans changed".into()),
+            })
+            .call_tool(desk("alice"), "cancel", cancel_args("R-7"))
+            .await;
+        assert_eq!(run.text(), "R-7: true (plans changed)", "{era:?}");
+        let expected: Vec<Vec<String>> = match era {
+            ProtocolEra::Mrtr2026 => vec![vec!["confirm".into(), "reason".into()]],
+            _ => vec![
+                vec!["Cancel reservation R-7?".into()],
+                vec!["Tell them why?".into()],
+            ],
+        };
+        assert_eq!(asked(&run, era), expected, "{era:?}");
+        if era == ProtocolEra::Mrtr2026 {
+            let round = &run.transcript.rounds("tools/call")[0];
+            assert_eq!(
+                round["inputRequests"]["confirm"]["params"]["message"],
+                "Cancel reservation R-7?"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_declined_accepted_parameter_returns_otherwise_without_the_body() {
+    for era in ERAS {
+        for reply in [UserReply::Decline, UserReply::Cancel] {
+            let run = ScriptedClient::new(era)
+                .reply::<Confirm>(reply.clone())
+                .reply::<Reason>(UserReply::Decline)
+                .call_tool(desk("alice"), "cancel", cancel_args("R-7"))
+                .await;
+            assert_eq!(run.text(), "kept", "{era:?} {reply:?}");
+        }
+        // An `Asked` parameter gives the body the decline to match on.
+        let run = ScriptedClient::new(era)
+            .accept(&Confirm { confirm: true })
+            .reply::<Reason>(UserReply::Decline)
+            .call_tool(desk("alice"), "cancel", cancel_args("R-8"))
+            .await;
+        assert_eq!(run.text(), "R-8: true (not told)", "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_answer_is_sealed_to_the_arguments() {
+    // The round asked for R-7; a retry with its answers but R-8's arguments confirms nothing.
+    let session = ScriptedClient::new(ProtocolEra::Mrtr2026)
+        .reply::<Confirm>(UserReply::Unanswered)
+        .reply::<Reason>(UserReply::Unanswered)
+        .connect(desk("alice"))
+        .await;
+    let run = session.call_tool("cancel", cancel_args("R-7")).await;
+    let round = run.input_required();
+    let responses = elicit_rmcp::testing::Responses::new()
+        .accept(&Confirm { confirm: true })
+        .accept(&Reason { reason: None });
+    let swapped = round.retry(responses).with_arguments(cancel_args("R-8"));
+    let replayed = session.send(&swapped).await;
+    assert_eq!(replayed.error().code.0, -32602, "{:?}", replayed.error());
+    session.close().await;
+}
+
+#[tokio::test]
+async fn the_body_asks_more_through_its_own_elicit_afterwards() {
+    for era in ERAS {
+        let run = ScriptedClient::new(era)
+            .accept(&Confirm { confirm: true })
+            .accept(&Reason {
+                reason: Some("r".into()),
+            })
+            .call_tool(desk("alice"), "two_steps", json!({}))
+            .await;
+        assert_eq!(run.text(), "then Some(Some(\"r\"))", "{era:?}");
+        assert_eq!(
+            asked(&run, era).len(),
+            2,
+            "{era:?}: one question, then the next"
+        );
+        let run = ScriptedClient::new(era)
+            .reply::<Confirm>(UserReply::Cancel)
+            .call_tool(desk("alice"), "two_steps", json!({}))
+            .await;
+        assert_eq!(run.text(), "stopped", "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_resolver_answers_from_what_the_server_knows_or_asks() {
+    for era in ERAS {
+        let server = desk("alice");
+        server
+            .tones
+            .0
+            .lock()
+            .unwrap()
+            .insert("alice".into(), Tone { formal: true });
+        // Known: nobody is asked.
+        let run = ScriptedClient::new(era)
+            .call_tool(server.clone(), "note", json!({}))
+            .await;
+        assert_eq!(run.text(), "Accepted(Tone { formal: true })", "{era:?}");
+        assert!(asked(&run, era).is_empty(), "{era:?}");
+        // Not known for bob: the resolver's own question.
+        let mut bob = server.clone();
+        bob.elicit = ElicitHandler::new(elicit_server(), Principal::fixed("bob"));
+        let run = ScriptedClient::new(era)
+            .accept(&Tone { formal: false })
+            .call_tool(bob, "note", json!({}))
+            .await;
+        assert_eq!(run.text(), "Accepted(Tone { formal: false })", "{era:?}");
+        let message = match era {
+            ProtocolEra::Mrtr2026 => {
+                run.transcript.rounds("tools/call")[0]["inputRequests"]["tone"]["params"]["message"]
+                    .clone()
+            }
+            _ => run.transcript.requests(Side::Server, "elicitation/create")[0]["message"].clone(),
+        };
+        assert_eq!(message, "Which tone, this once?", "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn prompts_take_asked_parameters_too() {
+    for era in ERAS {
+        let run = ScriptedClient::new(era)
+            .accept(&Tone { formal: true })
+            .get_prompt(desk("alice"), "email", json!({}))
+            .await;
+        let messages = serde_json::to_value(&run.complete().messages).unwrap();
+        assert_eq!(messages[0]["content"]["text"], "formal: true", "{era:?}");
+        let run = ScriptedClient::new(era)
+            .reply::<Tone>(UserReply::Decline)
+            .get_prompt(desk("alice"), "email", json!({}))
+            .await;
+        assert!(run.complete().messages.is_empty(), "{era:?}");
+    }
+}
