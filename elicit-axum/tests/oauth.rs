@@ -408,6 +408,13 @@ async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
     );
     assert_eq!(
         refused(
+            OAuthProvider::github("", CLIENT_SECRET)
+                .with_redirect_url("https://app.example.com/oauth/callback")
+        ),
+        "the provider github has an empty client id (is its environment variable set?)"
+    );
+    assert_eq!(
+        refused(
             OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
                 .with_redirect_url("https://app.example.com")
         ),

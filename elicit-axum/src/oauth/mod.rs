@@ -55,6 +55,13 @@
 //! # let _ = app;
 //! # Ok::<(), elicit_axum::oauth::OAuthError>(())
 //! ```
+//!
+//! (`elicit_runtime::…` is `elicit_rmcp::…` for a server on rmcp: that crate re-exports the
+//! core whole.) The browser that opens the link cannot send the MCP client's bearer token:
+//! `subject` reads your app's own browser sign-in (a session cookie), which must name the
+//! same user the MCP request was sealed to. `examples/release_desk` is a whole server over
+//! authenticated streamable HTTP that does this (`/signin` sets the session). On stdio, with
+//! one local user, `subject` is [`LocalBrowser::subject`](crate::LocalBrowser::subject).
 
 mod binding;
 mod callback;
@@ -224,13 +231,20 @@ struct Inner<H> {
 
 impl<H: OAuthHook> OAuth<H> {
     /// A connection to `provider` for the links `server` seals, its token given to `hook`.
-    /// Refuses, at start-up, a provider without a redirect URL or with an endpoint that is not
-    /// `https` (plain `http` only on loopback).
+    /// Refuses, at start-up, a provider without a client id (an unset environment variable),
+    /// without a redirect URL, or with an endpoint that is not `https` (plain `http` only on
+    /// loopback).
     pub fn new(
         server: &ElicitServer,
         provider: OAuthProvider,
         hook: H,
     ) -> Result<Self, OAuthError> {
+        if provider.client_id.trim().is_empty() {
+            return Err(OAuthError(format!(
+                "the provider {} has an empty client id (is its environment variable set?)",
+                provider.name
+            )));
+        }
         let Some(redirect) = provider.redirect_url.as_deref() else {
             return Err(OAuthError(format!(
                 "the provider {} has no redirect URL: `OAuthProvider::with_redirect_url`",
