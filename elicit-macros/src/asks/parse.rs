@@ -150,7 +150,9 @@ pub fn method(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) 
             && let Pat::Ident(ident) = &*typed.pat
         {
             if parsed.elicit.is_some() {
-                parsed.second_elicit.push(syn::spanned::Spanned::span(&typed.ty));
+                parsed
+                    .second_elicit
+                    .push(syn::spanned::Spanned::span(&typed.ty));
             } else {
                 parsed.elicit = Some((ident.ident.clone(), ident.mutability.is_some()));
             }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
 use elicit_rmcp::{Answer, ElicitEnum, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};
-use elicit_rmcp::{Elicit, ElicitHandler, Principal};
+use elicit_rmcp::{Asked, Elicit, ElicitHandler, Principal};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
@@ -83,7 +83,18 @@ pub struct ConnectAccountArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct PlanTripArgs {
     /// Where to
+    // Refused blank as the arguments are read, before anything is asked (the questions name it).
+    #[serde(deserialize_with = "non_blank")]
     pub destination: String,
+}
+
+/// A string argument that must not be blank, refused as the arguments are read.
+fn non_blank<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let value = String::deserialize(deserializer)?;
+    if value.trim().is_empty() {
+        return Err(serde::de::Error::custom("a non-empty string is required"));
+    }
+    Ok(value)
 }
 
 /// An argument that must not be blank.
@@ -189,20 +200,16 @@ impl DemoServer {
         })
     }
 
+    /// Both questions are parameters, asked before the body runs: one round.
+    #[elicit_rmcp::asks]
     #[tool(description = "Plan a trip; asks two questions in one round")]
     async fn plan_trip(
         &self,
-        Parameters(args): Parameters<PlanTripArgs>,
-        mut cx: Elicit,
+        Parameters(PlanTripArgs { destination }): Parameters<PlanTripArgs>,
+        #[ask(message = format!("When do you travel to {destination}?"))] dates: Asked<TripDates>,
+        travelers: Asked<Travelers>,
     ) -> Result<String, McpError> {
-        let destination = non_empty("destination", args.destination)?;
-        // Both questions go out in one round: ask both before the first `?`.
-        let dates = TripDates::question()
-            .message(format!("When do you travel to {destination}?"))
-            .ask(&mut cx)
-            .await;
-        let travelers = Travelers::ask(&mut cx).await;
-        Ok(match (dates?, travelers?) {
+        Ok(match (dates, travelers) {
             (Answer::Accepted(d), Answer::Accepted(t)) => format!(
                 "accept: {} nights in {destination} from {} for {} adults and {} children",
                 d.nights, d.start, t.adults, t.children
