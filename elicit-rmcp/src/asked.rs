@@ -15,6 +15,14 @@ pub type Asked<T, E = Unexpanded> = <E as Expansion<T>>::Answer;
 /// cancel the body does not run; the method answers with its `otherwise` value.
 pub type Accepted<T, E = Unexpanded> = <E as Expansion<T>>::Accepted;
 
+/// The tool's arguments as the form `T`, complete: what the model gave, with the fields it left
+/// out or got wrong asked of the user in one form of just those fields
+/// ([`form::fill_in`](crate::form::fill_in)), before the body runs. A parameter
+/// [`#[elicit_rmcp::asks]`](crate::asks) fills in place of `Parameters<T>` (in the body it is a
+/// `T`); `T` derives `Deserialize`, `JsonSchema` and `ElicitForm`, and the input schema rmcp
+/// publishes stays `T`'s. On a decline or cancel the method answers with its `otherwise`.
+pub type Filled<T, E = Unexpanded> = <E as Expansion<T>>::Filled;
+
 /// What [`Asked`] and [`Accepted`] are, once [`#[elicit_rmcp::asks]`](crate::asks) rewrote
 /// the method (with [`Expanded`]); without the attribute ([`Unexpanded`]) they are nothing,
 /// and the compiler says to add it.
@@ -28,6 +36,8 @@ pub trait Expansion<T> {
     type Answer;
     /// What an [`Accepted`] parameter is in the body.
     type Accepted;
+    /// What a [`Filled`] parameter is in the body.
+    type Filled;
 }
 
 /// [`Asked`] and [`Accepted`] as written: not a type until the attribute expands them.
@@ -41,4 +51,38 @@ pub enum Expanded {}
 impl<T: ElicitForm> Expansion<T> for Expanded {
     type Answer = Answer<T>;
     type Accepted = T;
+    type Filled = T;
+}
+
+/// A [`Filled`] parameter's arguments as the model sent them: any object is read (what is
+/// missing or wrong is asked), and the input schema published is `T`'s.
+#[doc(hidden)]
+pub struct ModelArguments<T>(
+    pub rmcp::model::JsonObject,
+    std::marker::PhantomData<fn() -> T>,
+);
+
+impl<'de, T> serde::Deserialize<'de> for ModelArguments<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let given = rmcp::model::JsonObject::deserialize(deserializer)?;
+        Ok(ModelArguments(given, std::marker::PhantomData))
+    }
+}
+
+impl<T: rmcp::schemars::JsonSchema> rmcp::schemars::JsonSchema for ModelArguments<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Schema {
+        T::json_schema(generator)
+    }
 }

@@ -123,7 +123,9 @@ pub use elicit_macros::rmcp_handler as handler;
 
 /// Questions as parameters: on an rmcp tool or prompt method (above `#[tool]` or
 /// `#[prompt]`), each [`Asked<Form>`](Asked) parameter is the user's answer and each
-/// [`Accepted<Form>`](Accepted) parameter the accepted form, asked **before the body runs**.
+/// [`Accepted<Form>`](Accepted) parameter the accepted form, asked **before the body runs**;
+/// a [`Filled<Args>`](Filled) parameter (in place of `Parameters<Args>`) is the tool's
+/// arguments with what the model left out or got wrong asked of the user.
 ///
 /// It rewrites the method the way a hand-written one asks: every question first, so that on
 /// 2026-07-28 they go out in one `input_required` round (on 2025-11-25 one after another),
@@ -137,7 +139,7 @@ pub use elicit_macros::rmcp_handler as handler;
 /// | argument | what it does |
 /// |---|---|
 /// | `message = EXPR` | the message shown; any expression of the parameters before it (`format!("Cancel {}?", args.id)`): the answer is sealed to the arguments either way |
-/// | `otherwise = EXPR` | `Accepted` only: the method returns `Ok(EXPR.into())` on a decline or cancel, without running the body (or once for all, `#[elicit_rmcp::asks(otherwise = …)]`) |
+/// | `otherwise = EXPR` | `Accepted` and `Filled`: the method returns `Ok(EXPR.into())` on a decline or cancel, without running the body (or once for all, `#[elicit_rmcp::asks(otherwise = …)]`) |
 /// | `resolve = EXPR` | a [`form::Resolve`] value: its value when the server knows it, otherwise its question |
 /// | `key = "…"`, `defaults = EXPR`, `strict`, `reasks = N` | as on [`Question`] |
 ///
@@ -214,7 +216,7 @@ mod rmcp_schema;
 mod round;
 mod service;
 
-pub use asked::{Accepted, Asked, Expanded, Expansion, Unexpanded};
+pub use asked::{Accepted, Asked, Expanded, Expansion, Filled, Unexpanded};
 pub use convert::{from_mcp_error, input_required, to_mcp_error};
 pub use dispatch::{call_tool, context, get_prompt, read_resource};
 pub use extract::Elicit;
@@ -233,8 +235,10 @@ pub mod __private {
     // announces prompts too (it looks for a sibling attribute named `prompt_handler`).
     pub use elicit_macros::rmcp_prompts_announced as prompt_handler;
 
-    pub use crate::asked::Expanded;
+    pub use crate::asked::{Expanded, ModelArguments};
+    pub use crate::form::fill_in;
     pub use crate::handler::list_prompts;
+    pub use rmcp::handler::server::wrapper::Parameters;
 }
 
 /// The Redis-backed completion store and replay guard several replicas share (the

@@ -41,7 +41,7 @@ pub fn method(method: &Method, args: &Args, errors: &mut Accumulator) {
     for span in &method.stray {
         errors.push(
             darling::Error::custom(
-                "`#[ask(…)]` goes on an `Asked<Form>` or `Accepted<Form>` parameter",
+                "`#[ask(…)]` goes on an `Asked<Form>`, `Accepted<Form>` or `Filled<Form>` parameter",
             )
             .with_span(span),
         );
@@ -50,6 +50,28 @@ pub fn method(method: &Method, args: &Args, errors: &mut Accumulator) {
         errors.push(
             darling::Error::custom("a method takes at most one `Elicit` parameter").with_span(span),
         );
+    }
+    let filled: Vec<_> = method
+        .questions
+        .iter()
+        .filter(|q| q.kind == Kind::Filled)
+        .collect();
+    for extra in filled.iter().skip(1) {
+        errors.push(
+            darling::Error::custom("a method's arguments are filled in once: one `Filled<…>`")
+                .with_span(&extra.written),
+        );
+    }
+    if !filled.is_empty() {
+        for span in &method.parameters {
+            errors.push(
+                darling::Error::custom(
+                    "`Filled<…>` reads the tool's arguments itself: drop this `Parameters<…>` \
+                     (the input schema published is the filled form's)",
+                )
+                .with_span(span),
+            );
+        }
     }
     let mut keys: Vec<String> = Vec::new();
     for question in &method.questions {
@@ -61,7 +83,7 @@ pub fn method(method: &Method, args: &Args, errors: &mut Accumulator) {
                     .unwrap_or_else(|| syn::spanned::Spanned::span(&question.written)),
             )
         };
-        if question.kind == Kind::Accepted && ask.otherwise.is_none() && args.otherwise.is_none() {
+        if question.kind != Kind::Asked && ask.otherwise.is_none() && args.otherwise.is_none() {
             errors.push(
                 darling::Error::custom(
                     "say what the method returns when the user declines or cancels: \
@@ -73,8 +95,13 @@ pub fn method(method: &Method, args: &Args, errors: &mut Accumulator) {
         }
         if question.kind == Kind::Asked && ask.otherwise.is_some() {
             errors.push(at(
-                "`otherwise` is for `Accepted<Form>`: an `Asked<Form>` gives the body the \
+                "`otherwise` is for `Accepted<Form>` and `Filled<Form>`: an `Asked<Form>` gives the body the \
                  decline and the cancel to match on",
+            ));
+        }
+        if question.kind == Kind::Filled && (ask.resolve.is_some() || ask.defaults.is_some()) {
+            errors.push(at(
+                "a `Filled<Form>` is asked from the model's arguments: no `resolve` or `defaults`",
             ));
         }
         if ask.resolve.is_some()

@@ -33,11 +33,20 @@ pub fn method(parsed: Method, args: &Args) -> TokenStream {
             (name, None)
         }
     };
+    // A `Filled<T>` reads the arguments as the model sent them, in place of `Parameters<T>`
+    // (rmcp publishes `T`'s input schema for it).
+    let given = format_ident!("__elicit_given", span = Span::mixed_site());
+    if let Some(filled) = questions.iter().find(|q| q.kind == Kind::Filled) {
+        let form = &filled.form;
+        method.sig.inputs.push(parse_quote!(
+            #private::Parameters(#given): #private::Parameters<#private::ModelArguments<#form>>
+        ));
+    }
     let answers: Vec<_> = (0..questions.len())
         .map(|i| format_ident!("__elicit_answer_{i}", span = Span::mixed_site()))
         .collect();
     let asks = questions.iter().zip(&answers).map(|(question, answer)| {
-        let asking = asking(question, &cx, &private);
+        let asking = asking(question, &cx, &given, &private);
         quote!(let #answer = #asking.await;)
     });
     let binds = questions.iter().zip(&answers).map(|(question, answer)| {
@@ -46,18 +55,21 @@ pub fn method(parsed: Method, args: &Args) -> TokenStream {
         let ty = expanded(&question.written, &private);
         match question.kind {
             Kind::Asked => quote!(let #pat: #ty = #answer;),
-            Kind::Accepted => {
+            Kind::Accepted | Kind::Filled => {
                 let otherwise = question.ask.otherwise.as_ref().or(args.otherwise.as_ref());
                 // None is a compile error already (`check.rs`).
                 let otherwise = otherwise.map_or_else(
                     || quote!(::core::unreachable!()),
-                    |otherwise| quote!(::core::convert::Into::into(#otherwise)),
+                    |otherwise| {
+                        quote!(return #private::Result::Ok(::core::convert::Into::into(#otherwise)))
+                    },
                 );
                 quote! {
                     let #pat: #ty = match #answer {
                         #private::Answer::Accepted(value) => value,
                         #private::Answer::Declined | #private::Answer::Cancelled => {
-                            return #private::Result::Ok(#otherwise);
+                            #otherwise
+
                         }
                     };
                 }
@@ -77,7 +89,12 @@ pub fn method(parsed: Method, args: &Args) -> TokenStream {
 }
 
 /// The future that asks `question` on `cx`.
-fn asking(question: &Question, cx: &syn::Ident, private: &TokenStream) -> TokenStream {
+fn asking(
+    question: &Question,
+    cx: &syn::Ident,
+    given: &syn::Ident,
+    private: &TokenStream,
+) -> TokenStream {
     let form = &question.form;
     let ask = &question.ask;
     if let Some(resolver) = &ask.resolve {
@@ -94,8 +111,10 @@ fn asking(question: &Question, cx: &syn::Ident, private: &TokenStream) -> TokenS
         .map(|defaults| quote!(.defaults(#defaults)));
     let strict = ask.strict.then(|| quote!(.strict_provenance()));
     let reasks = ask.reasks.as_ref().map(|reasks| quote!(.reasks(#reasks)));
-    quote! {
-        #private::Question::<#form>::new() #key #message #defaults #strict #reasks .ask(&mut #cx)
+    let built = quote!(#private::Question::<#form>::new() #key #message #defaults #strict #reasks);
+    match question.kind {
+        Kind::Filled => quote!(#private::fill_in(&mut #cx, &#given.0, #built)),
+        Kind::Asked | Kind::Accepted => quote!(#built.ask(&mut #cx)),
     }
 }
 
@@ -122,7 +141,7 @@ fn fallback(parsed: Method) -> TokenStream {
     let binds = questions.iter().map(|question| {
         let pat = &question.pat;
         let ty = expanded(&question.written, &private);
-        quote!(let #pat: #ty = ::core::unreachable!();)
+        quote!(#[allow(unused_variables)] let #pat: #ty = ::core::unreachable!();)
     });
     let body = &method.block;
     method.block = parse_quote!({

@@ -67,6 +67,9 @@ pub enum Kind {
     Asked,
     /// `Accepted<T>`: the body gets the `T`; otherwise the method returns early.
     Accepted,
+    /// `Filled<T>`: the tool's arguments as a complete `T`, what is missing asked; otherwise
+    /// the method returns early.
+    Filled,
 }
 
 /// One question parameter.
@@ -92,6 +95,8 @@ pub struct Method {
     pub stray: Vec<proc_macro2::Span>,
     /// A second `Elicit` parameter.
     pub second_elicit: Vec<proc_macro2::Span>,
+    /// The `Parameters<…>` parameters the method keeps (a `Filled` takes their place).
+    pub parameters: Vec<proc_macro2::Span>,
 }
 
 impl Method {
@@ -117,6 +122,7 @@ pub fn method(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) 
         questions: Vec::new(),
         stray: Vec::new(),
         second_elicit: Vec::new(),
+        parameters: Vec::new(),
     };
     for input in inputs {
         let FnArg::Typed(mut typed) = input else {
@@ -146,6 +152,13 @@ pub fn method(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) 
         if let Some(attr) = &ask_attr {
             parsed.stray.push(syn::spanned::Spanned::span(attr));
         }
+        if matches!(&*typed.ty, Type::Path(path)
+            if path.path.segments.last().is_some_and(|s| s.ident == "Parameters"))
+        {
+            parsed
+                .parameters
+                .push(syn::spanned::Spanned::span(&typed.ty));
+        }
         if is_elicit(&typed.ty)
             && let Pat::Ident(ident) = &*typed.pat
         {
@@ -169,6 +182,7 @@ fn question_type(ty: &Type) -> Option<(Kind, Type)> {
     let kind = match last.ident.to_string().as_str() {
         "Asked" => Kind::Asked,
         "Accepted" => Kind::Accepted,
+        "Filled" => Kind::Filled,
         _ => return None,
     };
     let PathArguments::AngleBracketed(args) = &last.arguments else {

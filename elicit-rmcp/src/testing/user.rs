@@ -133,6 +133,17 @@ impl User {
                         p == names
                     })
                 });
+                // A form asked with some of its fields only (a filled-in form, `form::fill_in`):
+                // the one scripted form that has them all.
+                let found = found.or_else(|| {
+                    let mut wider = entries.iter().filter(|e| {
+                        e.properties.as_ref().is_some_and(|p| {
+                            !names.is_empty() && names.iter().all(|n| p.contains(n))
+                        })
+                    });
+                    let first = wider.next();
+                    first.filter(|_| wider.next().is_none())
+                });
                 found
                     .map(|e| e.key.clone())
                     .ok_or_else(|| format!("unanswered question with properties {names:?}: the script has no reply for a form with these properties"))

@@ -7,7 +7,9 @@ use std::sync::{Arc, Mutex};
 use elicit_rmcp::form::{Resolve, Resolved};
 use elicit_rmcp::testing::{ScriptedClient, Side, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
-use elicit_rmcp::{Accepted, Answer, Asked, Elicit, ElicitContext, ElicitForm, ElicitHandler};
+use elicit_rmcp::{
+    Accepted, Answer, Asked, Elicit, ElicitContext, ElicitForm, ElicitHandler, Filled,
+};
 use elicit_rmcp::{Interrupt, Principal};
 use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
 use rmcp::handler::server::wrapper::Parameters;
@@ -38,6 +40,16 @@ struct Reason {
 #[derive(Debug, Clone, PartialEq, ElicitForm)]
 struct Tone {
     formal: bool,
+}
+
+/// Book a table
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, ElicitForm)]
+struct Booking {
+    /// The restaurant
+    restaurant: String,
+    /// How many guests
+    #[elicit(minimum = 1, maximum = 12)]
+    guests: u8,
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -98,6 +110,12 @@ impl Desk {
     ) -> Result<String, McpError> {
         let reason = Reason::ask(&mut cx).await?;
         Ok(format!("then {:?}", reason.accepted().map(|r| r.reason)))
+    }
+
+    #[elicit_rmcp::asks(otherwise = "not booked")]
+    #[tool(description = "Book a table")]
+    async fn book(&self, booking: Filled<Booking>) -> Result<String, McpError> {
+        Ok(format!("{} for {}", booking.restaurant, booking.guests))
     }
 
     #[elicit_rmcp::asks]
@@ -311,4 +329,88 @@ async fn prompts_take_asked_parameters_too() {
             .await;
         assert!(run.complete().messages.is_empty(), "{era:?}");
     }
+}
+
+#[tokio::test]
+async fn filled_arguments_ask_only_for_what_the_model_left_out_or_got_wrong() {
+    for era in ERAS {
+        // Everything there: nobody is asked.
+        let run = ScriptedClient::new(era)
+            .call_tool(
+                desk("alice"),
+                "book",
+                json!({"restaurant": "Chez Rust", "guests": 4}),
+            )
+            .await;
+        assert_eq!(run.text(), "Chez Rust for 4", "{era:?}");
+        assert!(asked(&run, era).is_empty(), "{era:?}");
+
+        // The guests left out, then given out of range: a form of just the guests.
+        for arguments in [
+            json!({"restaurant": "Chez Rust"}),
+            json!({"restaurant": "Chez Rust", "guests": 40}),
+        ] {
+            let run = ScriptedClient::new(era)
+                .reply_as::<Booking>("booking", UserReply::Accept(json!({"guests": 3})))
+                .call_tool(desk("alice"), "book", arguments.clone())
+                .await;
+            assert_eq!(run.text(), "Chez Rust for 3", "{era:?} {arguments}");
+            let params = match era {
+                ProtocolEra::Mrtr2026 => {
+                    run.transcript.rounds("tools/call")[0]["inputRequests"]["booking"]["params"]
+                        .clone()
+                }
+                _ => run.transcript.requests(Side::Server, "elicitation/create")[0].clone(),
+            };
+            assert_eq!(
+                params["message"], "Book a table (kept: restaurant = \"Chez Rust\")",
+                "{era:?}"
+            );
+            assert_eq!(
+                params["requestedSchema"],
+                json!({
+                    "type": "object",
+                    "properties": {"guests": {"type": "integer", "description": "How many guests", "minimum": 1, "maximum": 12}},
+                    "required": ["guests"]
+                }),
+                "{era:?}"
+            );
+        }
+
+        // An answer that also names a kept field changes nothing of it.
+        let run = ScriptedClient::new(era)
+            .reply_as::<Booking>(
+                "booking",
+                UserReply::Accept(json!({"guests": 3, "restaurant": "Elsewhere"})),
+            )
+            .call_tool(desk("alice"), "book", json!({"restaurant": "Chez Rust"}))
+            .await;
+        assert_eq!(run.text(), "Chez Rust for 3", "{era:?}");
+
+        // Declined: the body does not run.
+        let run = ScriptedClient::new(era)
+            .reply_as::<Booking>("booking", UserReply::Decline)
+            .call_tool(desk("alice"), "book", json!({}))
+            .await;
+        assert_eq!(run.text(), "not booked", "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_filled_tool_publishes_the_forms_input_schema() {
+    let session = ScriptedClient::new(ProtocolEra::Mrtr2026)
+        .connect(desk("alice"))
+        .await;
+    let run = session
+        .call_tool("book", json!({"restaurant": "R", "guests": 2}))
+        .await;
+    assert_eq!(run.text(), "R for 2");
+    let tool = desk("alice").tool_router.get("book").cloned().unwrap();
+    let schema = serde_json::to_value(&tool.input_schema).unwrap();
+    assert_eq!(schema["required"], json!(["restaurant", "guests"]));
+    assert_eq!(
+        schema["properties"]["guests"]["description"],
+        "How many guests"
+    );
+    session.close().await;
 }

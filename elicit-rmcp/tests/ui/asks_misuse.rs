@@ -1,5 +1,5 @@
 use elicit_rmcp::form::{Resolve, Resolved};
-use elicit_rmcp::{Accepted, Asked, ElicitContext, ElicitForm, ElicitHandler, Interrupt};
+use elicit_rmcp::{Accepted, Asked, ElicitContext, ElicitForm, ElicitHandler, Filled, Interrupt};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{ErrorData as McpError, schemars, tool, tool_router};
@@ -58,6 +58,17 @@ impl Server {
     #[elicit_rmcp::asks]
     async fn below(&self, #[ask(key = "b")] answer: Asked<Confirm>) -> Result<String, McpError> {
         Ok(format!("{answer:?}"))
+    }
+
+    // A `Filled` beside the `Parameters` it replaces, and without an `otherwise`.
+    #[elicit_rmcp::asks]
+    #[tool(description = "Filled")]
+    async fn filled(
+        &self,
+        Parameters(args): Parameters<Args>,
+        booking: Filled<Confirm>,
+    ) -> Result<String, McpError> {
+        Ok(format!("{} {}", args.id, booking.confirm))
     }
 
     // Asks nothing.

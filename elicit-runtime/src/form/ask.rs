@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::ElicitForm;
 use super::answer::Answer;
-use super::decode::{Decoded, accepted, decode_answer, invalid_answer};
+use super::decode::{Decode, Decoded, accepted, decode_answer, invalid_answer};
 use super::prepared::Prepared;
 use super::reask;
 use crate::channel::{InputChannel, Reask, settle};
@@ -23,6 +23,7 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
     channel: &mut C,
     prepared: Result<Prepared, Interrupt>,
     reasks: Option<u8>,
+    decode: &Decode<T>,
 ) -> Result<Answer<T>, C::Error> {
     let result = async {
         let original = prepared?;
@@ -49,7 +50,7 @@ pub(crate) async fn ask_prepared<T: ElicitForm, C: InputChannel + ?Sized>(
                 .input(asking.key(), asking.digest(), request)
                 .await?;
             let tidy = only_declared(&response, asking.schema());
-            let (content, errors) = match decode_answer::<T>(&asking, response)? {
+            let (content, errors) = match decode_answer::<T>(&asking, response, decode)? {
                 Decoded::Answer(answer) => {
                     // Undeclared keys the client added are not worth sealing round after round;
                     // an answer without any is carried as sent (decoding it again gives the same

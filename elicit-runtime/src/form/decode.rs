@@ -52,10 +52,16 @@ pub(crate) enum Decoded<T> {
 pub(crate) fn decode_answer<T: ElicitForm>(
     prepared: &Prepared,
     response: InputResponse,
+    decode: &Decode<T>,
 ) -> Result<Decoded<T>, Interrupt> {
     let result = elicit_result(prepared.key(), response)?;
-    Ok(decode_result(prepared.schema(), result))
+    Ok(decode_result(prepared.schema(), result, decode))
 }
+
+/// How an accepted answer's content becomes the form: `ElicitForm::decode_with` for a question
+/// as declared; for a filled-in form, the model's kept values and the answer together.
+pub(crate) type Decode<T> =
+    dyn Fn(&Value, &RequestedSchema) -> Result<T, ContentError> + Send + Sync;
 
 /// The elicitation result the answer to `key` must be, or the `-32602` saying why it is not.
 pub(crate) fn elicit_result(key: &str, response: InputResponse) -> Result<ElicitResult, Interrupt> {
@@ -75,11 +81,15 @@ pub(crate) fn elicit_result(key: &str, response: InputResponse) -> Result<Elicit
 
 /// Decodes an elicitation result against `schema` (this form's, possibly with call-site
 /// defaults).
-fn decode_result<T: ElicitForm>(schema: &RequestedSchema, result: ElicitResult) -> Decoded<T> {
+fn decode_result<T: ElicitForm>(
+    schema: &RequestedSchema,
+    result: ElicitResult,
+    decode: &Decode<T>,
+) -> Decoded<T> {
     match result.action {
         ElicitAction::Accept => {
             let content = Value::Object(result.content.unwrap_or_default());
-            match T::decode_with(&content, schema) {
+            match decode(&content, schema) {
                 Ok(form) => Decoded::Answer(Answer::Accepted(form)),
                 Err(errors) => Decoded::Invalid {
                     content: match content {

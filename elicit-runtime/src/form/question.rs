@@ -192,7 +192,23 @@ impl<T: ElicitForm> Question<T> {
             channel.rules().require_provenance(&self.key);
         }
         let prepared = self.prepare();
-        ask_prepared(channel, prepared, self.reasks)
+        ask_prepared(channel, prepared, self.reasks, &T::decode_with)
+    }
+
+    /// Asks, on `channel`, for the fields of this form the model left out or got wrong:
+    /// [`fill_in`](super::fill_in).
+    pub(super) fn ask_missing<'a, C: InputChannel + ?Sized>(
+        self,
+        channel: &'a mut C,
+        prepare: impl FnOnce(&str, &str) -> Result<Prepared, Interrupt>,
+        decode: &'a super::decode::Decode<T>,
+    ) -> impl Future<Output = Result<Answer<T>, C::Error>> + Send + 'a {
+        if self.strict {
+            channel.rules().require_provenance(&self.key);
+        }
+        let message = self.message.as_deref().unwrap_or_else(|| T::message());
+        let prepared = prepare(&self.key, message);
+        ask_prepared(channel, prepared, self.reasks, decode)
     }
 
     /// Asks only if the client can show forms; resolves to `None` otherwise.
