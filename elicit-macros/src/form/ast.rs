@@ -35,4 +35,6 @@ pub struct FormField {
     pub max_items: Option<Count>,
     pub default: Option<Literal>,
     pub not_secret: Option<Text>,
+    /// The user's to decide: asked when filling in a form even if the model gave a value.
+    pub user_decides: darling::util::Flag,
 }

@@ -126,7 +126,22 @@ fn schema_fns(form: &Form, p: &TokenStream) -> TokenStream {
         let spec = field_spec(f, p);
         quote!(let __elicit_schema = #p::push_field::<#ty>(__elicit_schema, #wire, &#spec);)
     });
+    let user_decides: Vec<&String> = form
+        .fields
+        .iter()
+        .filter(|f| f.user_decides)
+        .map(|f| &f.wire)
+        .collect();
+    let user_decides = (!user_decides.is_empty()).then(|| {
+        quote! {
+            fn user_decides() -> &'static [&'static str] {
+                &[#(#user_decides),*]
+            }
+        }
+    });
     quote! {
+    #user_decides
+
     fn key() -> &'static str {
         #key
     }

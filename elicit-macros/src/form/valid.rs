@@ -43,6 +43,8 @@ pub struct Field<'a> {
     pub max_items: Option<u64>,
     pub default: Option<Value>,
     pub checks: Vec<KindCheck>,
+    /// `#[elicit(user_decides)]`.
+    pub user_decides: bool,
 }
 
 /// Checks `input` against every rule; all problems are reported together.
@@ -280,6 +282,7 @@ fn build_field<'a>(
         max_items: attrs.max_items.map(|c| c.value),
         default: checked.default,
         checks: checked.checks,
+        user_decides: attrs.user_decides.is_present(),
     }
 }
 

@@ -52,6 +52,16 @@ struct Booking {
     guests: u8,
 }
 
+/// Pay the invoice
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema, ElicitForm)]
+struct Payment {
+    /// The invoice
+    invoice: String,
+    /// The amount, in cents: the user's to decide, whatever the model says
+    #[elicit(minimum = 1, user_decides)]
+    cents: u32,
+}
+
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct CancelArgs {
     reservation_id: String,
@@ -116,6 +126,15 @@ impl Desk {
     #[tool(description = "Book a table")]
     async fn book(&self, booking: Filled<Booking>) -> Result<String, McpError> {
         Ok(format!("{} for {}", booking.restaurant, booking.guests))
+    }
+
+    #[elicit_rmcp::asks(otherwise = "not paid")]
+    #[tool(description = "Pay an invoice")]
+    async fn pay(&self, payment: Filled<Payment>) -> Result<String, McpError> {
+        Ok(format!(
+            "paid {} cents on {}",
+            payment.cents, payment.invoice
+        ))
     }
 
     #[elicit_rmcp::asks]
@@ -413,4 +432,34 @@ async fn a_filled_tool_publishes_the_forms_input_schema() {
         "How many guests"
     );
     session.close().await;
+}
+
+#[tokio::test]
+async fn a_field_the_user_decides_is_asked_with_the_models_value_pre_filled() {
+    for era in ERAS {
+        let run = ScriptedClient::new(era)
+            .reply_as::<Payment>("payment", UserReply::Accept(json!({"cents": 1200})))
+            .call_tool(
+                desk("alice"),
+                "pay",
+                json!({"invoice": "INV-1", "cents": 99999}),
+            )
+            .await;
+        assert_eq!(run.text(), "paid 1200 cents on INV-1", "{era:?}");
+        let params = match era {
+            ProtocolEra::Mrtr2026 => {
+                run.transcript.rounds("tools/call")[0]["inputRequests"]["payment"]["params"].clone()
+            }
+            _ => run.transcript.requests(Side::Server, "elicitation/create")[0].clone(),
+        };
+        assert_eq!(
+            params["message"], "Pay the invoice (kept: invoice = \"INV-1\")",
+            "{era:?}"
+        );
+        assert_eq!(
+            params["requestedSchema"]["properties"],
+            json!({"cents": {"type": "integer", "description": "The amount, in cents: the user's to decide, whatever the model says", "minimum": 1, "maximum": 4294967295_u64, "default": 99999}}),
+            "{era:?}"
+        );
+    }
 }

@@ -117,10 +117,24 @@ fn plan<T: ElicitForm>(given: &Map<String, Value>) -> Plan<T> {
         .filter_map(|(name, _)| Some((name.clone(), given.get(name)?.clone())))
         .collect();
     let errors = match T::from_content(&Value::Object(kept.clone())) {
-        Ok(form) => return Plan::Complete(form),
+        Ok(form) if T::user_decides().is_empty() => return Plan::Complete(form),
+        Ok(_) => ContentError::default(),
         Err(errors) => errors,
     };
-    let failed = failed_fields(&errors, own);
+    let mut failed = failed_fields(&errors, own);
+    // The user's to decide: asked whatever the model gave, its valid value pre-filled.
+    let mut prefill = Map::new();
+    for name in T::user_decides() {
+        if let Some(value) = kept
+            .get(*name)
+            .filter(|_| !failed.iter().any(|f| f == name))
+        {
+            prefill.insert((*name).to_owned(), value.clone());
+        }
+        if !failed.iter().any(|f| f == name) {
+            failed.push((*name).to_owned());
+        }
+    }
     kept.retain(|name, _| !failed.contains(name));
     let schema = RequestedSchema {
         schema_uri: own.schema_uri.clone(),
@@ -137,10 +151,12 @@ fn plan<T: ElicitForm>(given: &Map<String, Value>) -> Plan<T> {
             .cloned()
             .collect(),
     };
+    // A model's value that breaks nothing is a valid default.
+    let schema = super::defaults::with_defaults(&schema, &prefill).unwrap_or(schema);
     Plan::Ask { kept, schema }
 }
 
-/// The wire names of the fields `errors` is about (a form-level error asks every field).
+/// The wire names of the fields `errors` is about (an error about no field asks every field).
 fn failed_fields(errors: &ContentError, own: &RequestedSchema) -> Vec<String> {
     let names: Vec<String> = errors
         .errors()
@@ -148,7 +164,7 @@ fn failed_fields(errors: &ContentError, own: &RequestedSchema) -> Vec<String> {
         .filter(|e| own.properties.iter().any(|(name, _)| *name == e.field))
         .map(|e| e.field.clone())
         .collect();
-    if names.is_empty() {
+    if names.is_empty() && !errors.errors().is_empty() {
         own.properties
             .iter()
             .map(|(name, _)| name.clone())

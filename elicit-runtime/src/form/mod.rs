@@ -84,6 +84,12 @@ pub trait ElicitForm: Sized + 'static {
     /// The digest of the question as declared (key, message, schema), computed once.
     #[doc(hidden)]
     fn __elicit_digest() -> &'static str;
+    /// The wire names of the fields `#[elicit(user_decides)]` marks: the user's to decide, so
+    /// [`form::fill_in`](crate::form::fill_in) asks them even when the model gave a valid value
+    /// (shown pre-filled).
+    fn user_decides() -> &'static [&'static str] {
+        &[]
+    }
 
     /// This form's question, to change its key, message or defaults before asking.
     fn question() -> Question<Self> {
