@@ -30,12 +30,9 @@
 )]
 //! 11. [`performance`](crate::guide::performance): what costs what, with the project's benchmark
 //!     figures, and where the time of a whole call goes.
-#![cfg_attr(
-    feature = "testing",
-    doc = "12. [`asked_parameters`](crate::guide::asked_parameters): questions declared as a tool's \
-           parameters and asked before the body runs, and resolvers that answer from what the \
-           server knows (feature `testing` for its examples)."
-)]
+#![doc = "12. [`asked_parameters`](crate::guide::asked_parameters): questions declared as a tool's \
+           parameters and asked before the body runs, filling in the arguments the model left \
+           out, and resolvers that answer from what the server knows."]
 #![doc = "\nThen the [`cookbook`](crate::guide::cookbook): short recipes for tasks server authors have \
            (a confirmation bound to its arguments, OAuth through URL mode, a payment that never runs \
            twice, a wizard, a fallback for clients that cannot ask, migrating from rmcp's `elicit`)."]
@@ -75,8 +72,6 @@ pub mod testing {}
 #[doc = include_str!("guide/11_performance.md")]
 pub mod performance {}
 
-#[cfg(feature = "testing")]
-#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 #[doc = include_str!("guide/12_asked_parameters.md")]
 pub mod asked_parameters {}
 
