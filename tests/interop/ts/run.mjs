@@ -483,6 +483,36 @@ for (const era of ['legacy', MODERN]) {
             notes.push(`${calls.length} tools/call`);
         }
     });
+
+    // plan_trip: its two questions are parameters asked before the body runs
+    // (`#[elicit_rmcp::asks]`): one round holding both on 2026-07-28, two requests on 2025-11-25.
+    scenario(`ts ${label}: plan_trip accept (two asked parameters, one round)`, async (dir, notes) => {
+        const asked = [];
+        const handler = async request => {
+            asked.push(request.params);
+            const props = Object.keys(request.params.requestedSchema?.properties ?? {});
+            const content = props[0] === 'start' ? { start: '2026-12-24', nights: 2 } : { adults: 2, children: 1 };
+            return { action: 'accept', content };
+        };
+        const { value: result, wire } = await withClient(dir, era, handler,
+            client => client.callTool({ name: 'plan_trip', arguments: { destination: 'Rome' } }));
+        const text = 'accept: 2 nights in Rome from 2026-12-24 for 2 adults and 1 children';
+        assert(textOf(result) === text, `text ${json(textOf(result))}`);
+        assert(json(asked.map(p => p.message)) === json(['When do you travel to Rome?', 'Who travels?']),
+            `asked ${json(asked.map(p => p.message))}`);
+        const calls = toolCalls(wire, 'plan_trip');
+        if (era === 'legacy') {
+            legacySession(wire);
+            assert(calls.length === 1, `${calls.length} tools/call`);
+            assert(requests(wire, 'S->C', 'elicitation/create').length === 2, 'two elicitation/create');
+        } else {
+            modernSession(wire);
+            assert(calls.length === 2, `${calls.length} tools/call (expected call + one retry)`);
+            const keys = Object.keys(calls[0].resp.result?.inputRequests ?? {});
+            assert(json(keys) === json(['dates', 'travelers']), `one round with ${json(keys)}`);
+            notes.push('one round, both questions');
+        }
+    });
 }
 
 // --- main ----------------------------------------------------------------------------------
