@@ -463,3 +463,31 @@ async fn a_field_the_user_decides_is_asked_with_the_models_value_pre_filled() {
         );
     }
 }
+
+/// Generated answers (`testing::answers`) to the filled-in form: every valid one books with
+/// the kept restaurant, on both eras.
+#[test]
+fn every_generated_answer_to_a_filled_in_form_keeps_the_models_values() {
+    use elicit_rmcp::testing::answers;
+    use elicit_rmcp::testing::proptest::prelude::*;
+    use elicit_rmcp::testing::proptest::test_runner::{Config, TestRunner};
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = desk("alice");
+    for era in ERAS {
+        let mut runner = TestRunner::new(Config::with_cases(64));
+        runner
+            .run(&answers::valid::<Booking>(), |content| {
+                // `1.0` is an integer too: the form reads it as 1.
+                let guests = content["guests"].as_f64().unwrap() as u8;
+                let run = rt.block_on(
+                    ScriptedClient::new(era)
+                        .reply_as::<Booking>("booking", UserReply::Accept(content.into()))
+                        .call_tool(server.clone(), "book", json!({"restaurant": "Chez Rust"})),
+                );
+                prop_assert_eq!(run.text(), format!("Chez Rust for {guests}"));
+                Ok(())
+            })
+            .unwrap();
+    }
+}
