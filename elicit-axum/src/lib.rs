@@ -85,11 +85,10 @@
 //! use elicit_runtime::state::{KeyRing, StateSealer};
 //! use elicit_testing::TestClient;
 //! use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
-//! use elicit_runtime::url::{LandingPage, MemoryCompletionStore, UrlSettings};
-//! use elicit_runtime::{ElicitServer, ElicitUrl, Reply, UrlAnswer, elicit_url};
+//! use elicit_runtime::url::{LandingPage, UrlSettings};
+//! use elicit_runtime::{ElicitServer, Reply, UrlAnswer, elicit_url};
 //! use pollster::block_on;
 //! use serde_json::json;
-//! use std::sync::Arc;
 //! use tower::ServiceExt;
 //!
 //! #[elicit_url(message = "Connect your account", url = "https://app.example.com/connect")]
@@ -112,7 +111,7 @@
 //! }
 //!
 //! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
-//!     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
+//!     .with_url(UrlSettings::in_memory());
 //! let app = landing_routes(LandingPage::new(&server), Connect);
 //!
 //! // alice calls a tool that asks; her client gets the link.
@@ -222,9 +221,8 @@ use route::Route;
 /// use axum::response::Response;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
 /// use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
-/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, UrlSettings};
+/// use elicit_runtime::url::{LandingPage, UrlSettings};
 /// use elicit_runtime::ElicitServer;
-/// use std::sync::Arc;
 /// use tower::ServiceExt;
 ///
 /// struct Connect;
@@ -239,7 +237,7 @@ use route::Route;
 /// }
 ///
 /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
-///     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
+///     .with_url(UrlSettings::in_memory());
 /// let app = landing_routes(LandingPage::new(&server), Connect);
 ///
 /// // A link without a handle is refused, with the one page every refusal shows.
@@ -261,9 +259,8 @@ where
 /// use axum::response::Response;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
 /// use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink, PageTexts};
-/// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, UrlSettings};
+/// use elicit_runtime::url::{LandingPage, UrlSettings};
 /// use elicit_runtime::ElicitServer;
-/// use std::sync::Arc;
 ///
 /// struct Connect;
 ///
@@ -277,7 +274,7 @@ where
 /// }
 ///
 /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
-///     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
+///     .with_url(UrlSettings::in_memory());
 /// let app: axum::Router = LandingRoute::new(LandingPage::new(&server), Connect)
 ///     .at("/oauth/connect")
 ///     .with_texts(PageTexts::default().with_close_hint("You can close this tab."))

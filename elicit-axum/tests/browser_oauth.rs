@@ -28,8 +28,7 @@ use axum::http::request::Parts;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use common::url::*;
-use elicit_axum::OpenedLink;
-use elicit_axum::oauth::{OAuth, OAuthHook, OAuthProvider, OAuthToken};
+use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider};
 use elicit_runtime::UrlAnswer;
 use serde_json::{Value, json};
 use support::*;
@@ -76,14 +75,9 @@ impl OAuthHook for App {
             .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in first").into_response())
     }
 
-    async fn connected(
-        &self,
-        _: &OpenedLink,
-        user: &str,
-        token: OAuthToken,
-    ) -> Result<Option<Value>, String> {
+    async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
         let mut tokens = self.tokens.lock().unwrap();
-        tokens.insert(user.to_owned(), token.access_token().to_owned());
+        tokens.insert(c.user().to_owned(), c.access_token().to_owned());
         Ok(Some(json!({"account": "octocat"})))
     }
 }

@@ -20,8 +20,7 @@ use axum::routing::post;
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use common::url::*;
-use elicit_axum::OpenedLink;
-use elicit_axum::oauth::{OAuth, OAuthHook, OAuthProvider, OAuthToken};
+use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider};
 use elicit_runtime::url::{Completion, LandingPage};
 use elicit_runtime::{ElicitServer, UrlAnswer};
 use serde_json::{Value, json};
@@ -101,22 +100,17 @@ impl OAuthHook for App {
             .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in").into_response())
     }
 
-    async fn connected(
-        &self,
-        link: &OpenedLink,
-        user: &str,
-        token: OAuthToken,
-    ) -> Result<Option<Value>, String> {
+    async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
         assert!(
-            !format!("{token:?}").contains("gho_token"),
+            !format!("{c:?}").contains("gho_token"),
             "Debug shows no secret"
         );
         self.tokens
             .lock()
             .unwrap()
-            .insert(user.to_owned(), token.access_token().to_owned());
+            .insert(c.user().to_owned(), c.access_token().to_owned());
         Ok(Some(
-            json!({"repo": link.state()["repo"], "scopes": token.scopes()}),
+            json!({"repo": c.link().state()["repo"], "scopes": c.token().scopes()}),
         ))
     }
 }
@@ -438,5 +432,72 @@ async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
             .with_redirect_url(CALLBACK)
         ),
         "the authorize URL must be https (http only on localhost, 127.0.0.1 or [::1]): http://evil.example/authorize"
+    );
+}
+
+/// A tool that asks for the scopes it needs: they go in the link, sealed.
+#[elicit_runtime::elicit_url(
+    message = "Connect your GitHub account",
+    url = "https://app.example.com/connect",
+    key = "connect_scoped"
+)]
+#[derive(Clone, Debug)]
+struct ConnectWithScopes {
+    scopes: String,
+}
+
+/// `OAuth::github` with the server's URL origin: the callback is that origin's
+/// `/oauth/callback`, and the provider is asked the scopes the tool sealed into the link.
+#[tokio::test]
+async fn the_github_shortcut_calls_back_on_the_servers_origin_with_the_links_scopes() {
+    let url = elicit_runtime::url::UrlSettings::new(Arc::new(Recording::default()))
+        .with_origin("https://app.example.com")
+        .unwrap();
+    let server = ElicitServer::new(sealer()).with_url(url);
+    let app: Router = OAuth::github(&server, CLIENT_ID, CLIENT_SECRET, App::default())
+        .unwrap()
+        .routes();
+    let caller = Caller::new(&server, Some(ALICE));
+    let state = ConnectWithScopes {
+        scopes: "repo read:user".into(),
+    };
+    let ask = async move |cx: &mut elicit_runtime::ElicitContext| state.clone().ask(cx).await;
+    let round = input_required(caller.call(&caller.first(), ask).await);
+    let request = serde_json::to_value(&round.input_requests().unwrap()["connect_scoped"]).unwrap();
+    let link = request["params"]["url"].as_str().unwrap();
+    let handle = link
+        .strip_prefix("https://app.example.com/connect?elicitation=")
+        .expect("the link is on the server's origin");
+    // The browser on the server's origin: open the link, press Confirm.
+    let uri = format!("/connect?elicitation={handle}");
+    let host = &SAME_ORIGIN[..1];
+    let page = body(send(&app, axum::http::Method::GET, &uri, Some(ALICE), host, "").1);
+    let form = form(&token_in(&page), "confirm");
+    let (status, response) = send(
+        &app,
+        axum::http::Method::POST,
+        &uri,
+        Some(ALICE),
+        SAME_ORIGIN,
+        &form,
+    );
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let location = response.headers()[header::LOCATION].to_str().unwrap();
+    let query: HashMap<String, String> =
+        form_urlencoded::parse(location.split_once('?').unwrap().1.as_bytes())
+            .into_owned()
+            .collect();
+    assert_eq!(
+        query["redirect_uri"],
+        "https://app.example.com/oauth/callback"
+    );
+    assert_eq!(query["scope"], "repo read:user");
+
+    let no_origin = ElicitServer::new(sealer());
+    assert_eq!(
+        OAuth::github(&no_origin, CLIENT_ID, CLIENT_SECRET, App::default())
+            .unwrap_err()
+            .to_string(),
+        "the provider github has no redirect URL: `OAuthProvider::with_redirect_url`, or the server's URL origin (`UrlSettings::with_origin`)"
     );
 }

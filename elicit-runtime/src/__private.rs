@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+pub use crate::InputChannel;
 pub use crate::choice::ElicitEnum;
 pub use crate::field::{ElicitField, FieldKind, FieldSpec};
 pub use crate::field::{decode_choice, single_select};
@@ -10,7 +11,9 @@ pub use crate::interrupt::Interrupt;
 pub use crate::schema::{
     ContentError, InvalidValue, PropertySchema, RequestedSchema, StringFormat,
 };
-pub use crate::url::{ElicitUrl, Shown};
+pub use crate::url::{ElicitUrl, Shown, UrlAnswer};
+pub use ::core::future::Future;
+pub use ::core::marker::Send;
 pub use ::std::vec::Vec;
 
 /// `value` under `label`, for `#[elicit(show)]`.

@@ -171,10 +171,9 @@ impl TestClient {
     /// result, and then accepts.
     ///
     /// ```
-    /// use std::sync::Arc;
     /// use elicit_runtime::state::{KeyRing, StateSealer};
-    /// use elicit_runtime::url::{LandingPage, MemoryCompletionStore, UrlSettings};
-    /// use elicit_runtime::{ElicitContext, ElicitServer, ElicitUrl, Interrupt, UrlAnswer, elicit_url};
+    /// use elicit_runtime::url::{LandingPage, UrlSettings};
+    /// use elicit_runtime::{ElicitContext, ElicitServer, Interrupt, UrlAnswer, elicit_url};
     /// use elicit_testing::{TestClient, UserReply};
     /// use pollster::block_on;
     /// use serde_json::json;
@@ -194,7 +193,7 @@ impl TestClient {
     /// }
     ///
     /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "calendar"))
-    ///     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
+    ///     .with_url(UrlSettings::in_memory());
     /// let client = TestClient::new(server.clone())
     ///     .principal("alice")
     ///     .browser(LandingPage::new(&server), "alice");

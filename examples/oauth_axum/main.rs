@@ -25,12 +25,11 @@ use axum::Router;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
-use elicit_axum::OpenedLink;
-use elicit_axum::oauth::{OAuth, OAuthHook, OAuthToken};
+use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::url::{MemoryCompletionStore, UrlSettings};
-use elicit_runtime::{ElicitServer, ElicitUrl, UrlAnswer, elicit_url};
+use elicit_runtime::url::UrlSettings;
+use elicit_runtime::{ElicitServer, UrlAnswer, elicit_url};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::ProtocolVersion;
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
@@ -108,17 +107,12 @@ impl OAuthHook for GithubConnect {
             .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in first").into_response())
     }
 
-    async fn connected(
-        &self,
-        _link: &OpenedLink,
-        user: &str,
-        token: OAuthToken,
-    ) -> Result<Option<Value>, String> {
-        let login = provider::whose(&self.api, token.access_token()).await?;
+    async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
+        let login = provider::whose(&self.api, c.access_token()).await?;
         self.tokens
             .lock()
             .unwrap()
-            .insert(user.to_owned(), token.access_token().to_owned());
+            .insert(c.user().to_owned(), c.access_token().to_owned());
         Ok(Some(json!({ "login": login })))
     }
 }
@@ -150,9 +144,9 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     // In production: `KeyRing::from_env("ELICIT_KEYS")`, a Redis completion store, and the
     // principal your MCP authentication established (`Principal::from_request`).
     let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "github-example"))
-        .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())).with_origin(&origin)?);
+        .with_url(UrlSettings::in_memory().with_origin(&origin)?);
     // GitHub itself: `OAuthProvider::github(client_id, client_secret)` and its redirect URL.
-    let github = provider::connection(&provider, &origin);
+    let github = provider::fake_github(&provider);
     let sessions = [("s-alice", "alice"), ("s-bob", "bob")];
     let tokens = Tokens::default();
     let connect = GithubConnect {

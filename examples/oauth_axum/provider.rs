@@ -11,9 +11,9 @@ use elicit_axum::oauth::OAuthProvider;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-/// The connection to this provider for an app at `app` (its callback is `/oauth/callback`), as
-/// `OAuthProvider::github(client_id, client_secret)` is to GitHub itself.
-pub fn connection(provider: &str, app: &str) -> OAuthProvider {
+/// This provider, as `OAuthProvider::github(client_id, client_secret)` is GitHub itself: the
+/// scopes come from the link, the callback is `/oauth/callback` on the server's URL origin.
+pub fn fake_github(provider: &str) -> OAuthProvider {
     OAuthProvider::new(
         "github",
         format!("{provider}/authorize"),
@@ -22,8 +22,6 @@ pub fn connection(provider: &str, app: &str) -> OAuthProvider {
     )
     .with_client_secret(CLIENT_SECRET)
     .with_credentials_in_body()
-    .with_scopes(["repo"])
-    .with_redirect_url(format!("{app}/oauth/callback"))
 }
 
 /// The login the provider's user endpoint (its API at `api`) gives for `token`.

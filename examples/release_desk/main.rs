@@ -10,7 +10,7 @@
 //! Run it with `cargo run -p elicit-examples --example release_desk` (`-- --port 0` for
 //! any free port) and point an MCP client at the printed URL with `Authorization: Bearer
 //! alice-token`. GitHub is a fake provider on loopback here; the real one is
-//! `OAuthProvider::github(client_id, client_secret)`. `tests/interop/release_desk.py` drives
+//! `OAuth::github(&server, client_id, client_secret, hook)`. `tests/interop/release_desk.py` drives
 //! it with the Python SDK's client over HTTP on both protocol eras, a person signing in and
 //! clicking through the pages.
 
@@ -30,12 +30,11 @@ use axum::Router;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{Html, IntoResponse, Response};
-use elicit_axum::OpenedLink;
-use elicit_axum::oauth::{OAuth, OAuthHook, OAuthToken};
+use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
 use elicit_rmcp::state::{KeyRing, StateSealer};
-use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
+use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, ElicitServer};
-use elicit_rmcp::{ElicitUrl, Principal, UrlAnswer, elicit_url};
+use elicit_rmcp::{Principal, UrlAnswer, elicit_url};
 use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{PromptMessage, Role};
@@ -82,8 +81,9 @@ struct Tone {
     formal: bool,
 }
 
-/// The URL-mode question: its fields are sealed into the link. The origin is the production
-/// one; `UrlSettings::with_origin` swaps in this app's.
+/// The URL-mode question: its fields are sealed into the link (the OAuth connection asks
+/// GitHub for these `scopes`). The origin is the production one; `UrlSettings::with_origin`
+/// swaps in this app's.
 #[elicit_url(
     message = "Connect your GitHub account to list your repositories",
     url = "https://desk.example.com/connect"
@@ -212,15 +212,10 @@ impl OAuthHook for GithubConnect {
             .ok_or_else(|| sign_in_first(parts))
     }
 
-    async fn connected(
-        &self,
-        _link: &OpenedLink,
-        user: &str,
-        token: OAuthToken,
-    ) -> Result<Option<Value>, String> {
-        let login = provider::whose(&self.api, token.access_token()).await?;
+    async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
+        let login = provider::whose(&self.api, c.access_token()).await?;
         let mut tokens = self.tokens.lock().unwrap();
-        tokens.insert(user.to_owned(), token.access_token().to_owned());
+        tokens.insert(c.user().to_owned(), c.access_token().to_owned());
         Ok(Some(json!({ "login": login })))
     }
 }
@@ -246,22 +241,22 @@ fn sign_in_first(parts: &Parts) -> Response {
 fn app(origin: &str, provider: &str) -> Result<Router, Box<dyn std::error::Error>> {
     let accounts = Accounts::new([("alice-token", "alice"), ("bob-token", "bob")]);
     // In production: `KeyRing::from_env("ELICIT_KEYS")` and a Redis completion store.
-    let url = UrlSettings::new(Arc::new(MemoryCompletionStore::new()))
+    let url = UrlSettings::in_memory()
         .with_origin(origin)?
         .with_link_fallback();
     let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "release-desk"))
         .with_required_principal()
         .with_url(url);
 
-    // GitHub itself: `OAuthProvider::github(client_id, client_secret)` and its redirect URL.
-    let github = provider::connection(provider, origin);
     let tokens = Tokens::default();
     let hook = GithubConnect {
         accounts: accounts.clone(),
         api: provider.to_owned(),
         tokens: tokens.clone(),
     };
-    let oauth = OAuth::new(&server, github, hook)?;
+    // GitHub itself is `OAuth::github(&server, client_id, client_secret, hook)`; its callback
+    // is `{origin}/oauth/callback`.
+    let oauth = OAuth::new(&server, provider::fake_github(provider), hook)?;
 
     let desk = Desk {
         tool_router: Desk::tool_router(),

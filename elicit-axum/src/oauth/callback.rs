@@ -9,7 +9,7 @@ use http::{HeaderValue, StatusCode, header};
 use oauth2::{AuthorizationCode, PkceCodeVerifier, TokenResponse};
 
 use super::binding;
-use super::{Inner, OAuthHook, OAuthToken, client};
+use super::{Connection, Inner, OAuthHook, OAuthToken, client};
 use crate::hook::OpenedLink;
 
 /// The callback's query, as the provider sends it.
@@ -89,7 +89,14 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         (None, None) => Err("the provider sent no code".to_owned()),
     };
     let outcome = match outcome {
-        Ok(token) => inner.hook.connected(&link, &user, token).await,
+        Ok(token) => {
+            let connection = Connection {
+                user: &user,
+                token,
+                link: &link,
+            };
+            inner.hook.connected(connection).await
+        }
         Err(reason) => Err(reason),
     };
     let page = match outcome {

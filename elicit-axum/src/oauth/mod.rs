@@ -20,13 +20,13 @@
 //!
 //! ```
 //! use std::collections::HashMap;
-//! use std::sync::{Arc, Mutex};
+//! use std::sync::Mutex;
 //! use axum::http::request::Parts;
 //! use axum::response::{IntoResponse, Response};
-//! use elicit_axum::OpenedLink;
-//! use elicit_axum::oauth::{OAuth, OAuthHook, OAuthProvider, OAuthToken};
+//! use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
 //! use elicit_runtime::ElicitServer;
 //! use elicit_runtime::state::{KeyRing, StateSealer};
+//! use elicit_runtime::url::UrlSettings;
 //! use serde_json::{Value, json};
 //!
 //! /// Where the app keeps its users' GitHub tokens.
@@ -41,20 +41,26 @@
 //!         let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
 //!         user.map(str::to_owned).ok_or_else(|| "sign in first".into_response())
 //!     }
-//!     async fn connected(&self, _: &OpenedLink, user: &str, token: OAuthToken) -> Result<Option<Value>, String> {
-//!         self.tokens.lock().unwrap().insert(user.to_owned(), token.access_token().to_owned());
-//!         Ok(Some(json!({"scopes": token.scopes()})))
+//!     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
+//!         self.tokens.lock().unwrap().insert(c.user().to_owned(), c.access_token().to_owned());
+//!         Ok(Some(json!({"scopes": c.token().scopes()})))
 //!     }
 //! }
 //!
-//! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "mcp.example.com"));
-//! let github = OAuthProvider::github("client-id", "client-secret")
-//!     .with_scopes(["repo"])
-//!     .with_redirect_url("https://mcp.example.com/oauth/callback");
-//! let app: axum::Router = OAuth::new(&server, github, Github::default())?.routes();
+//! let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
+//! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "mcp.example.com"))
+//!     .with_url(url);
+//! // The redirect URL is https://mcp.example.com/oauth/callback: register it with GitHub.
+//! let github = OAuth::github(&server, "client-id", "client-secret", Github::default())?;
+//! let app: axum::Router = github.routes();
 //! # let _ = app;
-//! # Ok::<(), elicit_axum::oauth::OAuthError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The scopes asked are the provider's ([`OAuthProvider::with_scopes`], for
+//! [`OAuth::new`]) and those the tool seals into the link: a `scopes` field of the
+//! `#[elicit_url]` struct (`"repo read:user"`, or a list), so each tool asks for what it needs.
+//! Any other provider is [`OAuth::new`] with an [`OAuthProvider`] of its endpoints.
 //!
 //! (`elicit_runtime::…` is `elicit_rmcp::…` for a server on rmcp: that crate re-exports the
 //! core whole.) The browser that opens the link cannot send the MCP client's bearer token:
@@ -66,6 +72,7 @@
 mod binding;
 mod callback;
 mod provider;
+mod token;
 
 use std::fmt;
 use std::future::Future;
@@ -90,6 +97,7 @@ use elicit_runtime::url::LandingPage;
 use crate::cookie::RouteCookie;
 use binding::Started;
 pub use provider::OAuthProvider;
+pub use token::{Connection, OAuthToken};
 
 /// What the application does with a connection: who the browser's user is, and what to do
 /// with the token the provider issued for them.
@@ -99,14 +107,13 @@ pub trait OAuthHook: Send + Sync + 'static {
     /// page and again on the provider's callback.
     fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send;
 
-    /// The provider issued `token` for `user` in the flow of `link`: keep it (server-side),
-    /// and return what the tool handler reads (`UrlAnswer::Completed`'s `result`; never the
-    /// token), or a reason the flow failed (`UrlAnswer::Failed`).
+    /// The provider issued a token for the user of a flow ([`Connection`]: the user, the
+    /// token, the link): keep it (server-side), and return what the tool handler reads
+    /// (`UrlAnswer::Completed`'s `result`; never the token), or a reason the flow failed
+    /// (`UrlAnswer::Failed`).
     fn connected(
         &self,
-        link: &OpenedLink,
-        user: &str,
-        token: OAuthToken,
+        connection: Connection<'_>,
     ) -> impl Future<Output = Result<Option<Value>, String>> + Send;
 }
 
@@ -118,55 +125,9 @@ impl<H: OAuthHook> OAuthHook for Arc<H> {
 
     fn connected(
         &self,
-        link: &OpenedLink,
-        user: &str,
-        token: OAuthToken,
+        connection: Connection<'_>,
     ) -> impl Future<Output = Result<Option<Value>, String>> + Send {
-        H::connected(self, link, user, token)
-    }
-}
-
-/// A token the provider issued. `Debug` shows no secret.
-#[derive(Clone)]
-pub struct OAuthToken {
-    access_token: String,
-    token_type: String,
-    refresh_token: Option<String>,
-    expires_in: Option<Duration>,
-    scopes: Option<Vec<String>>,
-}
-
-impl fmt::Debug for OAuthToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OAuthToken")
-            .field("token_type", &self.token_type)
-            .field("refresh_token", &self.refresh_token.as_ref().map(|_| "…"))
-            .field("expires_in", &self.expires_in)
-            .field("scopes", &self.scopes)
-            .finish_non_exhaustive()
-    }
-}
-
-impl OAuthToken {
-    /// The access token.
-    pub fn access_token(&self) -> &str {
-        &self.access_token
-    }
-    /// Its type, as the provider said it (`bearer`).
-    pub fn token_type(&self) -> &str {
-        &self.token_type
-    }
-    /// The refresh token, if the provider issued one.
-    pub fn refresh_token(&self) -> Option<&str> {
-        self.refresh_token.as_deref()
-    }
-    /// How long the access token lives, if the provider said.
-    pub fn expires_in(&self) -> Option<Duration> {
-        self.expires_in
-    }
-    /// The scopes granted, if the provider said (they may be fewer than asked).
-    pub fn scopes(&self) -> Option<&[String]> {
-        self.scopes.as_deref()
+        H::connected(self, connection)
     }
 }
 
@@ -179,12 +140,15 @@ impl OAuthToken {
 /// # struct Hook;
 /// # impl elicit_axum::oauth::OAuthHook for Hook {
 /// #     async fn subject(&self, _: &axum::http::request::Parts) -> Result<String, axum::response::Response> { Ok("alice".into()) }
-/// #     async fn connected(&self, _: &elicit_axum::OpenedLink, _: &str, _: elicit_axum::oauth::OAuthToken) -> Result<Option<serde_json::Value>, String> { Ok(None) }
+/// #     async fn connected(&self, _: elicit_axum::oauth::Connection<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
 /// # }
 /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
 /// let no_callback = OAuthProvider::github("id", "secret");
 /// let error = OAuth::new(&server, no_callback, Hook).unwrap_err();
-/// assert_eq!(error.to_string(), "the provider github has no redirect URL: `OAuthProvider::with_redirect_url`");
+/// assert_eq!(
+///     error.to_string(),
+///     "the provider github has no redirect URL: `OAuthProvider::with_redirect_url`, or the server's URL origin (`UrlSettings::with_origin`)"
+/// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OAuthError(String);
@@ -234,11 +198,22 @@ impl<H: OAuthHook> OAuth<H> {
     /// Refuses, at start-up, a provider without a client id (an unset environment variable),
     /// without a redirect URL, or with an endpoint that is not `https` (plain `http` only on
     /// loopback).
+    ///
+    /// The redirect URL is the provider's ([`OAuthProvider::with_redirect_url`]) or, when it
+    /// has none, `/oauth/callback` on the server's URL origin
+    /// ([`UrlSettings::with_origin`](elicit_runtime::url::UrlSettings::with_origin)): register
+    /// that one with the provider.
     pub fn new(
         server: &ElicitServer,
-        provider: OAuthProvider,
+        mut provider: OAuthProvider,
         hook: H,
     ) -> Result<Self, OAuthError> {
+        if provider.redirect_url.is_none() {
+            provider.redirect_url = server
+                .url_settings()
+                .origin()
+                .map(|origin| format!("{origin}/oauth/callback"));
+        }
         if provider.client_id.trim().is_empty() {
             return Err(OAuthError(format!(
                 "the provider {} has an empty client id (is its environment variable set?)",
@@ -247,7 +222,7 @@ impl<H: OAuthHook> OAuth<H> {
         }
         let Some(redirect) = provider.redirect_url.as_deref() else {
             return Err(OAuthError(format!(
-                "the provider {} has no redirect URL: `OAuthProvider::with_redirect_url`",
+                "the provider {} has no redirect URL: `OAuthProvider::with_redirect_url`, or the server's URL origin (`UrlSettings::with_origin`)",
                 provider.name
             )));
         };
@@ -285,6 +260,56 @@ impl<H: OAuthHook> OAuth<H> {
                 http,
             }),
         })
+    }
+
+    /// A connection to GitHub ([`OAuthProvider::github`]) with the app's client id and secret;
+    /// the redirect URL is `/oauth/callback` on the server's URL origin. The scopes asked are
+    /// the link's `scopes` field (the [module's documentation](crate::oauth)).
+    ///
+    /// ```
+    /// # use elicit_runtime::ElicitServer;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_runtime::url::UrlSettings;
+    /// # struct Hook;
+    /// # impl elicit_axum::oauth::OAuthHook for Hook {
+    /// #     async fn subject(&self, _: &axum::http::request::Parts) -> Result<String, axum::response::Response> { Ok("alice".into()) }
+    /// #     async fn connected(&self, _: elicit_axum::oauth::Connection<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
+    /// # }
+    /// use elicit_axum::oauth::OAuth;
+    ///
+    /// let url = UrlSettings::in_memory().with_origin("http://127.0.0.1:8765")?;
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "desk")).with_url(url);
+    /// let github = OAuth::github(&server, "client-id", "client-secret", Hook)?;
+    /// let app: axum::Router = github.routes(); // `/connect` and `/oauth/callback`
+    /// # let _ = app;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn github(
+        server: &ElicitServer,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+        hook: H,
+    ) -> Result<Self, OAuthError> {
+        Self::new(
+            server,
+            OAuthProvider::github(client_id, client_secret),
+            hook,
+        )
+    }
+
+    /// A connection to Google ([`OAuthProvider::google`]), as [`github`](Self::github) is to
+    /// GitHub.
+    pub fn google(
+        server: &ElicitServer,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+        hook: H,
+    ) -> Result<Self, OAuthError> {
+        Self::new(
+            server,
+            OAuthProvider::google(client_id, client_secret),
+            hook,
+        )
     }
 
     /// The landing route at `/connect` (its confirmation page sends the browser to the
@@ -383,7 +408,7 @@ impl<H: OAuthHook> ConnectHook for OAuth<H> {
         };
         let (authorize, _) = client
             .authorize_url(|| CsrfToken::new(state))
-            .add_scopes(inner.provider.scopes.iter().cloned().map(Scope::new))
+            .add_scopes(inner.provider.scopes_for(link.state()).map(Scope::new))
             .set_pkce_challenge(challenge)
             .url();
         let max_age = link

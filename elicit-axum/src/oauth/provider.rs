@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use serde_json::Value;
+
 /// An OAuth 2.0 authorization server the user connects an account of (authorization code grant
 /// with PKCE), and this app's registration there.
 ///
@@ -117,6 +119,33 @@ impl OAuthProvider {
         self
     }
 
+    /// The scopes a flow asks for: the provider's ([`with_scopes`](Self::with_scopes)), then
+    /// those of the link's sealed `scopes` field, if the `#[elicit_url]` struct has one (a
+    /// string of scopes separated by spaces or commas, or a list of strings), each once. What
+    /// is not a scope token (RFC 6749 §3.3: printable ASCII but space, `"` and `\`) is left
+    /// out.
+    pub(super) fn scopes_for<'a>(&'a self, state: &'a Value) -> impl Iterator<Item = String> + 'a {
+        let linked: Vec<&str> = match state.get("scopes") {
+            Some(Value::String(scopes)) => scopes.split([' ', ',']).collect(),
+            Some(Value::Array(scopes)) => scopes.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let mut seen = Vec::new();
+        self.scopes
+            .iter()
+            .map(String::as_str)
+            .chain(linked)
+            .filter(|scope| is_scope_token(scope))
+            .filter(move |scope| {
+                let new = !seen.contains(scope);
+                if new {
+                    seen.push(*scope);
+                }
+                new
+            })
+            .map(str::to_owned)
+    }
+
     /// The provider's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -147,4 +176,37 @@ pub(super) fn checked_url(what: &str, url: &str) -> Result<(), super::OAuthError
     Err(super::OAuthError(format!(
         "{what} must be https (http only on localhost, 127.0.0.1 or [::1]): {url}"
     )))
+}
+
+/// RFC 6749 §3.3's `scope-token`: `%x21 / %x23-5B / %x5D-7E`, at least one.
+fn is_scope_token(scope: &str) -> bool {
+    !scope.is_empty()
+        && scope
+            .bytes()
+            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scopes(provider: &OAuthProvider, state: Value) -> Vec<String> {
+        provider.scopes_for(&state).collect()
+    }
+
+    #[test]
+    fn the_link_adds_its_scopes_to_the_providers_each_once() {
+        let github = OAuthProvider::github("id", "secret").with_scopes(["read:user"]);
+        assert_eq!(scopes(&github, json!({})), ["read:user"]);
+        assert_eq!(
+            scopes(&github, json!({"scopes": "repo, read:user  gist"})),
+            ["read:user", "repo", "gist"]
+        );
+        assert_eq!(
+            scopes(&github, json!({"scopes": ["repo", 7, "bad\"scope", ""]})),
+            ["read:user", "repo"]
+        );
+        assert_eq!(scopes(&github, json!({"scopes": 3})), ["read:user"]);
+    }
 }

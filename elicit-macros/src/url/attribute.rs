@@ -37,6 +37,11 @@ pub fn expand(args: TokenStream, item: TokenStream, default: TokenStream) -> Tok
         let path = LitStr::new(&serde.to_string().replace(' ', ""), at);
         quote_spanned!(at=> #[serde(crate = #path)])
     });
+    let ask = input
+        .generics
+        .params
+        .is_empty()
+        .then(|| inherent_ask(&input.ident, &input.vis, &root, at));
     // The derive comes first: `elicit` and `serde` are its and serde's helper attributes.
     quote_spanned! {at=>
         #[derive(#root::ElicitUrl)]
@@ -44,6 +49,31 @@ pub fn expand(args: TokenStream, item: TokenStream, default: TokenStream) -> Tok
         #serde_crate
         #elicit
         #item
+        #ask
+    }
+}
+
+/// `ask` as an inherent method, so a struct written with the attribute is asked with no trait
+/// in scope: it calls `ElicitUrl::ask`. Only with the attribute: its serde derives are there,
+/// so the method's bounds hold (a `#[derive(ElicitUrl)]` user names the trait anyway). Not for
+/// a generic struct, which the derive refuses and gives no impl.
+fn inherent_ask(ident: &Ident, vis: &syn::Visibility, root: &TokenStream, at: Span) -> TokenStream {
+    let p = quote!(#root::__private);
+    quote_spanned! {at=>
+        #[doc(hidden)]
+        const _: () = {
+            impl #ident {
+                /// Asks the user to open this URL elicitation's page, through a request's
+                /// context or any input channel (the trait method `ElicitUrl::ask`).
+                #[allow(dead_code)]
+                #vis fn ask<C: #p::InputChannel>(
+                    self,
+                    channel: &mut C,
+                ) -> impl #p::Future<Output = #p::Result<#p::UrlAnswer<Self>, C::Error>> + #p::Send + '_ {
+                    <Self as #p::ElicitUrl>::ask(self, channel)
+                }
+            }
+        };
     }
 }
 

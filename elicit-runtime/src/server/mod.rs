@@ -101,13 +101,12 @@ impl ElicitServer {
     /// wait limits changed (then a new pool starts).
     ///
     /// ```
-    /// use std::sync::Arc;
     /// use elicit_runtime::ElicitServer;
     /// use elicit_runtime::state::{KeyRing, StateSealer};
-    /// use elicit_runtime::url::{MemoryCompletionStore, UrlSettings};
+    /// use elicit_runtime::url::UrlSettings;
     ///
     /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "calendar"))
-    ///     .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())));
+    ///     .with_url(UrlSettings::in_memory());
     /// assert!(server.url_settings().store().is_some());
     /// ```
     pub fn with_url(self, settings: UrlSettings) -> Self {

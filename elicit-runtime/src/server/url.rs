@@ -106,6 +106,26 @@ impl UrlSettings {
         }
     }
 
+    /// URL mode whose pages record outcomes in this process's memory
+    /// ([`MemoryCompletionStore`](crate::url::MemoryCompletionStore)): a server with one
+    /// replica, and development. Where the page and the retry may reach different replicas,
+    /// give [`new`](Self::new) a shared store (`elicit-redis`) instead; with this one such a
+    /// retry never finds the page's outcome, and its link expires.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use elicit_runtime::url::UrlSettings;
+    ///
+    /// let url = UrlSettings::in_memory().with_origin("http://127.0.0.1:8080")?;
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "calendar")).with_url(url);
+    /// assert!(server.url_settings().store().is_some());
+    /// # Ok::<(), elicit_runtime::url::OriginError>(())
+    /// ```
+    pub fn in_memory() -> Self {
+        Self::new(Arc::new(crate::url::MemoryCompletionStore::new()))
+    }
+
     /// Serves URL-mode pages from `origin` (`scheme://host[:port]`) instead of the origin
     /// written in `#[elicit_url]`, e.g. a landing page on an ephemeral loopback port in
     /// development. The path and query of each URL stay as declared. The origin must be

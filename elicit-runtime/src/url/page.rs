@@ -420,7 +420,7 @@ impl OpenedHandleKey {
     /// made ([`ElicitUrl::shown`](crate::ElicitUrl::shown)). Show each label and value, escaped.
     ///
     /// ```
-    /// # use elicit_runtime::{ElicitServer, ElicitUrl, elicit_url};
+    /// # use elicit_runtime::{ElicitServer, elicit_url};
     /// # use elicit_runtime::state::{KeyRing, StateSealer};
     /// # use elicit_runtime::url::LandingPage;
     /// #[elicit_url(message = "Connect GitHub", url = "https://example.com/connect")]

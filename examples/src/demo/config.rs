@@ -9,7 +9,7 @@ use std::time::Duration;
 use elicit_redis::RedisCompletionStore;
 use elicit_rmcp::ElicitServer;
 use elicit_rmcp::state::{KeyRing, KeyRingError, StateSealer};
-use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
+use elicit_rmcp::url::UrlSettings;
 
 /// The environment variable holding the key ring (`kid:base64key` entries, primary first).
 pub const KEYS_ENV: &str = "ELICIT_KEYS";
@@ -152,7 +152,7 @@ impl DemoConfig {
             // Shared by the replicas: a state is spent once, a completion read once, whichever
             // replica each round reaches.
             Some(store) => UrlSettings::new(Arc::new(store)),
-            None => UrlSettings::new(Arc::new(MemoryCompletionStore::new())),
+            None => UrlSettings::in_memory(),
         };
         if let Some(hold) = self.url_hold {
             url = url.with_hold(hold);

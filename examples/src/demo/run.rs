@@ -120,7 +120,7 @@ pub async fn serve_http(
 #[cfg(test)]
 mod tests {
     use elicit_rmcp::testing::TestClient;
-    use elicit_rmcp::{ElicitContext, ElicitUrl, Reply};
+    use elicit_rmcp::{ElicitContext, Reply};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::TcpStream;
 

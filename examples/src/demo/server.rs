@@ -2,11 +2,9 @@
 //! `#[elicit_rmcp::handler]` where `#[tool_handler]` stood) whose tools ask the user through
 //! `elicit`.
 
-use std::sync::Arc;
-
 use elicit_rmcp::state::{KeyRing, StateSealer};
-use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
-use elicit_rmcp::{Answer, ElicitEnum, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};
+use elicit_rmcp::url::UrlSettings;
+use elicit_rmcp::{Answer, ElicitEnum, ElicitForm, ElicitServer, UrlAnswer};
 use elicit_rmcp::{Asked, Elicit, ElicitHandler, Principal};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -34,7 +32,7 @@ impl DemoServer {
         let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "elicit-demo"))
             .with_server_info("elicit-demo", env!("CARGO_PKG_VERSION"))
             .with_url(
-                UrlSettings::new(Arc::new(MemoryCompletionStore::new()))
+                UrlSettings::in_memory()
                     .with_origin(landing_origin)
                     .expect("the landing page listens on loopback")
                     .with_link_fallback(),
