@@ -3,7 +3,7 @@
 //! client), its default, and a plain-language hint of what it accepts.
 
 use elicit_wire::schema::{EnumOptions, PropertySchema, RequestedSchema, StringFormat};
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 /// A form-mode request, parsed and inside the grammar: what to render.
 ///
@@ -199,9 +199,9 @@ impl<'a> Field<'a> {
                     "a number"
                 };
                 match (&n.minimum, &n.maximum) {
-                    (Some(min), Some(max)) => format!("{what} from {} to {}", num(min), num(max)),
-                    (Some(min), None) => format!("{what}, at least {}", num(min)),
-                    (None, Some(max)) => format!("{what}, at most {}", num(max)),
+                    (Some(min), Some(max)) => format!("{what} from {min} to {max}"),
+                    (Some(min), None) => format!("{what}, at least {min}"),
+                    (None, Some(max)) => format!("{what}, at most {max}"),
                     (None, None) => what.to_owned(),
                 }
             }
@@ -217,10 +217,6 @@ impl<'a> Field<'a> {
             _ => String::new(),
         }
     }
-}
-
-fn num(n: &Number) -> String {
-    n.to_string()
 }
 
 fn range(min: Option<u64>, max: Option<u64>, one: &str, many: &str) -> Option<String> {

@@ -16,6 +16,8 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
 #[doc(inline)]
 pub use elicit_wire::{
     ClientCapabilities, ElicitAction, ElicitMode, ElicitParams, ElicitRequestParams, ElicitResult,
@@ -30,3 +32,22 @@ pub(crate) use elicit_wire::{
     ElicitationCompleteNotification, META_SERVER_INFO, METHOD_TOOLS_CALL, MRTR_METHODS,
     RequestMeta, RetryFields, WireError,
 };
+
+/// What of an elicitation result is worth keeping, as JSON: the action, and content only on
+/// accept (serialized without building a `Value`).
+pub(crate) struct Normalized<'a>(pub &'a ElicitResult);
+
+impl Serialize for Normalized<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let content = match (self.0.action, &self.0.content) {
+            (ElicitAction::Accept, Some(content)) => Some(content),
+            _ => None,
+        };
+        let mut map = serializer.serialize_map(Some(1 + usize::from(content.is_some())))?;
+        map.serialize_entry("action", self.0.action.as_str())?;
+        if let Some(content) = content {
+            map.serialize_entry("content", content)?;
+        }
+        map.end()
+    }
+}

@@ -146,13 +146,14 @@ impl UrlReport {
                 .into_iter()
                 .flatten(),
         );
-        let mut flagged: Vec<String> = Vec::new();
         for (name, value) in pairs {
             let Some(kind) = query::classify(&name, &value) else {
                 continue;
             };
-            if !flagged.iter().any(|n| *n == name) {
-                flagged.push(name.clone().into_owned());
+            let seen = self.findings.iter().any(
+                |f| matches!(f, Finding::SensitiveParameter { name: seen, .. } if *seen == name),
+            );
+            if !seen {
                 self.findings.push(Finding::SensitiveParameter {
                     name: name.into_owned(),
                     kind,

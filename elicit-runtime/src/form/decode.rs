@@ -1,6 +1,5 @@
 //! From a client's raw elicitation result to the typed answer of a form.
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value, json};
 
 use super::ElicitForm;
@@ -17,25 +16,6 @@ pub(crate) fn accepted(content: Map<String, Value>) -> Value {
     map.insert("action".to_owned(), Value::from("accept"));
     map.insert("content".to_owned(), Value::Object(content));
     Value::Object(map)
-}
-
-/// What of an elicitation result is worth keeping, as JSON: the action, and content only on
-/// accept (serialized without building a `Value`).
-pub(crate) struct Normalized<'a>(pub &'a ElicitResult);
-
-impl Serialize for Normalized<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let content = match (self.0.action, &self.0.content) {
-            (ElicitAction::Accept, Some(content)) => Some(content),
-            _ => None,
-        };
-        let mut map = serializer.serialize_map(Some(1 + usize::from(content.is_some())))?;
-        map.serialize_entry("action", self.0.action.as_str())?;
-        if let Some(content) = content {
-            map.serialize_entry("content", content)?;
-        }
-        map.end()
-    }
 }
 
 /// What an elicitation result decodes to: the typed answer, or accepted content that fails the

@@ -18,11 +18,11 @@ use serde_json::{Map, Value};
 
 pub use crate::channel::{DEFAULT_MAX_REASKS, Reask};
 pub use answer::Answer;
-pub(crate) use decode::{Normalized, elicit_result};
+pub(crate) use decode::elicit_result;
 pub use fill::fill_in;
 pub use prepared::Prepared;
+pub(crate) use question::short_digest;
 pub use question::{Question, question_digest};
-pub(crate) use question::{question_digest_raw, short_digest};
 pub use resolve::{Resolve, Resolved};
 
 use crate::channel::InputChannel;

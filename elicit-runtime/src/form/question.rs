@@ -4,8 +4,6 @@
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use serde_json::Value;
-
 use std::future::Future;
 
 use super::ElicitForm;
@@ -237,9 +235,4 @@ pub fn question_digest(key: &str, message: &str, schema: &RequestedSchema) -> St
 /// that binds answers to questions and URL flows to calls.
 pub(crate) fn short_digest(parts: &[&[u8]]) -> String {
     crate::state::short_digest(parts)
-}
-
-/// A digest for a non-form input request: key, method and canonical params.
-pub(crate) fn question_digest_raw(key: &str, method: &str, params: &Value) -> String {
-    crate::state::question_digest_raw(key, method, params)
 }

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::round::Carried;
 use crate::channel::Reask;
-use crate::form::Normalized;
 use crate::interrupt::Interrupt;
+use crate::wire::Normalized;
 use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
 
 /// Every answer a request can see, and the questions asked in this round.

@@ -34,11 +34,11 @@ use round::RoundState;
 pub(crate) use round::UrlFlow;
 
 use crate::channel::{ChannelRules, Follow, InputChannel, Reask, Round, UrlMode};
-use crate::form::question_digest_raw;
 use crate::interrupt::Interrupt;
 use crate::interrupt::UrlLink;
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
+use crate::state::question_digest_raw;
 use crate::state::{Binding, BindingBuf, OpenedState};
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError, MRTR_METHODS,

@@ -123,7 +123,7 @@ impl UrlSettings {
     /// # Ok::<(), elicit_runtime::url::OriginError>(())
     /// ```
     pub fn in_memory() -> Self {
-        Self::new(Arc::new(crate::url::MemoryCompletionStore::new()))
+        Self::new(Arc::new(elicit_state::MemoryCompletionStore::new()))
     }
 
     /// Serves URL-mode pages from `origin` (`scheme://host[:port]`) instead of the origin

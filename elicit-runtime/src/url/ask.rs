@@ -10,8 +10,9 @@ use serde_json::json;
 use super::{Askable, Bound, UrlAnswer};
 use crate::cancel::Cancellation;
 use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal};
-use crate::form::{elicit_result, question_digest_raw};
+use crate::form::elicit_result;
 use crate::interrupt::Interrupt;
+use crate::state::question_digest_raw;
 use crate::state::{
     Completion, CompletionStore, FIRST_POLL, MAX_POLL, WATCHED_POLL, principal_hash,
 };
