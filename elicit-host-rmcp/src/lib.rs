@@ -1,0 +1,67 @@
+//! Elicitation for hosts built on [rmcp](https://docs.rs/rmcp)'s client: the server's
+//! questions parsed strictly ([`elicit_host`]), asked through your [`Host`] (your terminal,
+//! window or web page), checked before they are sent, and 2026-07-28 `input_required` rounds
+//! driven as a person would answer them, with every outcome named.
+//!
+//! - [`Host`]: what you write. `fill` shows a form, `open` shows the URL consent screen (with
+//!   its [`UrlReport`](elicit_host::UrlReport)) and opens the page on consent.
+//! - [`Answerer`]: answers through the host. It refuses unseen what must not be shown (a
+//!   malformed or out-of-grammar schema, a mode not declared, a URL the report refuses, a
+//!   replayed `elicitationId`), gives the person a timeout, withdraws a question the server
+//!   cancels, and never sends content the form's schema refuses.
+//! - [`Answerer::call_tool`] (and `get_prompt`, `read_resource`): the rounds, with new ids,
+//!   answers under the round's keys, the exact `requestState`, bounded rounds, and a page
+//!   the person opened waited for rather than shown again; a 2025-11-25 `-32042` is driven
+//!   too. The [`Call`] names each elicitation's [`Outcome`] and why a call has no result
+//!   ([`CallError`]).
+//! - [`ElicitingClient`]: a ready `ClientHandler`; or forward two methods of yours to the
+//!   [`Answerer`].
+//!
+//! ```
+//! use elicit_host::{FormInput, FormModel, UrlReport, UrlRequest};
+//! use elicit_host_rmcp::{Asker, Consent, Host};
+//! use elicit_wire::ElicitResult;
+//!
+//! /// A host that shows each question on the terminal.
+//! struct Terminal;
+//!
+//! impl Host for Terminal {
+//!     async fn fill(&self, asker: &Asker, form: &FormModel) -> ElicitResult {
+//!         println!("{} asks: {}", asker.shown_name(), form.message());
+//!         let input = FormInput::new(form); // defaults pre-filled
+//!         for field in form.fields() {
+//!             println!("  {} ({})", field.label(), field.hint());
+//!             // …read a line, `input.set_text(field.name(), &line)`, show its error…
+//!         }
+//!         input.accept().unwrap_or_else(|_| ElicitResult::cancel())
+//!     }
+//!
+//!     async fn open(&self, asker: &Asker, request: &UrlRequest, report: &UrlReport) -> Consent {
+//!         println!("{} wants to open {}", asker.shown_name(), report.sent());
+//!         for finding in report.findings() {
+//!             println!("  ! {finding}");
+//!         }
+//!         // …ask "open it? [y/N/esc]"; on yes, open the system browser…
+//!         # let _ = request;
+//!         Consent::Declined
+//!     }
+//! }
+//! ```
+
+mod answerer;
+mod ask;
+mod asker;
+mod client;
+mod host;
+mod limits;
+mod links;
+mod outcome;
+mod rounds;
+
+pub use answerer::{Answerer, OriginError};
+pub use asker::Asker;
+pub use client::ElicitingClient;
+pub use elicit_host;
+pub use host::{Consent, Host};
+pub use limits::{DEFAULT_ANSWER_TIMEOUT, DEFAULT_MAX_ROUNDS, DEFAULT_MAX_WAIT, Limits};
+pub use outcome::{Call, CallError, Elicited, Mode, Outcome};
