@@ -27,7 +27,7 @@ pub type Filled<T, E = Unexpanded> = <E as Expansion<T>>::Filled;
 /// the method (with [`Expanded`]); without the attribute ([`Unexpanded`]) they are nothing,
 /// and the compiler says to add it.
 #[diagnostic::on_unimplemented(
-    message = "`Asked<{T}>` and `Accepted<{T}>` are parameters that `#[elicit_rmcp::asks]` fills before the body runs",
+    message = "`Asked<{T}>`, `Accepted<{T}>` and `Filled<{T}>` are parameters that `#[elicit_rmcp::asks]` fills before the body runs",
     label = "this method needs `#[elicit_rmcp::asks]`",
     note = "write `#[elicit_rmcp::asks]` above `#[tool]` (or `#[prompt]`) on this method"
 )]

@@ -464,6 +464,23 @@ async fn a_field_the_user_decides_is_asked_with_the_models_value_pre_filled() {
     }
 }
 
+/// The pre-filled value is a `default`, not `required`: a client that accepts with the
+/// defaults (sends `{}`) pays the model's amount, on both eras.
+#[tokio::test]
+async fn accepting_a_field_the_user_decides_with_its_default_takes_the_pre_filled_value() {
+    for era in ERAS {
+        let run = ScriptedClient::new(era)
+            .reply_as::<Payment>("payment", UserReply::Accept(json!({})))
+            .call_tool(
+                desk("alice"),
+                "pay",
+                json!({"invoice": "INV-1", "cents": 450}),
+            )
+            .await;
+        assert_eq!(run.text(), "paid 450 cents on INV-1", "{era:?}");
+    }
+}
+
 /// Generated answers (`testing::answers`) to the filled-in form: every valid one books with
 /// the kept restaurant, on both eras.
 #[test]

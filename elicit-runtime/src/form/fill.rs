@@ -184,21 +184,26 @@ fn kept_note(kept: &Map<String, Value>) -> String {
 }
 
 /// The form from the kept values and the user's answer to the fields `asked` asked (other
-/// members of the answer are ignored: they cannot change a kept value).
+/// members of the answer are ignored: they cannot change a kept value). An asked field the
+/// answer leaves out takes its pre-filled value (the schema sent it as a `default` and not as
+/// `required`, so a client that accepts with the defaults may omit it).
 fn merged<T: ElicitForm>(
     kept: &Map<String, Value>,
     content: &Value,
     asked: &RequestedSchema,
 ) -> Result<T, ContentError> {
     let mut all = kept.clone();
-    if let Value::Object(answer) = content {
-        let asked_for = |name: &String| asked.properties.iter().any(|(n, _)| n == name);
-        all.extend(
-            answer
-                .iter()
-                .filter(|(name, _)| asked_for(name))
-                .map(|(k, v)| (k.clone(), v.clone())),
-        );
+    let answer = match content {
+        Value::Object(answer) => Some(answer),
+        _ => None,
+    };
+    for (name, property) in &asked.properties {
+        let value = answer
+            .and_then(|answer| answer.get(name).cloned())
+            .or_else(|| property.default_value());
+        if let Some(value) = value {
+            all.insert(name.clone(), value);
+        }
     }
     T::from_content(&Value::Object(all))
 }
