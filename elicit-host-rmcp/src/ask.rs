@@ -10,8 +10,9 @@ use elicit_wire::ElicitResult;
 use serde_json::{Map, Value};
 
 use crate::asker::Asker;
-use crate::host::{Consent, Host};
+use crate::host::Host;
 use crate::outcome::{Mode, Outcome};
+use elicit_host::Consent;
 
 /// Parses `params` (of `elicitation/create`) and refuses a mode the host did not declare.
 pub(crate) fn parse(params: &Value, url_mode: bool) -> Result<Elicitation, Outcome> {

@@ -4,24 +4,11 @@
 use std::future::Future;
 use std::time::Duration;
 
-use elicit_host::{FormModel, UrlReport, UrlRequest};
+use elicit_host::{Consent, FormModel, UrlReport, UrlRequest};
 use elicit_wire::ElicitResult;
 
 use crate::asker::Asker;
 use crate::outcome::Elicited;
-
-/// The person's answer on a URL consent screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Consent {
-    /// The person agreed and the host opened the page, in a browser the host and the model
-    /// cannot read (the system browser, not an embedded web view). Sent as `accept`: it means
-    /// consent, not that the page's flow finished.
-    Opened,
-    /// The person refused (`decline`).
-    Declined,
-    /// The person dismissed the screen without choosing (`cancel`).
-    Cancelled,
-}
 
 /// How a host asks the person. Implement [`fill`](Host::fill) and [`open`](Host::open); the
 /// rest has defaults.
@@ -33,8 +20,8 @@ pub enum Consent {
 /// decline and cancel.
 ///
 /// ```
-/// use elicit_host::{FormInput, FormModel, UrlReport, UrlRequest};
-/// use elicit_host_rmcp::{Asker, Consent, Host};
+/// use elicit_host::{Consent, FormInput, FormModel, UrlReport, UrlRequest};
+/// use elicit_host_rmcp::{Asker, Host};
 /// use elicit_wire::ElicitResult;
 ///
 /// /// Accepts every form with its defaults and refuses every page (a test double).

@@ -18,8 +18,8 @@
 //!   [`Answerer`].
 //!
 //! ```
-//! use elicit_host::{FormInput, FormModel, UrlReport, UrlRequest};
-//! use elicit_host_rmcp::{Asker, Consent, Host};
+//! use elicit_host::{Consent, FormInput, FormModel, UrlReport, UrlRequest};
+//! use elicit_host_rmcp::{Asker, Host};
 //! use elicit_wire::ElicitResult;
 //!
 //! /// A host that shows each question on the terminal.
@@ -62,6 +62,7 @@ pub use answerer::{Answerer, OriginError};
 pub use asker::Asker;
 pub use client::ElicitingClient;
 pub use elicit_host;
-pub use host::{Consent, Host};
+pub use elicit_host::Consent;
+pub use host::Host;
 pub use limits::{DEFAULT_ANSWER_TIMEOUT, DEFAULT_MAX_ROUNDS, DEFAULT_MAX_WAIT, Limits};
 pub use outcome::{Call, CallError, Elicited, Mode, Outcome};

@@ -58,14 +58,20 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! [`terminal::Terminal`] renders both on any line-based terminal (std I/O only), for
+//! command-line hosts and as a reference for your own renderer.
+//!
 //! Decline and cancel need nothing parsed: answer `ElicitResult::decline()` or
 //! `ElicitResult::cancel()` (re-exported here with the rest of the wire model as [`wire`]).
 
+mod consent;
 mod form;
 mod input;
 mod request;
+pub mod terminal;
 mod url_report;
 
+pub use consent::Consent;
 pub use elicit_wire as wire;
 pub use form::{Field, FieldKind, FormModel};
 pub use input::{FieldProblem, FormInput};

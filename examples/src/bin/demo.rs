@@ -7,12 +7,15 @@
 //! cargo run -p elicit-examples --bin demo -- --interactive # you answer in the terminal
 //! ```
 
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
+use elicit_host::terminal::Terminal;
+use elicit_host::wire::ElicitResult;
+use elicit_host::{Consent, Elicitation, UrlReport};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
@@ -59,96 +62,40 @@ impl User {
     }
 }
 
-fn prompt(question: &str) -> String {
-    print!("    {question} ");
-    let _ = std::io::stdout().flush();
-    let mut line = String::new();
-    let _ = std::io::stdin().lock().read_line(&mut line);
-    line.trim().to_owned()
-}
-
+/// You answer, on elicit-host's terminal renderer: the request parsed strictly (a schema
+/// outside the grammar is refused, not shown), every field reviewed and edited, the URL
+/// consent screen with the site emphasised. The reply is exactly what the renderer returns.
 fn interactive_answer(params: &Value) -> Value {
-    if params["mode"] == "url" {
-        println!(
-            "    the server asks you to open: {}",
-            params["url"].as_str().unwrap_or_default()
-        );
-        return match prompt("open it? [y]es / [n]o (decline) / [c]ancel:").as_str() {
-            "y" | "yes" => {
+    let stdin = std::io::stdin();
+    let mut terminal = Terminal::new(stdin.lock(), std::io::stdout());
+    let result = match Elicitation::from_params(params) {
+        Err(error) => {
+            println!("    (not shown: {error}; answered cancel)");
+            ElicitResult::cancel()
+        }
+        Ok(Elicitation::Form(form)) => terminal
+            .fill(SERVER_NAME, &form)
+            .unwrap_or_else(|_| ElicitResult::cancel()),
+        Ok(Elicitation::Url(request)) => {
+            let report = UrlReport::assess(&request.url, None);
+            let consent = terminal
+                .consent(SERVER_NAME, &request.message, &report)
+                .unwrap_or(Consent::Cancelled);
+            if consent == Consent::Opened {
                 println!(
                     "    open the link above in your browser and click Confirm (or Cancel) there;\n    \
                      the server waits for you: each retry is held up to 30 s, and if you take\n    \
-                     longer it asks again here with the same link (answer y to keep waiting)"
+                     longer it asks again here with the same link (answer o to keep waiting)"
                 );
-                json!({"action": "accept"})
             }
-            "n" | "no" => json!({"action": "decline"}),
-            _ => json!({"action": "cancel"}),
-        };
-    }
-    match prompt("answer this form? [y]es / [n]o (decline) / [c]ancel:").as_str() {
-        "y" | "yes" => {}
-        "n" | "no" => return json!({"action": "decline"}),
-        _ => return json!({"action": "cancel"}),
-    }
-    let schema = &params["requestedSchema"];
-    let mut content = Map::new();
-    for (name, property) in schema["properties"].as_object().into_iter().flatten() {
-        let label = property["title"].as_str().unwrap_or(name);
-        let mut hint = property["type"].as_str().unwrap_or("").to_owned();
-        if let Some(options) = options(property) {
-            hint = format!("one of {}", options.join(", "));
-            if property["type"] == "array" {
-                hint = format!("comma-separated, from {}", options.join(", "));
-            }
+            consent.result()
         }
-        if let Some(default) = property.get("default") {
-            hint.push_str(&format!(", default {default}"));
-        }
-        let line = prompt(&format!("{label} ({hint}):"));
-        if line.is_empty() {
-            continue;
-        }
-        let value = match property["type"].as_str() {
-            Some("integer") => line
-                .parse::<i64>()
-                .map(Value::from)
-                .unwrap_or(Value::String(line)),
-            Some("number") => line
-                .parse::<f64>()
-                .map(Value::from)
-                .unwrap_or(Value::String(line)),
-            Some("boolean") => Value::Bool(matches!(line.as_str(), "y" | "yes" | "true")),
-            Some("array") => Value::from(
-                line.split(',')
-                    .map(|s| s.trim().to_owned())
-                    .collect::<Vec<_>>(),
-            ),
-            _ => Value::String(line),
-        };
-        content.insert(name.clone(), value);
-    }
-    json!({"action": "accept", "content": content})
+    };
+    serde_json::to_value(result).unwrap_or_else(|_| json!({"action": "cancel"}))
 }
 
-/// The option values of a select property.
-fn options(property: &Value) -> Option<Vec<String>> {
-    let list = property
-        .get("enum")
-        .or_else(|| property.get("oneOf"))
-        .or_else(|| property.pointer("/items/enum"))
-        .or_else(|| property.pointer("/items/anyOf"))?;
-    Some(
-        list.as_array()?
-            .iter()
-            .filter_map(|o| {
-                o.as_str()
-                    .or_else(|| o["const"].as_str())
-                    .map(str::to_owned)
-            })
-            .collect(),
-    )
-}
+/// The demo server's name, shown with each question.
+const SERVER_NAME: &str = "elicit-demo";
 
 /// How long the scripted person takes on the page before clicking Confirm: longer than the
 /// two seconds an SDK client's empty rounds would last, so the demo shows the server waiting

@@ -1,0 +1,189 @@
+//! A form on the terminal: each field asked in turn, then the whole answer for review.
+
+use std::io::{self, BufRead, Write};
+
+use elicit_wire::ElicitResult;
+use serde_json::Value;
+
+use super::{Terminal, Typed};
+use crate::form::{Field, FieldKind, FormModel};
+use crate::input::FormInput;
+
+/// How a form's prompts ended.
+enum Step {
+    Done,
+    Stop(ElicitResult),
+}
+
+impl<R: BufRead, W: Write> Terminal<R, W> {
+    /// Asks `form` of the person on behalf of `server` (the name to show), and returns their
+    /// answer: `accept` with content that passes the form's schema, `decline` or `cancel`.
+    pub fn fill(&mut self, server: &str, form: &FormModel) -> io::Result<ElicitResult> {
+        let heading = self.bold(&format!("── {server} asks ──"));
+        self.say(&heading)?;
+        self.say(form.message())?;
+        self.say("(Enter keeps the value in brackets, - clears it; :d declines, :c cancels)")?;
+        let mut input = FormInput::new(form);
+        for (index, field) in form.fields().enumerate() {
+            if let Step::Stop(result) = self.edit(&mut input, field, index + 1)? {
+                return Ok(result);
+            }
+        }
+        loop {
+            self.review(&input)?;
+            let typed = self.ask("[s]end, a field's number to change it, [d]ecline, [c]ancel:")?;
+            let line = match typed {
+                Typed::Decline => return Ok(ElicitResult::decline()),
+                Typed::Cancel => return Ok(ElicitResult::cancel()),
+                Typed::Line(line) => line.trim().to_lowercase(),
+            };
+            match line.as_str() {
+                "s" | "send" => match input.accept() {
+                    Ok(result) => return Ok(result),
+                    Err(errors) => {
+                        for error in errors.errors() {
+                            let label = form
+                                .field(&error.field)
+                                .map_or(error.field.as_str(), |f| f.label());
+                            self.say(&format!("  ✗ {label}: {}", error.reason))?;
+                        }
+                    }
+                },
+                "d" | "decline" => return Ok(ElicitResult::decline()),
+                "c" | "cancel" => return Ok(ElicitResult::cancel()),
+                number => match number
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| Some((n, form.fields().nth(n.checked_sub(1)?)?)))
+                {
+                    Some((n, field)) => {
+                        if let Step::Stop(result) = self.edit(&mut input, field, n)? {
+                            return Ok(result);
+                        }
+                    }
+                    None => self.say("  type s, d, c or a field's number")?,
+                },
+            }
+        }
+    }
+
+    /// Asks one field until the person keeps, clears or sets a valid value.
+    fn edit(
+        &mut self,
+        input: &mut FormInput<'_>,
+        field: Field<'_>,
+        number: usize,
+    ) -> io::Result<Step> {
+        let required = if field.required() { " *" } else { "" };
+        let title = self.bold(&format!("{number}. {}{required}", field.label()));
+        self.say(&format!("  {title} — {}", field.hint()))?;
+        if let Some(description) = field.description() {
+            self.say(&format!("     {description}"))?;
+        }
+        let options = field.options();
+        if !options.is_empty() {
+            let listed: Vec<String> = options
+                .iter()
+                .enumerate()
+                .map(|(i, (_, label))| format!("{}) {label}", i + 1))
+                .collect();
+            self.say(&format!("     {}", listed.join("   ")))?;
+        }
+        loop {
+            let shown = shown(field, input.value(field.name()));
+            let line = match self.ask(&format!("     [{shown}] >"))? {
+                Typed::Decline => return Ok(Step::Stop(ElicitResult::decline())),
+                Typed::Cancel => return Ok(Step::Stop(ElicitResult::cancel())),
+                Typed::Line(line) => line,
+            };
+            let text = line.trim();
+            if text.is_empty() {
+                return Ok(Step::Done);
+            }
+            if text == "-" {
+                if field.required() {
+                    self.say("     ✗ this field is required")?;
+                    continue;
+                }
+                input.clear(field.name());
+                return Ok(Step::Done);
+            }
+            // A text field takes the line as typed; others are read as typed, options also by
+            // their number.
+            let typed = match field.kind() {
+                FieldKind::Text => line.clone(),
+                _ => by_number(field, text),
+            };
+            match input.set_text(field.name(), &typed) {
+                Ok(()) => return Ok(Step::Done),
+                Err(problem) => self.say(&format!("     ✗ {}", problem.reason))?,
+            }
+        }
+    }
+
+    /// The whole answer as it stands.
+    fn review(&mut self, input: &FormInput<'_>) -> io::Result<()> {
+        let form = input.form();
+        let heading = self.bold("Your answer:");
+        self.say(&heading)?;
+        let width = form
+            .fields()
+            .map(|f| f.label().chars().count())
+            .max()
+            .unwrap_or(0)
+            + 2;
+        for (index, field) in form.fields().enumerate() {
+            let required = if field.required() { " *" } else { "" };
+            let label = format!("{}{required}", field.label());
+            let value = shown(field, input.value(field.name()));
+            self.say(&format!("  {}. {label:<width$} {value}", index + 1))?;
+        }
+        Ok(())
+    }
+}
+
+/// Options typed by number (`2`, `1, 3`) as their values; anything else as typed.
+fn by_number(field: Field<'_>, text: &str) -> String {
+    let options = field.options();
+    if options.is_empty() {
+        return text.to_owned();
+    }
+    let one = |part: &str| -> String {
+        let part = part.trim();
+        let named = options
+            .iter()
+            .any(|(value, label)| *value == part || *label == part);
+        match part.parse::<usize>() {
+            Ok(n) if !named && (1..=options.len()).contains(&n) => options[n - 1].0.to_owned(),
+            _ => part.to_owned(),
+        }
+    };
+    match field.kind() {
+        FieldKind::MultiChoice => text.split(',').map(one).collect::<Vec<_>>().join(","),
+        _ => one(text),
+    }
+}
+
+/// A value as the person reads it: options by label, yes/no, `(empty)`.
+fn shown(field: Field<'_>, value: Option<&Value>) -> String {
+    let options = field.options();
+    let label = |value: &str| {
+        options
+            .iter()
+            .find(|(v, _)| *v == value)
+            .map_or(value.to_owned(), |(_, label)| (*label).to_owned())
+    };
+    match value {
+        None => "(empty)".to_owned(),
+        Some(Value::String(text)) if field.kind() == FieldKind::Choice => label(text),
+        Some(Value::String(text)) => text.clone(),
+        Some(Value::Bool(yes)) => if *yes { "yes" } else { "no" }.to_owned(),
+        Some(Value::Array(items)) if items.is_empty() => "(none)".to_owned(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| item.as_str().map_or_else(|| item.to_string(), label))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Some(other) => other.to_string(),
+    }
+}
