@@ -16,7 +16,7 @@ use crate::host::Host;
 ///
 /// ```no_run
 /// # use elicit_host::{FormModel, UrlReport, UrlRequest};
-/// # use elicit_host_rmcp::{Asker, Host};
+/// # use elicit_host_rmcp::{Asker, Consent, Host};
 /// # use elicit_wire::ElicitResult;
 /// # struct Terminal;
 /// # impl Host for Terminal {

@@ -17,6 +17,9 @@
 //! - [`ElicitingClient`]: a ready `ClientHandler`; or forward two methods of yours to the
 //!   [`Answerer`].
 //!
+//! The [guide] is a chapter for host authors: which of the spec's client duties each piece
+//! keeps, a host on the terminal renderer, a complete run, how calls end, and testing.
+//!
 //! ```
 //! use elicit_host::{Consent, FormInput, FormModel, UrlReport, UrlRequest};
 //! use elicit_host_rmcp::{Asker, Host};
@@ -47,6 +50,11 @@
 //!     }
 //! }
 //! ```
+
+/// A chapter for host authors: what the spec asks of a client and who does it, a host in a
+/// few lines, how calls end, and testing.
+#[doc = include_str!("guide.md")]
+pub mod guide {}
 
 mod answerer;
 mod ask;
