@@ -58,14 +58,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! [`terminal::Terminal`] renders both on any line-based terminal (std I/O only), for
-//! command-line hosts and as a reference for your own renderer.
+//! Two renderers come with it, each std only: [`terminal::Terminal`] on any line-based
+//! terminal, and [`html`] for web hosts (an accessible `<form>` with the schema's constraints
+//! checked in the page, the posted answer read back by the server's rules, the consent panel).
 //!
 //! Decline and cancel need nothing parsed: answer `ElicitResult::decline()` or
 //! `ElicitResult::cancel()` (re-exported here with the rest of the wire model as [`wire`]).
 
 mod consent;
 mod form;
+pub mod html;
 mod input;
 mod request;
 pub mod terminal;

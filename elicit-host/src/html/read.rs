@@ -1,0 +1,59 @@
+//! A posted form, read back through the server's rules.
+
+use elicit_wire::ElicitResult;
+
+use crate::form::{FieldKind, FormModel};
+use crate::input::{FieldProblem, FormInput};
+
+/// Reads what the browser posted for `form` (the `application/x-www-form-urlencoded` pairs,
+/// decoded): `elicit-action` says send, decline or cancel; on send every field is set as the
+/// person typed it, by the server's rules, and the whole answer must pass. The problems, by
+/// field, otherwise: render the form again with them
+/// ([`form`](super::form) with a [`FormInput`] holding what was sent).
+pub fn read(
+    form: &FormModel,
+    posted: impl IntoIterator<Item = (String, String)>,
+) -> Result<ElicitResult, Vec<FieldProblem>> {
+    let posted: Vec<(String, String)> = posted.into_iter().collect();
+    let action = posted
+        .iter()
+        .find(|(name, _)| name == "elicit-action")
+        .map(|(_, value)| value.as_str());
+    match action {
+        Some("decline") => return Ok(ElicitResult::decline()),
+        Some("accept") => {}
+        // Anything else, or no action at all, is a dismissal.
+        _ => return Ok(ElicitResult::cancel()),
+    }
+    let mut input = FormInput::empty(form);
+    let mut problems = Vec::new();
+    for field in form.fields() {
+        let values: Vec<&str> = posted
+            .iter()
+            .filter(|(name, _)| name == field.name())
+            .map(|(_, value)| value.as_str())
+            .collect();
+        let text = match field.kind() {
+            // An unticked box sends nothing: no.
+            FieldKind::Boolean => if values.is_empty() { "no" } else { "yes" }.to_owned(),
+            FieldKind::MultiChoice => values.join(","),
+            _ => values.first().copied().unwrap_or_default().to_owned(),
+        };
+        if let Err(problem) = input.set_text(field.name(), &text) {
+            problems.push(problem);
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    input.accept().map_err(|errors| {
+        errors
+            .errors()
+            .iter()
+            .map(|error| FieldProblem {
+                field: error.field.clone(),
+                reason: error.reason.clone(),
+            })
+            .collect()
+    })
+}
