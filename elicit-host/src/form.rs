@@ -34,6 +34,8 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq)]
 pub struct FormModel {
     message: String,
+    title: Option<String>,
+    description: Option<String>,
     schema: RequestedSchema,
 }
 
@@ -63,12 +65,54 @@ pub struct Field<'a> {
 
 impl FormModel {
     pub(crate) fn new(message: String, schema: RequestedSchema) -> Self {
-        FormModel { message, schema }
+        FormModel {
+            message,
+            title: None,
+            description: None,
+            schema,
+        }
+    }
+
+    pub(crate) fn with_annotations(
+        mut self,
+        title: Option<String>,
+        description: Option<String>,
+    ) -> Self {
+        self.title = title;
+        self.description = description;
+        self
     }
 
     /// The server's message: why it asks.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// The schema's own `title`, when the server gave one (the Python SDK names every form
+    /// after its model: `"Registration"`). Not in the spec's schema type, but words for the
+    /// person that constrain nothing; a heading for the form, never a replacement for the
+    /// [`message`](Self::message).
+    ///
+    /// ```
+    /// use elicit_host::Elicitation;
+    /// use serde_json::json;
+    ///
+    /// let params = json!({"message": "Please provide your registration details:",
+    ///     "requestedSchema": {"type": "object", "title": "Registration",
+    ///         "properties": {"username": {"type": "string", "title": "Username"}},
+    ///         "required": ["username"]}});
+    /// let Elicitation::Form(form) = Elicitation::from_params(&params)? else { unreachable!() };
+    /// assert_eq!(form.title(), Some("Registration"));
+    /// assert_eq!(form.description(), None);
+    /// # Ok::<(), elicit_host::RequestError>(())
+    /// ```
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The schema's own `description`, when the server gave one (as [`title`](Self::title)).
+    pub fn description(&self) -> Option<&str> {
+        self.description.as_deref()
     }
 
     /// The fields, in the order the server declared them.

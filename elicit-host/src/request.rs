@@ -2,6 +2,7 @@
 //! params, or one entry of a 2026-07-28 round's `inputRequests`. A form whose schema leaves the
 //! restricted grammar is an error that says where and why, never a form to render.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use elicit_wire::schema::{RequestedSchema, SchemaError};
@@ -205,8 +206,40 @@ fn form(params: &Map<String, Value>, message: String) -> Result<Elicitation, Req
             problem: "is missing",
         });
     };
-    let schema = RequestedSchema::from_value(schema).map_err(RequestError::OutOfGrammar)?;
-    Ok(Elicitation::Form(FormModel::new(message, schema)))
+    let (schema, title, description) = root_annotations(schema)?;
+    let schema = RequestedSchema::from_value(&schema).map_err(RequestError::OutOfGrammar)?;
+    Ok(Elicitation::Form(
+        FormModel::new(message, schema).with_annotations(title, description),
+    ))
+}
+
+/// A schema without its root annotations, its `title` and its `description`.
+type Annotated<'a> = (Cow<'a, Value>, Option<String>, Option<String>);
+
+/// The schema without its root `title` and `description`, and those two. The spec's schema
+/// type lists neither, but the Python SDK sends a `title` on every form (its model's name)
+/// and rmcp's own schema type carries both: they are words for the person and constrain
+/// nothing, so a host keeps them rather than refuse every form such a server asks. Every
+/// other key outside the grammar is still refused.
+fn root_annotations(schema: &Value) -> Result<Annotated<'_>, RequestError> {
+    let Value::Object(root) = schema else {
+        return Ok((Cow::Borrowed(schema), None, None));
+    };
+    if !root.contains_key("title") && !root.contains_key("description") {
+        return Ok((Cow::Borrowed(schema), None, None));
+    }
+    let mut root = root.clone();
+    let mut take = |key: &str, member: &'static str| match root.remove(key) {
+        None => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(_) => Err(RequestError::Malformed {
+            member,
+            problem: "is not a string",
+        }),
+    };
+    let title = take("title", "requestedSchema.title")?;
+    let description = take("description", "requestedSchema.description")?;
+    Ok((Cow::Owned(Value::Object(root)), title, description))
 }
 
 fn url(params: &Map<String, Value>, message: String) -> Result<Elicitation, RequestError> {

@@ -15,17 +15,22 @@ fn posted(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 #[test]
 fn everything_a_server_sends_is_escaped() {
     let params = json!({"message": "<script>alert(1)</script>", "requestedSchema": {
-        "type": "object",
+        "type": "object", "title": "<u>Registration</u>", "description": "<s>who</s>",
         "properties": {"a\"b": {"type": "string", "title": "<b>x</b>", "description": "it's \"quoted\" & <i>"}}
     }});
     let Elicitation::Form(form) = Elicitation::from_params(&params).unwrap() else {
         unreachable!()
     };
     let page = html::form("<img src=x>", &FormInput::new(&form), "/a?b=\"c\"", &[]);
-    for raw in ["<script>", "<img", "<b>x", "<i>", "\"c\""] {
+    for raw in ["<script>", "<img", "<b>x", "<i>", "\"c\"", "<u>", "<s>"] {
         assert!(!page.contains(raw), "{raw} in {page}");
     }
     assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    // The schema's own title and description, below the message.
+    assert!(page.contains(
+        "<p class=\"elicit-form-title\"><strong>&lt;u&gt;Registration&lt;/u&gt;</strong></p>\n  \
+         <p class=\"elicit-form-description\">&lt;s&gt;who&lt;/s&gt;</p>\n"
+    ));
     assert!(page.contains("it&#39;s &quot;quoted&quot; &amp; &lt;i&gt;"));
     assert!(page.contains(r#"name="a&quot;b""#));
     assert!(page.contains(r#"id="elicit-a_b""#));

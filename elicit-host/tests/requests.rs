@@ -1,5 +1,6 @@
 //! Incoming elicitations of both eras, parsed strictly: what is in the grammar becomes a form
-//! or a URL request, everything else a distinct error that says why.
+//! or a URL request (a root `title` and `description` kept as words for the person),
+//! everything else a distinct error that says why.
 
 use elicit_host::{Elicitation, RequestError};
 use serde_json::{Value, json};
@@ -116,5 +117,49 @@ fn schemas_outside_the_grammar_are_never_forms() {
             Elicitation::from_params(&form(properties)),
             Err(RequestError::OutOfGrammar(_))
         ));
+    }
+}
+
+#[test]
+fn a_root_title_and_description_are_words_for_the_person_and_nothing_else_is_let_in() {
+    // What the Python SDK sends for a pydantic model: its name as the root `title`.
+    let params = json!({"message": "Please provide your registration details:", "requestedSchema": {
+        "properties": {"username": {"title": "Username", "type": "string"}},
+        "required": ["username"], "title": "Registration", "type": "object",
+        "description": "Who you are"
+    }});
+    let Elicitation::Form(form) = Elicitation::from_params(&params).unwrap() else {
+        panic!("a form")
+    };
+    assert_eq!(form.title(), Some("Registration"));
+    assert_eq!(form.description(), Some("Who you are"));
+    assert_eq!(form.message(), "Please provide your registration details:");
+    assert_eq!(
+        form.fields().map(|f| f.name()).collect::<Vec<_>>(),
+        ["username"]
+    );
+
+    for (root, why) in [
+        (
+            json!({"title": 7}),
+            "`requestedSchema.title` is not a string",
+        ),
+        (
+            json!({"description": ["no"]}),
+            "`requestedSchema.description` is not a string",
+        ),
+        (
+            json!({"title": "Registration", "additionalProperties": false}),
+            "the form's schema is outside the elicitation grammar: `additionalProperties`: \
+             `additionalProperties` is not allowed at the root of an elicitation form",
+        ),
+    ] {
+        let mut schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        schema
+            .as_object_mut()
+            .unwrap()
+            .extend(root.as_object().unwrap().clone());
+        let params = json!({"message": "?", "requestedSchema": schema});
+        assert_eq!(error(params), why);
     }
 }

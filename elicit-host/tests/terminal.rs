@@ -186,3 +186,36 @@ fn a_lookalike_is_flagged_and_a_refused_link_is_never_offered() {
     );
     assert!(!screen.contains("Open it"));
 }
+
+#[test]
+fn a_schema_title_and_description_are_shown_below_the_message() {
+    // What the Python SDK sends: the model's name as the root `title`.
+    let params = json!({"message": "Please provide your registration details:", "requestedSchema": {
+        "type": "object", "title": "Registration", "description": "Who you are",
+        "properties": {"username": {"type": "string", "title": "Username"}},
+        "required": ["username"]
+    }});
+    let Elicitation::Form(form) = Elicitation::from_params(&params).unwrap() else {
+        unreachable!()
+    };
+    let mut screen = Vec::new();
+    let result = Terminal::new("alice\ns\n".as_bytes(), &mut screen)
+        .plain()
+        .fill("legacy-elicitation-example", &form)
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(result).unwrap(),
+        json!({"action": "accept", "content": {"username": "alice"}})
+    );
+    let screen = String::from_utf8(screen).unwrap();
+    assert!(
+        screen.starts_with(
+            "── legacy-elicitation-example asks ──\n\
+             Please provide your registration details:\n\
+             Registration\n\
+             Who you are\n\
+             (Enter keeps"
+        ),
+        "{screen}"
+    );
+}

@@ -166,6 +166,9 @@ impl Desk {
 pub enum FormPlan {
     /// Types these values (by field name) over the defaults, then submits.
     Type(Vec<(&'static str, &'static str)>),
+    /// Types these values into the fields each form has (the others are left as they are),
+    /// then submits: one plan for a call that asks several forms.
+    Fields(Vec<(&'static str, &'static str)>),
     /// Sends this, whatever it is.
     Send(ElicitResult),
     /// Never answers.
@@ -226,17 +229,8 @@ impl Host for Person {
             seen.forms.push(form.message().to_owned());
         }
         match &self.form {
-            FormPlan::Type(values) => {
-                let mut input = FormInput::new(form);
-                for (field, text) in values {
-                    input
-                        .set_text(field, text)
-                        .expect("the person types a valid value");
-                }
-                input
-                    .accept()
-                    .expect("the person fills every required field")
-            }
+            FormPlan::Type(values) => typed(form, values, |_| true),
+            FormPlan::Fields(values) => typed(form, values, |field| form.field(field).is_some()),
             FormPlan::Send(result) => result.clone(),
             FormPlan::Never => std::future::pending().await,
         }
@@ -276,6 +270,20 @@ impl Host for Person {
     fn outcome(&self, elicited: &Elicited) {
         self.seen().outcomes.push(elicited.outcome.clone());
     }
+}
+
+/// The person types `values` over the defaults (those `types` says this form has), then
+/// submits.
+fn typed(form: &FormModel, values: &[(&str, &str)], types: impl Fn(&str) -> bool) -> ElicitResult {
+    let mut input = FormInput::new(form);
+    for (field, text) in values.iter().filter(|(field, _)| types(field)) {
+        input
+            .set_text(field, text)
+            .expect("the person types a valid value");
+    }
+    input
+        .accept()
+        .expect("the person fills every required field")
 }
 
 /// Every line each way, in order.
@@ -374,11 +382,40 @@ pub async fn connect<S: ServerHandler>(
             let _ = running.waiting().await;
         }
     });
+    (join(client_io, era, answerer).await, wire)
+}
+
+/// Starts `server` (a server over stdio, as a host starts one) and connects an
+/// [`ElicitingClient`] answering through `answerer` in `era`, through the same tap. The child
+/// is killed when the returned handle drops.
+pub async fn connect_child(
+    mut server: tokio::process::Command,
+    era: Era,
+    answerer: Answerer<Person>,
+) -> (Client, Wire, tokio::process::Child) {
+    let mut child = server
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server starts");
+    let wire = Wire::default();
+    let (client_io, client_tap) = tokio::io::duplex(1 << 16);
+    let (client_read, client_write) = tokio::io::split(client_tap);
+    let stdin = child.stdin.take().expect("piped");
+    let stdout = child.stdout.take().expect("piped");
+    tokio::spawn(pump(client_read, stdin, true, wire.clone()));
+    tokio::spawn(pump(stdout, client_write, false, wire.clone()));
+    (join(client_io, era, answerer).await, wire, child)
+}
+
+/// An [`ElicitingClient`] answering through `answerer`, joined over `io` in `era`.
+async fn join(io: tokio::io::DuplexStream, era: Era, answerer: Answerer<Person>) -> Client {
     let client = ElicitingClient::new(answerer);
-    let client = match era {
+    match era {
         Era::Mrtr => client
             .serve_with_lifecycle(
-                client_io,
+                io,
                 ClientLifecycleMode::Discover {
                     preferred_versions: vec![ProtocolVersion::V_2026_07_28],
                 },
@@ -387,11 +424,10 @@ pub async fn connect<S: ServerHandler>(
             .expect("the client discovers the server"),
         Era::Legacy => client
             .with_protocol_version(ProtocolVersion::V_2025_11_25)
-            .serve(client_io)
+            .serve(io)
             .await
             .expect("the client initializes with the server"),
-    };
-    (client, wire)
+    }
 }
 
 /// `tools/call` params.

@@ -30,6 +30,21 @@ pub fn form(
         escape(server),
         escape(model.message())
     );
+    // The schema's own words (a Python server's model name), below the server's message.
+    if let Some(title) = model.title() {
+        let _ = writeln!(
+            html,
+            "  <p class=\"elicit-form-title\"><strong>{}</strong></p>",
+            escape(title)
+        );
+    }
+    if let Some(description) = model.description() {
+        let _ = writeln!(
+            html,
+            "  <p class=\"elicit-form-description\">{}</p>",
+            escape(description)
+        );
+    }
     for field in model.fields() {
         let problem = problems.iter().find(|p| p.field == field.name());
         html.push_str(&one(field, input.value(field.name()), problem));

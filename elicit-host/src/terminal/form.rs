@@ -22,6 +22,14 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
         let heading = self.bold(&format!("── {server} asks ──"));
         self.say(&heading)?;
         self.say(form.message())?;
+        // The schema's own words (a Python server's model name), below the server's message.
+        if let Some(title) = form.title() {
+            let title = self.bold(title);
+            self.say(&title)?;
+        }
+        if let Some(description) = form.description() {
+            self.say(description)?;
+        }
         self.say("(Enter keeps the value in brackets, - clears it; :d declines, :c cancels)")?;
         let mut input = FormInput::new(form);
         for (index, field) in form.fields().enumerate() {
