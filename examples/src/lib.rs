@@ -2,3 +2,4 @@
 //! (`demo`) and the conformance fixture server (`conformance-server`).
 
 pub mod demo;
+pub mod web_host;

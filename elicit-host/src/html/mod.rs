@@ -36,7 +36,7 @@ mod read;
 
 pub use consent::consent;
 pub use form::form;
-pub use read::read;
+pub use read::{filled, read};
 
 /// `text` escaped for HTML text and attribute values.
 fn escape(text: &str) -> String {

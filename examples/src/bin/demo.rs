@@ -1,10 +1,12 @@
 //! The one-command demo: starts the demo MCP server (rmcp, stdio) and drives it like a client
-//! would, printing every round trip. Scripted answers by default; `--interactive` asks you.
+//! would, printing every round trip. Scripted answers by default; `--interactive` asks you in
+//! the terminal, `--web` in your browser.
 //!
 //! ```text
 //! cargo run -p elicit-examples --bin demo                  # 2026-07-28 (MRTR), scripted
 //! cargo run -p elicit-examples --bin demo -- --legacy      # 2025-11-25 (server-to-client requests)
 //! cargo run -p elicit-examples --bin demo -- --interactive # you answer in the terminal
+//! cargo run -p elicit-examples --bin demo -- --web         # you answer in the browser
 //! ```
 
 use std::io::{Read, Write};
@@ -13,6 +15,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
+use elicit_examples::web_host::WebHost;
 use elicit_host::terminal::Terminal;
 use elicit_host::wire::ElicitResult;
 use elicit_host::{Consent, Elicitation, UrlReport};
@@ -24,12 +27,15 @@ type Error = Box<dyn std::error::Error + Send + Sync>;
 
 struct Options {
     interactive: bool,
+    web: bool,
     legacy: bool,
 }
 
 /// A scripted or interactive user.
 struct User {
     interactive: bool,
+    /// Answers in the browser, on elicit-host's HTML renderer.
+    web: Option<WebHost>,
     script: Vec<(&'static str, Value)>,
     /// The scripted person has opened a link and is on its page.
     on_page: bool,
@@ -43,6 +49,9 @@ impl User {
     fn answer(&mut self, key: &str, params: &Value) -> Value {
         if self.interactive {
             return interactive_answer(params);
+        }
+        if let Some(web) = &self.web {
+            return web.answer(params);
         }
         if params["mode"] == "url" && self.on_page {
             // The same link asked again while the person is still on its page.
@@ -477,12 +486,21 @@ async fn main() -> Result<(), Error> {
     }
     let options = Options {
         interactive: args.iter().any(|a| a == "--interactive"),
+        web: args.iter().any(|a| a == "--web"),
         legacy: args.iter().any(|a| a == "--legacy"),
+    };
+    let web = if options.web {
+        let web = WebHost::start(SERVER_NAME).await?;
+        println!("answering in the browser: open {}", web.url());
+        Some(web)
+    } else {
+        None
     };
     let (server, server_args) = server_command()?;
     let mut conn = Connection::start(server, &server_args, options.legacy).await?;
     let mut user = User {
         interactive: options.interactive,
+        web,
         script: script(),
         on_page: false,
         browser: None,
