@@ -111,7 +111,9 @@ fn asking(
         .map(|defaults| quote!(.defaults(#defaults)));
     let strict = ask.strict.then(|| quote!(.strict_provenance()));
     let reasks = ask.reasks.as_ref().map(|reasks| quote!(.reasks(#reasks)));
-    let built = quote!(#private::Question::<#form>::new() #key #message #defaults #strict #reasks);
+    // Through the trait, so a type that is not a form is told so in the trait's own words.
+    let built =
+        quote!(<#form as #private::ElicitForm>::question() #key #message #defaults #strict #reasks);
     match question.kind {
         Kind::Filled => quote!(#private::fill_in(&mut #cx, &#given.0, #built)),
         Kind::Asked | Kind::Accepted => quote!(#built.ask(&mut #cx)),

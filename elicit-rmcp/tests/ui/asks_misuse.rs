@@ -15,6 +15,12 @@ struct Args {
     id: String,
 }
 
+// Arguments the model sends, but not declared a form: `Filled` cannot ask for what is missing.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct Booking {
+    date: String,
+}
+
 struct Never;
 
 impl Resolve<Confirm> for Never {
@@ -69,6 +75,13 @@ impl Server {
         booking: Filled<Confirm>,
     ) -> Result<String, McpError> {
         Ok(format!("{} {}", args.id, booking.confirm))
+    }
+
+    // A type that is not a form: the same one clear message at each use.
+    #[elicit_rmcp::asks(otherwise = "not booked")]
+    #[tool(description = "Book")]
+    async fn book(&self, booking: Filled<Booking>) -> Result<String, McpError> {
+        Ok(booking.date.clone())
     }
 
     // Asks nothing.

@@ -57,6 +57,12 @@ use crate::schema::{ContentError, RequestedSchema};
 /// assert_eq!(delivery.parcels, 2);
 /// assert!(Delivery::from_content(&serde_json::json!({"street": "x"})).is_err());
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an elicitation form",
+    label = "not a form",
+    note = "a question is a struct with `#[derive(ElicitForm)]`; add it to `{Self}` (a URL-mode \
+            request is an `#[elicit_url]` struct)"
+)]
 pub trait ElicitForm: Sized + 'static {
     /// The key this form is asked under in `inputRequests` (`#[elicit(key = "…")]`, or the
     /// struct's name in snake_case).
