@@ -5,15 +5,21 @@
 //! consent panel (the URL as text with its site marked, never a link), and only once you
 //! choose Open does the page give you the link to follow.
 //!
+//! Only the page itself can answer: answers are posted to a path with a secret made at start
+//! (another site open in the same browser cannot forge a post without reading the page, which
+//! the browser does not let it), and a request naming any host but the page's own loopback
+//! address is refused (DNS rebinding).
+//!
 //! The demo's client asks one question at a time and waits for the answer: [`WebHost::answer`]
 //! blocks (on the multi-threaded runtime, through `block_in_place`) until the page is posted.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::State;
-use axum::response::Html;
-use axum::routing::get;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
 use axum::{Form, Router};
 use elicit_host::wire::ElicitResult;
 use elicit_host::{Consent, Elicitation, FieldProblem, FormInput, UrlReport, html};
@@ -35,6 +41,38 @@ struct Asking {
 
 type Shared = Arc<Mutex<Desk>>;
 
+/// What the routes share: the desk, who asks, the page's own `host:port`, and the secret in
+/// the path answers are posted to.
+#[derive(Clone)]
+struct Site {
+    desk: Shared,
+    server: Arc<str>,
+    host: Arc<str>,
+    secret: Arc<str>,
+}
+
+impl Site {
+    /// Where the page's forms post.
+    fn action(&self) -> String {
+        format!("/answer/{}", self.secret)
+    }
+
+    /// Refuses a request for any host but this page's own (a rebound DNS name), and a post
+    /// whose `Origin` is another site.
+    fn refuses(&self, headers: &HeaderMap) -> Option<Response> {
+        let named = |name| headers.get(name).and_then(|v| v.to_str().ok());
+        if named(header::HOST) != Some(&*self.host) {
+            return Some((StatusCode::MISDIRECTED_REQUEST, "not this page's host").into_response());
+        }
+        match named(header::ORIGIN) {
+            Some(origin) if origin != format!("http://{}", self.host) => {
+                Some((StatusCode::FORBIDDEN, "posted from another site").into_response())
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A loopback page answering the demo server's questions in the browser.
 pub struct WebHost {
     desk: Shared,
@@ -47,11 +85,19 @@ impl WebHost {
     /// shown with each).
     pub async fn start(server: &str) -> std::io::Result<WebHost> {
         let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
-        let url = format!("http://{}/", listener.local_addr()?);
+        let host = listener.local_addr()?.to_string();
+        let url = format!("http://{host}/");
         let desk = Shared::default();
+        let site = Site {
+            desk: desk.clone(),
+            server: server.into(),
+            host: host.into(),
+            secret: uuid::Uuid::new_v4().simple().to_string().into(),
+        };
         let app = Router::new()
-            .route("/", get(page).post(answered))
-            .with_state((desk.clone(), server.to_owned()));
+            .route("/", get(page))
+            .route("/answer/{secret}", post(answered))
+            .with_state(site);
         tokio::spawn(async move { axum::serve(listener, app).await });
         Ok(WebHost {
             desk,
@@ -93,10 +139,17 @@ impl WebHost {
 }
 
 /// `GET /`: the question, or a page that looks again in a moment.
-async fn page(State((desk, server)): State<(Shared, String)>) -> Html<String> {
-    let desk = desk.lock().unwrap_or_else(|e| e.into_inner());
+async fn page(State(site): State<Site>, headers: HeaderMap) -> Response {
+    if let Some(refused) = site.refuses(&headers) {
+        return refused;
+    }
+    render(&site).into_response()
+}
+
+fn render(site: &Site) -> Html<String> {
+    let desk = site.desk.lock().unwrap_or_else(|e| e.into_inner());
     Html(match (&desk.asking, &desk.opened) {
-        (Some(asking), _) => question(&server, &asking.elicitation, &[], None),
+        (Some(asking), _) => question(site, &asking.elicitation, &[], None),
         (None, Some(url)) => waiting(&format!(
             "<p>You chose to open the page: <a id=\"elicit-opened\" href=\"{0}\" target=\"_blank\" \
              rel=\"noopener noreferrer\">{0}</a>. The server waits for you there.</p>",
@@ -106,26 +159,33 @@ async fn page(State((desk, server)): State<(Shared, String)>) -> Html<String> {
     })
 }
 
-/// `POST /`: the page's answer. A form whose values the server's rules refuse is shown again
-/// with the problems at their fields; anything else is the answer.
+/// `POST /answer/{secret}`: the page's answer. A form whose values the server's rules refuse
+/// is shown again with the problems at their fields; anything else is the answer.
 async fn answered(
-    State((shared, server)): State<(Shared, String)>,
+    State(site): State<Site>,
+    Path(secret): Path<String>,
+    headers: HeaderMap,
     Form(posted): Form<Vec<(String, String)>>,
-) -> Html<String> {
+) -> Response {
+    if let Some(refused) = site.refuses(&headers) {
+        return refused;
+    }
+    if secret != *site.secret {
+        return (StatusCode::FORBIDDEN, "not this page's form").into_response();
+    }
     {
-        let mut desk = shared.lock().unwrap_or_else(|e| e.into_inner());
+        let mut desk = site.desk.lock().unwrap_or_else(|e| e.into_inner());
         let Some(asking) = desk.asking.take() else {
-            return Html(waiting(
-                "<p id=\"elicit-idle\">Nothing is asked right now.</p>",
-            ));
+            drop(desk);
+            return render(&site).into_response();
         };
         let result = match &asking.elicitation {
             Elicitation::Form(form) => match html::read(form, posted.clone()) {
                 Ok(result) => result,
                 Err(problems) => {
-                    let page = question(&server, &asking.elicitation, &problems, Some(&posted));
+                    let page = question(&site, &asking.elicitation, &problems, Some(&posted));
                     desk.asking = Some(asking);
-                    return Html(page);
+                    return Html(page).into_response();
                 }
             },
             Elicitation::Url(request) => {
@@ -143,13 +203,13 @@ async fn answered(
         };
         let _ = asking.reply.send(result);
     }
-    page(State((shared, server))).await
+    render(&site).into_response()
 }
 
 /// The page for one question: the form (with what was posted and its problems, when it is
 /// shown again) or the consent panel.
 fn question(
-    server: &str,
+    site: &Site,
     elicitation: &Elicitation,
     problems: &[FieldProblem],
     posted: Option<&[(String, String)]>,
@@ -160,21 +220,21 @@ fn question(
                 Some(posted) => html::filled(form, posted).0,
                 None => FormInput::new(form),
             };
-            html::form(server, &input, "/", problems)
+            html::form(&site.server, &input, &site.action(), problems)
         }
         Elicitation::Url(request) => html::consent(
-            server,
+            &site.server,
             &request.message,
             &UrlReport::assess(&request.url, None),
-            "/",
+            &site.action(),
         ),
     };
     document("", &body)
 }
 
-/// A page that looks again every second, for the next question.
+/// A page that looks at `/` again every second, for the next question.
 fn waiting(body: &str) -> String {
-    document("<meta http-equiv=\"refresh\" content=\"1\">", body)
+    document("<meta http-equiv=\"refresh\" content=\"1; url=/\">", body)
 }
 
 fn document(head: &str, body: &str) -> String {

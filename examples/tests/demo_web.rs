@@ -12,7 +12,7 @@
 #[path = "../../elicit-axum/tests/browser/cdp.rs"]
 mod cdp;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -66,6 +66,23 @@ impl Drop for Demo {
     }
 }
 
+/// The status line of a raw HTTP/1.1 request to `url`'s host with `head` (request line and
+/// headers, CRLF-separated) and `body`.
+fn status_of(url: &str, head: &str, body: &str) -> String {
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(host).expect("the page listens");
+    write!(
+        stream,
+        "{head}\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: {}\r\n\
+         connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response.lines().next().unwrap_or_default().to_owned()
+}
+
 /// Sets a field's value as the browser's own date or select widget would.
 fn set(browser: &mut cdp::Browser, page: &str, selector: &str, value: &str) {
     browser.eval(
@@ -108,6 +125,39 @@ fn a_person_answers_the_whole_demo_in_the_browser() {
     let mut browser = cdp::Browser::launch(&chromium, profile);
     let page = browser.new_page();
     browser.goto(&page, &url);
+
+    // Only the page can answer: a post to the form's path from another site, one without the
+    // page's secret, and a request naming another host (DNS rebinding) are refused, and the
+    // question stays asked.
+    shows(&mut browser, &page, "#elicit-date");
+    let action = browser.eval(
+        &page,
+        "document.querySelector('form').getAttribute('action')",
+    );
+    let action = action.as_str().expect("the form's action").to_owned();
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    let forged = "elicit-action=decline";
+    assert_eq!(
+        status_of(
+            &url,
+            &format!("POST {action} HTTP/1.1\r\nhost: {host}\r\norigin: http://evil.example"),
+            forged
+        ),
+        "HTTP/1.1 403 Forbidden"
+    );
+    assert_eq!(
+        status_of(
+            &url,
+            &format!("POST /answer/guessed HTTP/1.1\r\nhost: {host}"),
+            forged
+        ),
+        "HTTP/1.1 403 Forbidden"
+    );
+    assert_eq!(
+        status_of(&url, "GET / HTTP/1.1\r\nhost: rebound.example", ""),
+        "HTTP/1.1 421 Misdirected Request"
+    );
+    assert!(!demo.wait_for("answer in your browser").contains("← result"));
 
     // The booking form: 30 guests are refused by the server's rules (the page's own check is
     // taken off, as a page that lost it would be), shown at the field; then 4.
