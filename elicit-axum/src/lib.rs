@@ -173,6 +173,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod bearer;
 mod confirm;
 mod cookie;
 mod form;

@@ -1,8 +1,7 @@
 //! Who is calling: a bearer token on the MCP endpoint, a signed-in session in the browser.
 //!
-//! Both stand in for your identity provider. The MCP client sends `Authorization: Bearer …`;
-//! the middleware puts the token's [`User`] into the request, where
-//! `Principal::from_http_extension` reads it. The browser that opens a connect link is signed
+//! Both stand in for your identity provider. The MCP client sends `Authorization: Bearer …`,
+//! which elicit-axum's `BearerAuth` checks with [`Accounts`]' `VerifyToken`. The browser that opens a connect link is signed
 //! in to this app (a session cookie set by `/signin`), and the OAuth hook's `subject` reads
 //! that session: the flow goes on only when both are the same user.
 
@@ -10,18 +9,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::extract::{Form, Request, State};
-use axum::http::header::{AUTHORIZATION, SET_COOKIE, WWW_AUTHENTICATE};
+use axum::extract::{Form, State};
+use axum::http::header::SET_COOKIE;
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode};
-use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
+use elicit_axum::bearer::VerifyToken;
 use serde::Deserialize;
-
-/// The user an access token belongs to: what the middleware leaves in the request.
-#[derive(Clone, Debug)]
-pub struct User(pub String);
 
 /// Access tokens and browser sessions, by user.
 #[derive(Clone, Default)]
@@ -46,37 +41,35 @@ impl Accounts {
         self.tokens.get(token).cloned()
     }
 
-    /// The signed-in user of the browser that sent `parts`.
-    pub fn signed_in(&self, parts: &Parts) -> Option<String> {
-        let session = cookie(parts, "session")?;
-        self.sessions.lock().unwrap().get(session).cloned()
+    /// The signed-in user of the browser that sent `parts`, or the sign-in page (which
+    /// comes back to the link once signed in).
+    pub fn browser_user(&self, parts: &Parts) -> Result<String, Response> {
+        let session = cookie(parts, "session");
+        let user = session.and_then(|s| self.sessions.lock().unwrap().get(s).cloned());
+        user.ok_or_else(|| sign_in_first(parts))
     }
 }
 
-/// The bearer-token middleware of the MCP endpoint: a request without a known token gets
-/// `401` with `WWW-Authenticate: Bearer`, as the MCP authorization spec has it.
-pub async fn bearer(
-    State(accounts): State<Accounts>,
-    mut request: Request,
-    next: Next,
-) -> Response {
-    let token = request
-        .headers()
-        .get(AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "));
-    match token.and_then(|token| accounts.user_of_token(token)) {
-        Some(user) => {
-            request.extensions_mut().insert(User(user));
-            next.run(request).await
-        }
-        None => (
-            StatusCode::UNAUTHORIZED,
-            [(WWW_AUTHENTICATE, "Bearer")],
-            "a bearer token is needed",
-        )
-            .into_response(),
+/// The MCP endpoint's token check (elicit-axum's `BearerAuth` calls it on each request).
+impl VerifyToken for Accounts {
+    async fn verify(&self, token: &str) -> Option<String> {
+        self.user_of_token(token)
     }
+}
+
+/// The page for a browser that is not signed in: sign in, then back to the link.
+fn sign_in_first(parts: &Parts) -> Response {
+    let back = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let back = back
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;");
+    let page = format!(
+        "<!doctype html><title>Sign in</title><p>Sign in to connect GitHub.</p>\
+         <form method=post action=/signin><input type=hidden name=next value=\"{back}\">\
+         <label>Access token <input name=token type=password></label><button>Sign in</button></form>"
+    );
+    (StatusCode::UNAUTHORIZED, Html(page)).into_response()
 }
 
 /// `/signin`: the browser's sign-in (a form taking the access token; your login page).

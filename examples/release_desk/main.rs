@@ -1,7 +1,8 @@
 //! The release desk: an rmcp server over authenticated streamable HTTP, end to end.
 //!
-//! One axum app serves everything: `/mcp` (rmcp's streamable HTTP, behind a bearer-token
-//! middleware whose user is the principal), `/connect` and `/oauth/callback` (elicit-axum's
+//! One axum app serves everything: `/mcp` (rmcp's streamable HTTP, behind elicit-axum's
+//! bearer-token check, whose user is the principal, with the resource metadata MCP clients
+//! read at `/.well-known/oauth-protected-resource/mcp`), `/connect` and `/oauth/callback` (elicit-axum's
 //! ready OAuth connection to GitHub) and `/signin` (the browser's sign-in). Its tools ask:
 //! `deploy` a form, then a confirmation sealed to the arguments for production;
 //! `list_repos` a GitHub connection through URL mode (a link in the text for clients without
@@ -27,14 +28,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::http::StatusCode;
 use axum::http::request::Parts;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::Response;
+use elicit_axum::bearer::{Authenticated, BearerAuth};
 use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, ElicitServer};
-use elicit_rmcp::{Principal, UrlAnswer, elicit_url};
+use elicit_rmcp::{Principal, elicit_url};
 use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{PromptMessage, Role};
@@ -44,7 +45,7 @@ use rmcp::{prompt, prompt_router, tool, tool_router};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
-use auth::{Accounts, User};
+use auth::Accounts;
 
 // ---- What the tools ask ------------------------------------------------------------------
 
@@ -156,8 +157,8 @@ impl Desk {
         let connect = ConnectGithub {
             scopes: "repo".into(),
         };
-        Ok(match connect.ask(&mut cx).await? {
-            UrlAnswer::Completed { result, .. } => {
+        Ok(match connect.ask(&mut cx).await?.completed() {
+            Ok(result) => {
                 let login = result
                     .as_ref()
                     .and_then(|r| r["login"].as_str())
@@ -166,9 +167,7 @@ impl Desk {
                 let stored = self.tokens.lock().unwrap().contains_key(user);
                 format!("connected GitHub as {login} (token kept on the server: {stored})")
             }
-            UrlAnswer::Failed { reason, .. } => format!("GitHub not connected: {reason}"),
-            UrlAnswer::Expired => "the GitHub link expired; call again for a new one".into(),
-            UrlAnswer::Declined | UrlAnswer::Cancelled => "GitHub not connected".into(),
+            Err(why) => format!("GitHub not connected: {why}"),
         })
     }
 }
@@ -207,9 +206,7 @@ struct GithubConnect {
 
 impl OAuthHook for GithubConnect {
     async fn subject(&self, parts: &Parts) -> Result<String, Response> {
-        self.accounts
-            .signed_in(parts)
-            .ok_or_else(|| sign_in_first(parts))
+        self.accounts.browser_user(parts)
     }
 
     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
@@ -218,21 +215,6 @@ impl OAuthHook for GithubConnect {
         tokens.insert(c.user().to_owned(), c.access_token().to_owned());
         Ok(Some(json!({ "login": login })))
     }
-}
-
-/// The page for a browser that is not signed in: sign in, then back to the link.
-fn sign_in_first(parts: &Parts) -> Response {
-    let back = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    let back = back
-        .replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;");
-    let page = format!(
-        "<!doctype html><title>Sign in</title><p>Sign in to connect GitHub.</p>\
-         <form method=post action=/signin><input type=hidden name=next value=\"{back}\">\
-         <label>Access token <input name=token type=password></label><button>Sign in</button></form>"
-    );
-    (StatusCode::UNAUTHORIZED, Html(page)).into_response()
 }
 
 // ---- The app -----------------------------------------------------------------------------
@@ -261,20 +243,17 @@ fn app(origin: &str, provider: &str) -> Result<Router, Box<dyn std::error::Error
     let desk = Desk {
         tool_router: Desk::tool_router(),
         prompt_router: Desk::prompt_router(),
-        // The user the bearer middleware put into the request.
+        // The user the bearer check put into the request.
         elicit: ElicitHandler::new(
             server,
-            Principal::from_http_extension(|u: &User| Some(u.0.clone())),
+            Principal::from_http_extension(|u: &Authenticated| Some(u.subject().to_owned())),
         ),
         tokens,
     };
     let mcp = elicit_rmcp::streamable_http(desk, StreamableHttpServerConfig::default());
-    let mcp = Router::new()
-        .nest_service("/mcp", mcp)
-        .layer(axum::middleware::from_fn_with_state(
-            accounts.clone(),
-            auth::bearer,
-        ));
+    // The bearer check in front of `/mcp`, and the metadata clients read first.
+    let bearer = BearerAuth::new(&format!("{origin}/mcp"), accounts.clone())?;
+    let mcp = bearer.protect(Router::new().nest_service("/mcp", mcp));
     Ok(mcp
         .merge(oauth.routes())
         .merge(auth::signin_routes(accounts)))

@@ -12,6 +12,7 @@ Exits non-zero on the first step that does not hold.
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import subprocess
 import sys
 import threading
@@ -123,8 +124,23 @@ async def run(origin: str) -> None:
         urllib.request.urlopen(request, timeout=10)
         check(False, "an unauthenticated request is refused")
     except urllib.error.HTTPError as e:
-        check(e.code == 401 and e.headers.get("WWW-Authenticate") == "Bearer",
-              "an unauthenticated request gets 401 with WWW-Authenticate: Bearer")
+        metadata = f"{origin}/.well-known/oauth-protected-resource/mcp"
+        challenge = e.headers.get("WWW-Authenticate")
+        check(e.code == 401 and challenge == f'Bearer resource_metadata="{metadata}"',
+              f"an unauthenticated request gets 401 with the resource metadata's URL ({challenge})")
+    # The metadata the challenge points at (RFC 9728), readable without a token.
+    with urllib.request.urlopen(metadata, timeout=10) as response:
+        document = json.loads(response.read())
+    check(document == {"resource": url, "bearer_methods_supported": ["header"]},
+          f"the protected resource metadata names /mcp ({document})")
+    # A token the server does not know: 401 invalid_token.
+    request.add_header("Authorization", "Bearer mallory-token")
+    try:
+        urllib.request.urlopen(request, timeout=10)
+        check(False, "an unknown token is refused")
+    except urllib.error.HTTPError as e:
+        check(e.code == 401 and 'error="invalid_token"' in e.headers.get("WWW-Authenticate", ""),
+              "an unknown token gets 401 invalid_token")
 
     for era in ERAS:
         print(f"protocol {era}:")

@@ -30,7 +30,7 @@ use serde::de::DeserializeOwned;
 
 pub use crate::channel::UrlMode;
 pub use crate::interrupt::UrlLink;
-pub use answer::UrlAnswer;
+pub use answer::{NotCompleted, UrlAnswer};
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
 pub(crate) use shown::Bound;
 pub use shown::Shown;

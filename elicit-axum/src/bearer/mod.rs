@@ -1,0 +1,265 @@
+//! Bearer-token authentication for the MCP endpoint, as the MCP authorization spec has it:
+//! the token checked on every request, the user it names left in the request for the
+//! principal, refusals with the `WWW-Authenticate` challenge that points clients at the
+//! resource's metadata (RFC 9728), and that metadata document served.
+//!
+//! You bring the check itself ([`VerifyToken`]): look the token up, or validate a JWT from
+//! your authorization server. Whatever it accepts, it must have been issued **for this
+//! server** (its audience is the resource URL): a token minted for another service is refused,
+//! and never passed on to another API (the spec forbids token passthrough).
+//!
+//! ```
+//! use axum::Router;
+//! use axum::body::Body;
+//! use axum::http::{Request, StatusCode};
+//! use axum::routing::get;
+//! use elicit_axum::bearer::{Authenticated, BearerAuth, VerifyToken};
+//! use tower::ServiceExt;
+//!
+//! /// Your token check: a table here, your authorization server's JWT in production.
+//! struct Tokens;
+//!
+//! impl VerifyToken for Tokens {
+//!     async fn verify(&self, token: &str) -> Option<String> {
+//!         (token == "alice-token").then(|| "alice".to_owned())
+//!     }
+//! }
+//!
+//! let auth = BearerAuth::new("https://desk.example.com/mcp", Tokens)?
+//!     .with_authorization_server("https://auth.example.com")?;
+//! // What is behind reads the user; over rmcp, `Principal::from_http_extension` does.
+//! let mcp = Router::new().route("/mcp", get(|user: axum::Extension<Authenticated>| async move {
+//!     user.subject().to_owned()
+//! }));
+//! let app = auth.protect(mcp);
+//!
+//! let call = |token: Option<&str>| {
+//!     let mut request = Request::get("/mcp");
+//!     if let Some(token) = token {
+//!         request = request.header("authorization", format!("Bearer {token}"));
+//!     }
+//!     pollster::block_on(app.clone().oneshot(request.body(Body::empty()).unwrap())).unwrap()
+//! };
+//! assert_eq!(call(Some("alice-token")).status(), StatusCode::OK);
+//! let refused = call(None);
+//! assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+//! assert_eq!(
+//!     refused.headers()["www-authenticate"],
+//!     r#"Bearer resource_metadata="https://desk.example.com/.well-known/oauth-protected-resource/mcp""#
+//! );
+//! # Ok::<(), elicit_axum::bearer::BearerError>(())
+//! ```
+
+mod header;
+mod metadata;
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+use ::axum::Router;
+use ::axum::extract::{Request, State};
+use ::axum::middleware::Next;
+use ::axum::response::{IntoResponse, Response};
+use ::axum::routing::get;
+use http::{HeaderValue, StatusCode, header as h};
+
+use header::{Credentials, Refusal};
+use metadata::Resource;
+
+/// Your check of an access token: whose it is.
+///
+/// Return the subject (the user's stable id: the token's `sub`) of a token issued for this
+/// server, or `None` for one that is unknown, expired, revoked, or issued for another
+/// resource. The subject is what the principal is, so it must be the same string the connect
+/// page's `subject` finds for that user's browser.
+///
+/// ```
+/// use elicit_axum::bearer::VerifyToken;
+///
+/// struct Tokens;
+///
+/// impl VerifyToken for Tokens {
+///     async fn verify(&self, token: &str) -> Option<String> {
+///         (token == "alice-token").then(|| "alice".to_owned())
+///     }
+/// }
+/// assert_eq!(pollster::block_on(Tokens.verify("alice-token")).as_deref(), Some("alice"));
+/// ```
+pub trait VerifyToken: Send + Sync + 'static {
+    /// The subject `token` was issued to, or `None` to refuse it.
+    fn verify(&self, token: &str) -> impl Future<Output = Option<String>> + Send;
+}
+
+/// The user a request's bearer token names, which [`BearerAuth`] leaves in the request's
+/// extensions for what it protects (over rmcp:
+/// `Principal::from_http_extension(|user: &Authenticated| Some(user.subject().to_owned()))`).
+///
+/// ```
+/// use elicit_axum::bearer::Authenticated;
+///
+/// fn greet(user: &Authenticated) -> String {
+///     format!("hello {}", user.subject())
+/// }
+/// # let _ = greet;
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Authenticated {
+    subject: String,
+}
+
+impl Authenticated {
+    /// The subject [`VerifyToken::verify`] gave for the request's token.
+    pub fn subject(&self) -> &str {
+        &self.subject
+    }
+}
+
+/// A [`BearerAuth`] that cannot be built, and why (the URL or scope at fault, in words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BearerError(String);
+
+impl fmt::Display for BearerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BearerError {}
+
+/// Bearer-token authentication for the routes it [protects](BearerAuth::protect), with the
+/// resource's metadata document (see [the module](self)).
+///
+/// On each request: no `Authorization` answers **401** with
+/// `WWW-Authenticate: Bearer resource_metadata="…"` (and `scope="…"` when scopes are set); a
+/// malformed one (two headers, another scheme, a token outside RFC 6750's syntax) **400**
+/// `error="invalid_request"`; a token your [`VerifyToken`] refuses **401**
+/// `error="invalid_token"`; an accepted one goes on with its [`Authenticated`] user in the
+/// request's extensions. Refusals carry `Cache-Control: no-store` and a one-line body.
+///
+/// ```
+/// use elicit_axum::bearer::{BearerAuth, VerifyToken};
+///
+/// struct Tokens;
+/// impl VerifyToken for Tokens {
+///     async fn verify(&self, _token: &str) -> Option<String> {
+///         None
+///     }
+/// }
+///
+/// // Plain http only on loopback, for development.
+/// assert!(BearerAuth::new("http://127.0.0.1:8765/mcp", Tokens).is_ok());
+/// let err = BearerAuth::new("http://desk.example.com/mcp", Tokens).err().unwrap();
+/// assert!(err.to_string().contains("must be https://"));
+/// ```
+pub struct BearerAuth<V> {
+    verify: V,
+    resource: Resource,
+    issuers: Vec<String>,
+    scopes: Vec<String>,
+}
+
+impl<V: VerifyToken> BearerAuth<V> {
+    /// Authentication for the resource at `resource` (the MCP endpoint's URL, e.g.
+    /// `https://desk.example.com/mcp`: the audience your tokens are issued for), checking
+    /// tokens with `verify`. The URL must be `https` (`http` only on `localhost`,
+    /// `127.0.0.1` or `[::1]`), without query or fragment.
+    pub fn new(resource: &str, verify: V) -> Result<Self, BearerError> {
+        Ok(BearerAuth {
+            verify,
+            resource: metadata::resource(resource)?,
+            issuers: Vec::new(),
+            scopes: Vec::new(),
+        })
+    }
+
+    /// Names an authorization server (its issuer URL) in the metadata document, where MCP
+    /// clients look for where to get a token.
+    pub fn with_authorization_server(mut self, issuer: &str) -> Result<Self, BearerError> {
+        self.issuers.push(metadata::issuer(issuer)?);
+        Ok(self)
+    }
+
+    /// The scopes a client should ask for: `scopes_supported` in the metadata document and
+    /// `scope` in the challenge.
+    pub fn with_scopes<'a>(
+        mut self,
+        scopes: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Self, BearerError> {
+        for scope in scopes {
+            self.scopes.push(metadata::scope(scope)?);
+        }
+        Ok(self)
+    }
+
+    /// `router` behind the token check, merged with the metadata document's route (which
+    /// is not behind it: clients read it before they have a token).
+    pub fn protect<S>(self, router: Router<S>) -> Router<S>
+    where
+        S: Clone + Send + Sync + 'static,
+    {
+        let document = metadata::document(&self.resource, &self.issuers, &self.scopes);
+        let path = self.resource.metadata_path.clone();
+        let check = Arc::new(Check {
+            scope: (!self.scopes.is_empty()).then(|| self.scopes.join(" ")),
+            metadata_url: self.resource.metadata_url,
+            verify: self.verify,
+        });
+        let document = Arc::new(document.to_string());
+        router
+            .layer(::axum::middleware::from_fn_with_state(
+                check,
+                authenticate::<V>,
+            ))
+            .route(&path, get(move || metadata_response(document.clone())))
+    }
+}
+
+/// What the middleware needs on each request.
+struct Check<V> {
+    verify: V,
+    metadata_url: String,
+    scope: Option<String>,
+}
+
+async fn authenticate<V: VerifyToken>(
+    State(check): State<Arc<Check<V>>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let refusal = match header::credentials(&parts) {
+        Credentials::Missing => Refusal::Missing,
+        Credentials::Malformed => Refusal::InvalidRequest,
+        Credentials::Token(token) => match check.verify.verify(token).await {
+            Some(subject) if !subject.is_empty() => {
+                parts.extensions.insert(Authenticated { subject });
+                return next.run(Request::from_parts(parts, body)).await;
+            }
+            _ => Refusal::InvalidToken,
+        },
+    };
+    tracing::debug!(target: "elicit", ?refusal, "bearer token refused");
+    let (status, text) = match refusal {
+        Refusal::Missing => (StatusCode::UNAUTHORIZED, "a bearer token is needed"),
+        Refusal::InvalidRequest => (StatusCode::BAD_REQUEST, "a malformed Authorization header"),
+        Refusal::InvalidToken => (
+            StatusCode::UNAUTHORIZED,
+            "the bearer token is not valid here",
+        ),
+    };
+    let challenge = header::challenge(refusal, &check.metadata_url, check.scope.as_deref());
+    let mut response = (status, text).into_response();
+    let headers = response.headers_mut();
+    // Every part was checked to be visible ASCII without quotes.
+    if let Ok(challenge) = HeaderValue::from_str(&challenge) {
+        headers.insert(h::WWW_AUTHENTICATE, challenge);
+    }
+    headers.insert(h::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+async fn metadata_response(document: Arc<String>) -> Response {
+    let headers = [(h::CONTENT_TYPE, "application/json")];
+    (headers, document.as_str().to_owned()).into_response()
+}
