@@ -2,6 +2,10 @@
 //! URL-mode elicitations send finish their flows. Built on the core's public
 //! `elicit_runtime::url::LandingPage`, so a page on another framework can do the same.
 //!
+//! Beside it, [`bearer`] is the MCP endpoint's bearer-token check (the `401` challenge and the
+//! protected resource metadata the MCP authorization spec asks for), whose user becomes the
+//! principal, and `oauth` (feature `oauth`) a ready OAuth connection on the landing route.
+//!
 //! # The contract
 //!
 //! * **The link.** `#[elicit_url]` with `url = "https://app.example.com/connect"` sends

@@ -43,6 +43,7 @@ impl Accounts {
 
     /// The signed-in user of the browser that sent `parts`, or the sign-in page (which
     /// comes back to the link once signed in).
+    #[allow(clippy::result_large_err)] // what `OAuthHook::subject` returns
     pub fn browser_user(&self, parts: &Parts) -> Result<String, Response> {
         let session = cookie(parts, "session");
         let user = session.and_then(|s| self.sessions.lock().unwrap().get(s).cloned());
