@@ -74,6 +74,10 @@ use metadata::Resource;
 /// resource. The subject is what the principal is, so it must be the same string the connect
 /// page's `subject` finds for that user's browser.
 ///
+/// The token reaching it is one `Authorization: Bearer` header's, of RFC 6750's syntax
+/// (anything else was refused with `400`), and still attacker-controlled: look it up by its
+/// hash or compare it in constant time, and never log it.
+///
 /// ```
 /// use elicit_axum::bearer::VerifyToken;
 ///
