@@ -163,6 +163,7 @@ fn the_metadata_document_needs_no_token() {
     let response = block_on(desk().oneshot(get)).unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["content-type"], "application/json");
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
     let body = block_on(axum::body::to_bytes(response.into_body(), 1 << 16)).unwrap();
     let document: Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(

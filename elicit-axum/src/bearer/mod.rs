@@ -139,7 +139,8 @@ impl std::error::Error for BearerError {}
 /// malformed one (two headers, another scheme, a token outside RFC 6750's syntax) **400**
 /// `error="invalid_request"`; a token your [`VerifyToken`] refuses **401**
 /// `error="invalid_token"`; an accepted one goes on with its [`Authenticated`] user in the
-/// request's extensions. Refusals carry `Cache-Control: no-store` and a one-line body.
+/// request's extensions. Refusals carry `Cache-Control: no-store` and a one-line body. The
+/// metadata document is served with `Access-Control-Allow-Origin: *` (it is public).
 ///
 /// ```
 /// use elicit_axum::bearer::{BearerAuth, VerifyToken};
@@ -263,7 +264,12 @@ async fn authenticate<V: VerifyToken>(
     response
 }
 
+/// The metadata document: public, so any origin may read it (an MCP client in a browser
+/// fetches it from its own origin before it has a token).
 async fn metadata_response(document: Arc<String>) -> Response {
-    let headers = [(h::CONTENT_TYPE, "application/json")];
+    let headers = [
+        (h::CONTENT_TYPE, "application/json"),
+        (h::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+    ];
     (headers, document.as_str().to_owned()).into_response()
 }
