@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use ::axum::response::{IntoResponse, Redirect, Response};
@@ -63,7 +63,13 @@ const CLAIMED_PARAM: &str = "elicit_browser";
 /// let hook = Connect { local: LocalBrowser::new(&server, "local") };
 /// # let _ = hook;
 /// ```
-pub struct LocalBrowser {
+///
+/// It is cheap to clone (one `Arc`): the clones share the claims.
+#[derive(Clone)]
+pub struct LocalBrowser(Arc<Local>);
+
+/// What a [`LocalBrowser`] holds.
+struct Local {
     principal: String,
     page: LandingPage,
     sealer: StateSealer,
@@ -76,8 +82,8 @@ pub struct LocalBrowser {
 impl fmt::Debug for LocalBrowser {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LocalBrowser")
-            .field("principal", &self.principal)
-            .field("cookie", &self.cookie)
+            .field("principal", &self.0.principal)
+            .field("cookie", &self.0.cookie)
             .finish_non_exhaustive()
     }
 }
@@ -97,7 +103,7 @@ impl LocalBrowser {
     /// are those `server` seals.
     pub fn new(server: &ElicitServer, principal: impl Into<String>) -> Self {
         let page = LandingPage::new(server);
-        LocalBrowser {
+        LocalBrowser(Arc::new(Local {
             cookie: RouteCookie::new(
                 "elicit_browser",
                 "__Host-elicit_browser",
@@ -108,7 +114,7 @@ impl LocalBrowser {
             sealer: server.sealer().clone(),
             texts: PageTexts::default(),
             claims: Mutex::default(),
-        }
+        }))
     }
 
     /// The local user, for the browser a link belongs to; the response to give any other.
@@ -118,6 +124,12 @@ impl LocalBrowser {
     /// after that only that browser is the user. For a request that names none (an OAuth
     /// callback): the user is a browser that holds a claim.
     pub async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+        self.0.subject(parts).await
+    }
+}
+
+impl Local {
+    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
         let browser = self.browser(parts);
         let Ok(handle) = handle_in(parts) else {
             let claimed = browser.is_some_and(|id| {

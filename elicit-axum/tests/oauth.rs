@@ -37,6 +37,7 @@ const CALLBACK: &str = "http://127.0.0.1:8080/oauth/callback";
 struct Provider {
     codes: Mutex<HashMap<String, String>>,
     exchanges: Mutex<Vec<HashMap<String, String>>>,
+    account_requests: Mutex<Vec<HeaderMap>>,
 }
 
 /// The token endpoint: the code once, with the verifier of its challenge and the app's
@@ -75,11 +76,43 @@ async fn token(
         .into_response()
 }
 
+/// The account endpoint: whose token it is (GitHub's `/user`), for the token it issued only;
+/// it records the headers it was sent.
+async fn user(State(provider): State<Arc<Provider>>, headers: HeaderMap) -> Response {
+    provider
+        .account_requests
+        .lock()
+        .unwrap()
+        .push(headers.clone());
+    match headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+    {
+        Some("Bearer gho_token") => {
+            axum::Json(json!({"login": "octocat", "id": 1})).into_response()
+        }
+        _ => (
+            StatusCode::UNAUTHORIZED,
+            axum::Json(json!({"message": "Bad credentials"})),
+        )
+            .into_response(),
+    }
+}
+
 /// The provider on a loopback port: its base URL.
 async fn provider() -> (String, Arc<Provider>) {
     let state = Arc::new(Provider::default());
     let app = Router::new()
         .route("/token", post(token))
+        .route("/user", axum::routing::get(user))
+        .route(
+            "/user-list",
+            axum::routing::get(|| async { axum::Json(json!(["octocat"])) }),
+        )
+        .route(
+            "/user-huge",
+            axum::routing::get(|| async { "x".repeat(70_000) }),
+        )
         .with_state(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -91,6 +124,7 @@ async fn provider() -> (String, Arc<Provider>) {
 #[derive(Default)]
 struct App {
     tokens: Mutex<HashMap<String, String>>,
+    accounts: Mutex<Vec<Option<Value>>>,
 }
 
 impl OAuthHook for App {
@@ -109,6 +143,7 @@ impl OAuthHook for App {
             .lock()
             .unwrap()
             .insert(c.user().to_owned(), c.access_token().to_owned());
+        self.accounts.lock().unwrap().push(c.account().cloned());
         Ok(Some(
             json!({"repo": c.link().state()["repo"], "scopes": c.token().scopes()}),
         ))
@@ -125,6 +160,11 @@ struct Setup {
 }
 
 async fn setup() -> Setup {
+    setup_with(None).await
+}
+
+/// The setup, with the provider's account endpoint at this path of it.
+async fn setup_with(account_path: Option<&str>) -> Setup {
     let (base, provider) = provider().await;
     let (store, server) = store_and_server(sealer());
     let hook = Arc::new(App::default());
@@ -137,6 +177,10 @@ async fn setup() -> Setup {
     .with_client_secret(CLIENT_SECRET)
     .with_scopes(["repo"])
     .with_redirect_url(CALLBACK);
+    let github = match account_path {
+        Some(path) => github.with_account_url(format!("{base}{path}")),
+        None => github,
+    };
     let app = OAuth::new(&server, github, hook.clone()).unwrap().routes();
     let caller = Caller::new(&server, Some(ALICE));
     Setup {
@@ -358,6 +402,57 @@ async fn the_provider_refusing_or_a_bad_code_fails_the_flow_with_a_reason() {
     );
 }
 
+/// The provider's account endpoint: asked with the token, its answer given to the hook; an
+/// endpoint that gives no account object fails the flow, and the hook is never called.
+#[tokio::test]
+async fn the_account_endpoint_says_whose_token_it_is_or_the_flow_fails() {
+    let setup = setup_with(Some("/user")).await;
+    let (handle, state) = start(&setup.caller);
+    let sent = confirm_as(&setup, &handle, ALICE);
+    let (status, html) = callback(&setup.app, &sent.state, ALICE, Some(&sent.cookie)).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    assert_eq!(
+        *setup.hook.accounts.lock().unwrap(),
+        [Some(json!({"login": "octocat", "id": 1}))]
+    );
+    let asked = setup.provider.account_requests.lock().unwrap()[0].clone();
+    assert_eq!(asked[header::ACCEPT], "application/json");
+    assert!(
+        asked[header::USER_AGENT]
+            .to_str()
+            .unwrap()
+            .starts_with("elicit-axum/")
+    );
+    assert!(matches!(
+        retry(&setup.caller, &state),
+        UrlAnswer::Completed { .. }
+    ));
+
+    for path in ["/missing", "/user-list", "/user-huge"] {
+        let setup = setup_with(Some(path)).await;
+        let (handle, state) = start(&setup.caller);
+        let sent = confirm_as(&setup, &handle, ALICE);
+        let (status, html) = callback(&setup.app, &sent.state, ALICE, Some(&sent.cookie)).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(
+            html.contains("the provider did not say whose account this is"),
+            "{path}: {html}"
+        );
+        assert!(
+            setup.hook.tokens.lock().unwrap().is_empty(),
+            "{path}: no token kept"
+        );
+        assert_eq!(
+            retry(&setup.caller, &state),
+            UrlAnswer::Failed {
+                state: bound(),
+                reason: "the provider did not say whose account this is".into(),
+            },
+            "{path}"
+        );
+    }
+}
+
 /// Production over https: the binding cookie is `__Host-` and `Secure`. Wiring mistakes are
 /// refused at start-up.
 #[tokio::test]
@@ -432,6 +527,14 @@ async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
             .with_redirect_url(CALLBACK)
         ),
         "the authorize URL must be https (http only on localhost, 127.0.0.1 or [::1]): http://evil.example/authorize"
+    );
+    assert_eq!(
+        refused(
+            OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
+                .with_redirect_url(CALLBACK)
+                .with_account_url("http://api.example.com/user")
+        ),
+        "the account URL must be https (http only on localhost, 127.0.0.1 or [::1]): http://api.example.com/user"
     );
 }
 

@@ -207,7 +207,9 @@ impl ElicitHandler {
     /// For a server with one user on a local transport (stdio): a fresh in-memory key ring
     /// (states do not outlive the process), the audience `server_name`, and
     /// [`Principal::anonymous`]. Over HTTP, or with several replicas, build an [`ElicitServer`]
-    /// from configured keys and say who is asking with [`ElicitHandler::new`].
+    /// from configured keys and say who is asking with [`ElicitHandler::new`]. Forms only:
+    /// URL mode refuses an anonymous principal, so a stdio server with `#[elicit_url]` uses
+    /// `ElicitHandler::new(server, Principal::fixed("local"))` (the guide's URL-mode chapter).
     ///
     /// ```
     /// let handler = elicit_rmcp::ElicitHandler::local("my-server");

@@ -12,7 +12,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 /// This provider, as `OAuthProvider::github(client_id, client_secret)` is GitHub itself: the
-/// scopes come from the link, the callback is `/oauth/callback` on the server's URL origin.
+/// scopes come from the link, the callback is `/oauth/callback` on the server's URL origin,
+/// and `/user` says whose account a token is (`Connection::account`).
 pub fn fake_github(provider: &str) -> OAuthProvider {
     OAuthProvider::new(
         "github",
@@ -22,16 +23,7 @@ pub fn fake_github(provider: &str) -> OAuthProvider {
     )
     .with_client_secret(CLIENT_SECRET)
     .with_credentials_in_body()
-}
-
-/// The login the provider's user endpoint (its API at `api`) gives for `token`.
-pub async fn whose(api: &str, token: &str) -> Result<String, String> {
-    let bearer = format!("Bearer {token}");
-    let url = format!("{api}/user");
-    let user = crate::http::send("GET", &url, &[("authorization", &bearer)], "").await;
-    let user = user.map_err(|e| e.to_string())?;
-    let user: Value = serde_json::from_str(&user.body).map_err(|e| e.to_string())?;
-    Ok(user["login"].as_str().ok_or("no login")?.to_owned())
+    .with_account_url(format!("{provider}/user"))
 }
 
 /// The OAuth client the app is registered as.

@@ -16,11 +16,7 @@
 //! clicking through the pages.
 
 mod auth;
-// The `oauth_axum` example's stand-ins: a tiny HTTP client (only its bodies are read here) and
-// the fake provider.
-#[path = "../oauth_axum/http.rs"]
-#[allow(dead_code)]
-mod http;
+// The `oauth_axum` example's fake provider (GitHub's endpoints, on loopback).
 #[path = "../oauth_axum/provider.rs"]
 mod provider;
 
@@ -199,8 +195,6 @@ impl ServerHandler for Desk {}
 /// Who the browser's user is (its signed-in session), and what to do with the token.
 struct GithubConnect {
     accounts: Accounts,
-    /// The provider's API, to ask whose token it is.
-    api: String,
     tokens: Tokens,
 }
 
@@ -210,7 +204,8 @@ impl OAuthHook for GithubConnect {
     }
 
     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
-        let login = provider::whose(&self.api, c.access_token()).await?;
+        // Whose account it is: GitHub's `/user`, asked by the callback.
+        let login = c.account().and_then(|a| a["login"].as_str()).unwrap_or("?");
         let mut tokens = self.tokens.lock().unwrap();
         tokens.insert(c.user().to_owned(), c.access_token().to_owned());
         Ok(Some(json!({ "login": login })))
@@ -233,7 +228,6 @@ fn app(origin: &str, provider: &str) -> Result<Router, Box<dyn std::error::Error
     let tokens = Tokens::default();
     let hook = GithubConnect {
         accounts: accounts.clone(),
-        api: provider.to_owned(),
         tokens: tokens.clone(),
     };
     // GitHub itself is `OAuth::github(&server, client_id, client_secret, hook)`; its callback

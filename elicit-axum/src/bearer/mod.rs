@@ -31,6 +31,7 @@
 //! let mcp = Router::new().route("/mcp", get(|user: axum::Extension<Authenticated>| async move {
 //!     user.subject().to_owned()
 //! }));
+//! // Only MCP behind the check; merge the connect page and the sign-in beside it.
 //! let app = auth.protect(mcp);
 //!
 //! let call = |token: Option<&str>| {
@@ -179,7 +180,10 @@ impl<V: VerifyToken> BearerAuth<V> {
     }
 
     /// Names an authorization server (its issuer URL) in the metadata document, where MCP
-    /// clients look for where to get a token.
+    /// clients look for where to get a token. Name yours when clients get their tokens by
+    /// OAuth themselves (the MCP authorization flow: discovery, then the authorization
+    /// server's own metadata); leave it out when tokens are handed out otherwise (an API key
+    /// in the client's configuration): the document then names only the resource.
     pub fn with_authorization_server(mut self, issuer: &str) -> Result<Self, BearerError> {
         self.issuers.push(metadata::issuer(issuer)?);
         Ok(self)
@@ -198,7 +202,9 @@ impl<V: VerifyToken> BearerAuth<V> {
     }
 
     /// `router` behind the token check, merged with the metadata document's route (which
-    /// is not behind it: clients read it before they have a token).
+    /// is not behind it: clients read it before they have a token). Put only the MCP
+    /// endpoint in `router`; merge what browsers open (the connect page, the OAuth callback,
+    /// your sign-in) into the result, outside the check: a browser has no bearer token.
     pub fn protect<S>(self, router: Router<S>) -> Router<S>
     where
         S: Clone + Send + Sync + 'static,

@@ -7,6 +7,7 @@ use ::axum::response::{IntoResponse, Response};
 use http::request::Parts;
 use http::{HeaderValue, StatusCode, header};
 use oauth2::{AuthorizationCode, PkceCodeVerifier, TokenResponse};
+use serde_json::Value;
 
 use super::binding;
 use super::{Connection, Inner, OAuthHook, OAuthToken, client};
@@ -89,14 +90,18 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         (None, None) => Err("the provider sent no code".to_owned()),
     };
     let outcome = match outcome {
-        Ok(token) => {
-            let connection = Connection {
-                user: &user,
-                token,
-                link: &link,
-            };
-            inner.hook.connected(connection).await
-        }
+        Ok(token) => match account(inner, &token).await {
+            Ok(account) => {
+                let connection = Connection {
+                    user: &user,
+                    token,
+                    account,
+                    link: &link,
+                };
+                inner.hook.connected(connection).await
+            }
+            Err(reason) => Err(reason),
+        },
         Err(reason) => Err(reason),
     };
     let page = match outcome {
@@ -116,6 +121,17 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         },
     };
     with_cleared_cookie(inner, page)
+}
+
+/// Whose account `token` is, when the provider has an account endpoint.
+async fn account<H>(inner: &Inner<H>, token: &OAuthToken) -> Result<Option<Value>, String> {
+    let Some(url) = &inner.provider.account_url else {
+        return Ok(None);
+    };
+    let provider = &inner.provider.name;
+    super::account::fetch(&inner.http, provider, url, token.access_token())
+        .await
+        .map(Some)
 }
 
 /// The code traded for a token at the provider's token endpoint, with the PKCE verifier.

@@ -10,7 +10,8 @@
 //! sends the browser back to the callback route, which opens nothing unless that same browser
 //! (its cookie), the same user and an unused, unexpired `state` come back, trades the code for
 //! a token (through the [`oauth2`](https://docs.rs/oauth2) crate, redirects not followed), and
-//! gives it to [`OAuthHook::connected`]; what that returns completes or fails the flow, and
+//! gives it to [`OAuthHook::connected`], with whose account it is when the provider has an
+//! account endpoint ([`Connection::account`]: GitHub's `/user`); what that returns completes or fails the flow, and
 //! the tool reads it as `UrlAnswer::Completed` or `Failed`. The token never passes through the
 //! MCP client or the model.
 //!
@@ -43,7 +44,9 @@
 //!     }
 //!     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
 //!         self.tokens.lock().unwrap().insert(c.user().to_owned(), c.access_token().to_owned());
-//!         Ok(Some(json!({"scopes": c.token().scopes()})))
+//!         // Whose GitHub account: `/user`, which the callback asked with the token.
+//!         let login = c.account().and_then(|a| a["login"].as_str());
+//!         Ok(Some(json!({"login": login, "scopes": c.token().scopes()})))
 //!     }
 //! }
 //!
@@ -69,6 +72,7 @@
 //! authenticated streamable HTTP that does this (`/signin` sets the session). On stdio, with
 //! one local user, `subject` is [`LocalBrowser::subject`](crate::LocalBrowser::subject).
 
+mod account;
 mod binding;
 mod callback;
 mod provider;
@@ -229,6 +233,9 @@ impl<H: OAuthHook> OAuth<H> {
         provider::checked_url("the redirect URL", redirect)?;
         provider::checked_url("the authorize URL", &provider.authorize_url)?;
         provider::checked_url("the token URL", &provider.token_url)?;
+        if let Some(account) = &provider.account_url {
+            provider::checked_url("the account URL", account)?;
+        }
         match provider.callback_path() {
             None | Some("/") => {
                 return Err(OAuthError(format!(

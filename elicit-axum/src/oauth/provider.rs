@@ -28,6 +28,8 @@ pub struct OAuthProvider {
     pub(super) redirect_url: Option<String>,
     /// The client credentials go in the token request's body instead of HTTP Basic auth.
     pub(super) credentials_in_body: bool,
+    /// The endpoint that says whose account a token is (`Connection::account`).
+    pub(super) account_url: Option<String>,
 }
 
 impl fmt::Debug for OAuthProvider {
@@ -41,6 +43,7 @@ impl fmt::Debug for OAuthProvider {
             .field("scopes", &self.scopes)
             .field("redirect_url", &self.redirect_url)
             .field("credentials_in_body", &self.credentials_in_body)
+            .field("account_url", &self.account_url)
             .finish()
     }
 }
@@ -64,11 +67,13 @@ impl OAuthProvider {
             scopes: Vec::new(),
             redirect_url: None,
             credentials_in_body: false,
+            account_url: None,
         }
     }
 
     /// GitHub (an OAuth app or a GitHub App's user authorization; the credentials go in the
-    /// token request's body, as GitHub documents).
+    /// token request's body, as GitHub documents). The account is GitHub's
+    /// `https://api.github.com/user` (its `login`, `id`, `name`), which any token may read.
     pub fn github(client_id: impl Into<String>, client_secret: impl Into<String>) -> Self {
         Self::new(
             "github",
@@ -78,10 +83,13 @@ impl OAuthProvider {
         )
         .with_client_secret(client_secret)
         .with_credentials_in_body()
+        .with_account_url("https://api.github.com/user")
     }
 
     /// Google (OAuth 2.0 for web server applications); add the scopes you need, e.g.
-    /// `https://www.googleapis.com/auth/calendar.readonly`.
+    /// `https://www.googleapis.com/auth/calendar.readonly`. For the account (its `sub` and
+    /// `email`), ask `openid email` too and add
+    /// `.with_account_url("https://openidconnect.googleapis.com/v1/userinfo")`.
     pub fn google(client_id: impl Into<String>, client_secret: impl Into<String>) -> Self {
         Self::new(
             "google",
@@ -103,6 +111,27 @@ impl OAuthProvider {
     /// which RFC 6749 requires every provider to accept).
     pub fn with_credentials_in_body(mut self) -> Self {
         self.credentials_in_body = true;
+        self
+    }
+
+    /// The provider's endpoint that says whose account a token is: GitHub's
+    /// `https://api.github.com/user` (set by [`github`](Self::github)), an OpenID Connect
+    /// provider's userinfo endpoint. After the code exchange the callback asks it with the
+    /// token (`GET`, `Authorization: Bearer`, redirects not followed, 10 s, at most 64 KiB) and
+    /// gives the hook the JSON object as [`Connection::account`](super::Connection::account);
+    /// if it does not answer with one, the flow fails with "the provider did not say whose
+    /// account this is" (its words go to the log). `https` only (plain `http` on loopback).
+    ///
+    /// ```
+    /// use elicit_axum::oauth::OAuthProvider;
+    ///
+    /// let google = OAuthProvider::google("client-id.apps.googleusercontent.com", "secret")
+    ///     .with_scopes(["openid", "email"])
+    ///     .with_account_url("https://openidconnect.googleapis.com/v1/userinfo");
+    /// # let _ = google;
+    /// ```
+    pub fn with_account_url(mut self, url: impl Into<String>) -> Self {
+        self.account_url = Some(url.into());
         self
     }
 

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use serde_json::Value;
+
 use crate::hook::OpenedLink;
 
 /// A token the provider issued. `Debug` shows no secret.
@@ -69,6 +71,7 @@ impl OAuthToken {
 pub struct Connection<'a> {
     pub(super) user: &'a str,
     pub(super) token: OAuthToken,
+    pub(super) account: Option<Value>,
     pub(super) link: &'a OpenedLink,
 }
 
@@ -80,6 +83,13 @@ impl<'a> Connection<'a> {
     /// The token the provider issued.
     pub fn token(&self) -> &OAuthToken {
         &self.token
+    }
+    /// Whose account the token is, as the provider's account endpoint answered
+    /// ([`OAuthProvider::with_account_url`](super::OAuthProvider::with_account_url); GitHub's
+    /// `/user` with [`OAuthProvider::github`](super::OAuthProvider::github): `login`, `id`, …);
+    /// `None` when the provider has no account endpoint.
+    pub fn account(&self) -> Option<&Value> {
+        self.account.as_ref()
     }
     /// The access token (the token's [`access_token`](OAuthToken::access_token)).
     pub fn access_token(&self) -> &str {
