@@ -12,7 +12,7 @@ use axum::Router;
 use axum::extract::{Form, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use elicit_axum::bearer::VerifyToken;
@@ -96,7 +96,15 @@ struct SignIn {
     next: Option<String>,
 }
 
-async fn signin(State(accounts): State<Accounts>, Form(form): Form<SignIn>) -> Response {
+async fn signin(
+    State(accounts): State<Accounts>,
+    headers: HeaderMap,
+    Form(form): Form<SignIn>,
+) -> Response {
+    // Only this app's own form signs a browser in (no login CSRF from another site).
+    if !from_own_page(&headers) {
+        return (StatusCode::FORBIDDEN, "sign in from this app's page").into_response();
+    }
     let Some(user) = accounts.user_of_token(&form.token) else {
         return (StatusCode::UNAUTHORIZED, "unknown token").into_response();
     };
@@ -111,11 +119,25 @@ async fn signin(State(accounts): State<Accounts>, Form(form): Form<SignIn>) -> R
         .next
         .filter(|next| next.starts_with('/') && !next.starts_with("//"))
         .unwrap_or_else(|| "/signin".to_owned());
+    // Plain http on loopback, for development; over https: `__Host-session=…; Secure`.
     let cookie = format!("session={session}; Path=/; HttpOnly; SameSite=Lax");
     let mut response = Redirect::to(&next).into_response();
     let cookie = HeaderValue::from_str(&cookie).expect("a uuid is a header value");
     response.headers_mut().insert(SET_COOKIE, cookie);
     response
+}
+
+/// Whether a `POST` comes from this app's own page: `Sec-Fetch-Site: same-origin`, or, from
+/// a browser that sends none, an `Origin` whose host is the request's `Host`.
+fn from_own_page(headers: &HeaderMap) -> bool {
+    let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    match (header("sec-fetch-site"), header("origin"), header("host")) {
+        (Some(site), _, _) => site == "same-origin",
+        (None, Some(origin), Some(host)) => {
+            origin.split_once("://").is_some_and(|(_, o)| o == host)
+        }
+        _ => false,
+    }
 }
 
 /// A cookie of the request, by name.

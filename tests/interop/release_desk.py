@@ -181,6 +181,14 @@ async def run(origin: str) -> None:
         [link] = person.links
         check(link.startswith(f"{origin}/connect?elicitation="), "the link is this app's connect page")
 
+        # Another site's form posting alice's token to /signin (login CSRF): refused.
+        forged = urllib.request.Request(f"{origin}/signin", data=b"token=alice-token",
+                                        headers={"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"})
+        try:
+            urllib.request.urlopen(forged, timeout=10)
+            check(False, "a cross-site sign-in is refused")
+        except urllib.error.HTTPError as e:
+            check(e.code == 403, f"a cross-site sign-in is refused ({e.code})")
         # The same link in bob's browser, and in a browser signed in to no one.
         bob = Browser(origin)
         bob.sign_in("bob-token")
