@@ -10,15 +10,18 @@ use pollster::block_on;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-/// Two users' tokens; `""` names no one (an empty subject is refused too).
+/// Two users' tokens (bob's without `deploy`); `""` names no one (an empty subject is
+/// refused too).
 struct Tokens;
 
 impl VerifyToken for Tokens {
-    async fn verify(&self, token: &str) -> Option<String> {
+    async fn verify(&self, token: &str) -> Option<Authenticated> {
         match token {
-            "alice-token" => Some("alice".into()),
-            "bob-token" => Some("bob".into()),
-            "nobody-token" => Some(String::new()),
+            "alice-token" => {
+                Some(Authenticated::new("alice").with_scopes(["deploy", "repos:read"]))
+            }
+            "bob-token" => Some(Authenticated::new("bob").with_scopes(["repos:read"])),
+            "nobody-token" => Some(Authenticated::new("")),
             _ => None,
         }
     }
@@ -152,6 +155,40 @@ fn scopes_are_named_in_the_challenge_and_the_document() {
             "scopes_supported": ["deploy", "repos:read"],
             "bearer_methods_supported": ["header"],
         })
+    );
+}
+
+#[test]
+fn a_token_without_a_required_scope_is_403_insufficient_scope() {
+    let auth = || BearerAuth::new("https://desk.example.com/mcp", Tokens).unwrap();
+    let deploy_only = app(auth().with_scopes(["deploy"]).unwrap());
+    let (status, challenge, _, body) = send(&deploy_only, call(&["Bearer bob-token"]));
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        challenge.unwrap(),
+        format!(
+            "Bearer resource_metadata=\"{METADATA}\", scope=\"deploy\", error=\"insufficient_scope\""
+        )
+    );
+    assert_eq!(body, "the bearer token lacks a scope");
+    // alice has it; with no scopes required, bob goes through too.
+    assert_eq!(
+        send(&deploy_only, call(&["Bearer alice-token"])).0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        send(&app(auth()), call(&["Bearer bob-token"])).0,
+        StatusCode::OK
+    );
+    // What the route sees: the user and the scopes the token grants.
+    let scopes = Router::new().route(
+        "/mcp",
+        post(|Extension(user): Extension<Authenticated>| async move { user.scopes().join(",") }),
+    );
+    let scopes = auth().protect(scopes);
+    assert_eq!(
+        send(&scopes, call(&["Bearer alice-token"])).3,
+        "deploy,repos:read"
     );
 }
 

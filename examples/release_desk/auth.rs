@@ -15,7 +15,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
-use elicit_axum::bearer::VerifyToken;
+use elicit_axum::bearer::{Authenticated, VerifyToken};
 use serde::Deserialize;
 
 /// Access tokens and browser sessions, by user.
@@ -53,8 +53,8 @@ impl Accounts {
 
 /// The MCP endpoint's token check (elicit-axum's `BearerAuth` calls it on each request).
 impl VerifyToken for Accounts {
-    async fn verify(&self, token: &str) -> Option<String> {
-        self.user_of_token(token)
+    async fn verify(&self, token: &str) -> Option<Authenticated> {
+        self.user_of_token(token).map(Authenticated::new)
     }
 }
 

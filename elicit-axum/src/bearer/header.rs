@@ -54,6 +54,8 @@ pub(super) enum Refusal {
     InvalidRequest,
     /// `invalid_token` (401): unknown, expired, revoked or for another resource.
     InvalidToken,
+    /// `insufficient_scope` (403): a good token without a scope the resource requires.
+    InsufficientScope,
 }
 
 /// The `WWW-Authenticate` value: `Bearer resource_metadata="…"`, then `scope="…"` when the
@@ -67,6 +69,7 @@ pub(super) fn challenge(refusal: Refusal, metadata_url: &str, scope: Option<&str
         Refusal::Missing => {}
         Refusal::InvalidRequest => value.push_str(", error=\"invalid_request\""),
         Refusal::InvalidToken => value.push_str(", error=\"invalid_token\""),
+        Refusal::InsufficientScope => value.push_str(", error=\"insufficient_scope\""),
     }
     value
 }

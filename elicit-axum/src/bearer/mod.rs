@@ -20,8 +20,8 @@
 //! struct Tokens;
 //!
 //! impl VerifyToken for Tokens {
-//!     async fn verify(&self, token: &str) -> Option<String> {
-//!         (token == "alice-token").then(|| "alice".to_owned())
+//!     async fn verify(&self, token: &str) -> Option<Authenticated> {
+//!         (token == "alice-token").then(|| Authenticated::new("alice"))
 //!     }
 //! }
 //!
@@ -70,34 +70,38 @@ use metadata::Resource;
 
 /// Your check of an access token: whose it is.
 ///
-/// Return the subject (the user's stable id: the token's `sub`) of a token issued for this
-/// server, or `None` for one that is unknown, expired, revoked, or issued for another
-/// resource. The subject is what the principal is, so it must be the same string the connect
-/// page's `subject` finds for that user's browser.
+/// Return whose a token issued for this server is ([`Authenticated::new`] with the user's
+/// stable id, the token's `sub`, and [`with_scopes`](Authenticated::with_scopes) its granted
+/// scopes when [`BearerAuth::with_scopes`] requires some), or `None` for one that is unknown,
+/// expired, revoked, or issued for another resource. The subject is what the principal is,
+/// so it must be the same string the connect page's `subject` finds for that user's browser.
 ///
 /// The token reaching it is one `Authorization: Bearer` header's, of RFC 6750's syntax
 /// (anything else was refused with `400`), and still attacker-controlled: look it up by its
 /// hash or compare it in constant time, and never log it.
 ///
 /// ```
-/// use elicit_axum::bearer::VerifyToken;
+/// use elicit_axum::bearer::{Authenticated, VerifyToken};
 ///
 /// struct Tokens;
 ///
 /// impl VerifyToken for Tokens {
-///     async fn verify(&self, token: &str) -> Option<String> {
-///         (token == "alice-token").then(|| "alice".to_owned())
+///     async fn verify(&self, token: &str) -> Option<Authenticated> {
+///         let alice = Authenticated::new("alice").with_scopes(["deploy"]);
+///         (token == "alice-token").then_some(alice)
 ///     }
 /// }
-/// assert_eq!(pollster::block_on(Tokens.verify("alice-token")).as_deref(), Some("alice"));
+/// let alice = pollster::block_on(Tokens.verify("alice-token")).unwrap();
+/// assert_eq!((alice.subject(), alice.scopes()), ("alice", &["deploy".to_owned()][..]));
 /// ```
 pub trait VerifyToken: Send + Sync + 'static {
-    /// The subject `token` was issued to, or `None` to refuse it.
-    fn verify(&self, token: &str) -> impl Future<Output = Option<String>> + Send;
+    /// Whose `token` is, or `None` to refuse it.
+    fn verify(&self, token: &str) -> impl Future<Output = Option<Authenticated>> + Send;
 }
 
-/// The user a request's bearer token names, which [`BearerAuth`] leaves in the request's
-/// extensions for what it protects (over rmcp:
+/// The user a request's bearer token names, and the scopes it grants: what
+/// [`VerifyToken::verify`] gives and [`BearerAuth`] leaves in the request's extensions for
+/// what it protects (over rmcp:
 /// `Principal::from_http_extension(|user: &Authenticated| Some(user.subject().to_owned()))`).
 ///
 /// ```
@@ -111,12 +115,34 @@ pub trait VerifyToken: Send + Sync + 'static {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Authenticated {
     subject: String,
+    scopes: Vec<String>,
 }
 
 impl Authenticated {
-    /// The subject [`VerifyToken::verify`] gave for the request's token.
+    /// The token's user, `subject` (its stable id: the token's `sub`), with no scopes. An
+    /// empty subject names no one: the token is refused.
+    pub fn new(subject: impl Into<String>) -> Self {
+        Authenticated {
+            subject: subject.into(),
+            scopes: Vec::new(),
+        }
+    }
+
+    /// The scopes the token grants (a JWT's `scope`, split at spaces; an introspection
+    /// answer's).
+    pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Who the token belongs to.
     pub fn subject(&self) -> &str {
         &self.subject
+    }
+
+    /// The scopes the token grants, as [`VerifyToken::verify`] gave them.
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
     }
 }
 
@@ -139,16 +165,18 @@ impl std::error::Error for BearerError {}
 /// `WWW-Authenticate: Bearer resource_metadata="…"` (and `scope="…"` when scopes are set); a
 /// malformed one (two headers, another scheme, a token outside RFC 6750's syntax) **400**
 /// `error="invalid_request"`; a token your [`VerifyToken`] refuses **401**
-/// `error="invalid_token"`; an accepted one goes on with its [`Authenticated`] user in the
+/// `error="invalid_token"`; one without every scope [`with_scopes`](Self::with_scopes) names
+/// **403** `error="insufficient_scope"` (the client may ask the user for them and retry); an
+/// accepted one goes on with its [`Authenticated`] user in the
 /// request's extensions. Refusals carry `Cache-Control: no-store` and a one-line body. The
 /// metadata document is served with `Access-Control-Allow-Origin: *` (it is public).
 ///
 /// ```
-/// use elicit_axum::bearer::{BearerAuth, VerifyToken};
+/// use elicit_axum::bearer::{Authenticated, BearerAuth, VerifyToken};
 ///
 /// struct Tokens;
 /// impl VerifyToken for Tokens {
-///     async fn verify(&self, _token: &str) -> Option<String> {
+///     async fn verify(&self, _token: &str) -> Option<Authenticated> {
 ///         None
 ///     }
 /// }
@@ -189,8 +217,10 @@ impl<V: VerifyToken> BearerAuth<V> {
         Ok(self)
     }
 
-    /// The scopes a client should ask for: `scopes_supported` in the metadata document and
-    /// `scope` in the challenge.
+    /// The scopes a token needs here: required of every request (a token whose
+    /// [`Authenticated::scopes`] lack one is refused with 403 `insufficient_scope`), named
+    /// in the challenge's `scope` so the client asks for them, and listed as
+    /// `scopes_supported` in the metadata document.
     pub fn with_scopes<'a>(
         mut self,
         scopes: impl IntoIterator<Item = &'a str>,
@@ -213,6 +243,7 @@ impl<V: VerifyToken> BearerAuth<V> {
         let path = self.resource.metadata_path.clone();
         let check = Arc::new(Check {
             scope: (!self.scopes.is_empty()).then(|| self.scopes.join(" ")),
+            required: self.scopes,
             metadata_url: self.resource.metadata_url,
             verify: self.verify,
         });
@@ -230,7 +261,9 @@ impl<V: VerifyToken> BearerAuth<V> {
 struct Check<V> {
     verify: V,
     metadata_url: String,
+    /// The challenge's `scope`: the required scopes, space-separated.
     scope: Option<String>,
+    required: Vec<String>,
 }
 
 async fn authenticate<V: VerifyToken>(
@@ -243,11 +276,15 @@ async fn authenticate<V: VerifyToken>(
         Credentials::Missing => Refusal::Missing,
         Credentials::Malformed => Refusal::InvalidRequest,
         Credentials::Token(token) => match check.verify.verify(token).await {
-            Some(subject) if !subject.is_empty() => {
-                parts.extensions.insert(Authenticated { subject });
+            Some(user) if user.subject.is_empty() => Refusal::InvalidToken,
+            Some(user) if !check.required.iter().all(|s| user.scopes.contains(s)) => {
+                Refusal::InsufficientScope
+            }
+            Some(user) => {
+                parts.extensions.insert(user);
                 return next.run(Request::from_parts(parts, body)).await;
             }
-            _ => Refusal::InvalidToken,
+            None => Refusal::InvalidToken,
         },
     };
     tracing::debug!(target: "elicit", ?refusal, "bearer token refused");
@@ -258,6 +295,7 @@ async fn authenticate<V: VerifyToken>(
             StatusCode::UNAUTHORIZED,
             "the bearer token is not valid here",
         ),
+        Refusal::InsufficientScope => (StatusCode::FORBIDDEN, "the bearer token lacks a scope"),
     };
     let challenge = header::challenge(refusal, &check.metadata_url, check.scope.as_deref());
     let mut response = (status, text).into_response();
