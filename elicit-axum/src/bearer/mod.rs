@@ -5,8 +5,8 @@
 //!
 //! You bring the check itself ([`VerifyToken`]): look the token up, or validate a JWT from
 //! your authorization server. Whatever it accepts, it must have been issued **for this
-//! server** (its audience is the resource URL): a token minted for another service is refused,
-//! and never passed on to another API (the spec forbids token passthrough).
+//! server** (its audience is the resource URL): refuse a token minted for another service,
+//! and never pass the token on to another API (the spec forbids token passthrough).
 //!
 //! ```
 //! use axum::Router;
