@@ -189,6 +189,7 @@ mod local;
 pub mod oauth;
 mod origin;
 mod route;
+mod scope;
 mod texts;
 
 // The body of the `landing_route` fuzz target, outside `src/` and outside the published

@@ -62,14 +62,9 @@ pub(super) fn issuer(url: &str) -> Result<String, BearerError> {
     }
 }
 
-/// A scope name, checked against RFC 6749 §3.3 (`%x21 / %x23-5B / %x5D-7E`: no space, quote
-/// or backslash).
+/// A scope name, checked as a scope token (RFC 6749 §3.3).
 pub(super) fn scope(scope: &str) -> Result<String, BearerError> {
-    let ok = !scope.is_empty()
-        && scope
-            .bytes()
-            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E));
-    match ok {
+    match crate::scope::is_scope_token(scope) {
         true => Ok(scope.to_owned()),
         false => Err(BearerError(format!(
             "the scope {scope:?} is not a scope token (RFC 6749: printable ASCII, no space, quote or backslash)"

@@ -164,7 +164,7 @@ impl OAuthProvider {
             .iter()
             .map(String::as_str)
             .chain(linked)
-            .filter(|scope| is_scope_token(scope))
+            .filter(|scope| crate::scope::is_scope_token(scope))
             .filter(move |scope| {
                 let new = !seen.contains(scope);
                 if new {
@@ -205,14 +205,6 @@ pub(super) fn checked_url(what: &str, url: &str) -> Result<(), super::OAuthError
     Err(super::OAuthError(format!(
         "{what} must be https (http only on localhost, 127.0.0.1 or [::1]): {url}"
     )))
-}
-
-/// RFC 6749 §3.3's `scope-token`: `%x21 / %x23-5B / %x5D-7E`, at least one.
-fn is_scope_token(scope: &str) -> bool {
-    !scope.is_empty()
-        && scope
-            .bytes()
-            .all(|b| matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E))
 }
 
 #[cfg(test)]
