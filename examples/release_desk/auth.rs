@@ -1,9 +1,10 @@
 //! Who is calling: a bearer token on the MCP endpoint, a signed-in session in the browser.
 //!
 //! Both stand in for your identity provider. The MCP client sends `Authorization: Bearer …`,
-//! which elicit-axum's `BearerAuth` checks with [`Accounts`]' `VerifyToken`. The browser that opens a connect link is signed
-//! in to this app (a session cookie set by `/signin`), and the OAuth hook's `subject` reads
-//! that session: the flow goes on only when both are the same user.
+//! which elicit-axum's `BearerAuth` checks with [`Accounts`]' `VerifyToken`. The browser that
+//! opens a connect link is signed in to this app (a session cookie set by `/signin`), and the
+//! OAuth hook's `subject` reads that session: the flow goes on only when both are the same
+//! user.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

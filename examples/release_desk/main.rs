@@ -2,18 +2,18 @@
 //!
 //! One axum app serves everything: `/mcp` (rmcp's streamable HTTP, behind elicit-axum's
 //! bearer-token check, whose user is the principal, with the resource metadata MCP clients
-//! read at `/.well-known/oauth-protected-resource/mcp`), `/connect` and `/oauth/callback` (elicit-axum's
-//! ready OAuth connection to GitHub) and `/signin` (the browser's sign-in). Its tools ask:
-//! `deploy` a form, then a confirmation sealed to the arguments for production;
-//! `list_repos` a GitHub connection through URL mode (a link in the text for clients without
-//! URL mode); the prompt `release_notes` a form too.
+//! read at `/.well-known/oauth-protected-resource/mcp`), `/connect` and `/oauth/callback`
+//! (elicit-axum's ready OAuth connection to GitHub) and `/signin` (the browser's sign-in).
+//! Its tools ask: `deploy` a form, then a confirmation sealed to the arguments for
+//! production; `list_repos` a GitHub connection through URL mode (a link in the text for
+//! clients without URL mode); the prompt `release_notes` a form too.
 //!
 //! Run it with `cargo run -p elicit-examples --example release_desk` (`-- --port 0` for
 //! any free port) and point an MCP client at the printed URL with `Authorization: Bearer
 //! alice-token`. GitHub is a fake provider on loopback here; the real one is
-//! `OAuth::github(&server, client_id, client_secret, hook)`. `tests/interop/release_desk.py` drives
-//! it with the Python SDK's client over HTTP on both protocol eras, a person signing in and
-//! clicking through the pages.
+//! `OAuth::github(&server, client_id, client_secret, hook)`. `tests/interop/release_desk.py`
+//! drives it with the Python SDK's client over HTTP on both protocol eras, a person signing
+//! in and clicking through the pages.
 
 mod auth;
 // The `oauth_axum` example's fake provider (GitHub's endpoints, on loopback).

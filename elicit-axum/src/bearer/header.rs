@@ -1,6 +1,7 @@
 //! The `Authorization: Bearer` request header (RFC 6750 §2.1) and the `WWW-Authenticate`
 //! challenge a refusal carries (RFC 6750 §3, with RFC 9728's `resource_metadata`).
 
+use http::StatusCode;
 use http::header::AUTHORIZATION;
 use http::request::Parts;
 
@@ -20,11 +21,10 @@ pub(super) enum Credentials<'a> {
 /// "/" ) *"="`), so no space, quote or control character reaches the verifier.
 pub(super) fn credentials(parts: &Parts) -> Credentials<'_> {
     let mut values = parts.headers.get_all(AUTHORIZATION).iter();
-    let (Some(value), None) = (values.next(), values.next()) else {
-        return match parts.headers.contains_key(AUTHORIZATION) {
-            true => Credentials::Malformed,
-            false => Credentials::Missing,
-        };
+    let value = match (values.next(), values.next()) {
+        (None, _) => return Credentials::Missing,
+        (Some(value), None) => value,
+        (Some(_), Some(_)) => return Credentials::Malformed,
     };
     let Some((scheme, token)) = value.to_str().ok().and_then(|v| v.split_once(' ')) else {
         return Credentials::Malformed;
@@ -58,18 +58,41 @@ pub(super) enum Refusal {
     InsufficientScope,
 }
 
-/// The `WWW-Authenticate` value: `Bearer resource_metadata="…"`, then `scope="…"` when the
-/// server named scopes, then the error code. Every value was checked to hold no `"` or `\`.
-pub(super) fn challenge(refusal: Refusal, metadata_url: &str, scope: Option<&str>) -> String {
-    let mut value = format!("Bearer resource_metadata=\"{metadata_url}\"");
-    if let Some(scope) = scope {
-        value.push_str(&format!(", scope=\"{scope}\""));
+impl Refusal {
+    /// The status, the error code of the challenge (none without credentials) and the
+    /// response's one line.
+    pub(super) fn answer(self) -> (StatusCode, Option<&'static str>, &'static str) {
+        match self {
+            Refusal::Missing => (StatusCode::UNAUTHORIZED, None, "a bearer token is needed"),
+            Refusal::InvalidRequest => (
+                StatusCode::BAD_REQUEST,
+                Some("invalid_request"),
+                "a malformed Authorization header",
+            ),
+            Refusal::InvalidToken => (
+                StatusCode::UNAUTHORIZED,
+                Some("invalid_token"),
+                "the bearer token is not valid here",
+            ),
+            Refusal::InsufficientScope => (
+                StatusCode::FORBIDDEN,
+                Some("insufficient_scope"),
+                "the bearer token lacks a scope",
+            ),
+        }
     }
-    match refusal {
-        Refusal::Missing => {}
-        Refusal::InvalidRequest => value.push_str(", error=\"invalid_request\""),
-        Refusal::InvalidToken => value.push_str(", error=\"invalid_token\""),
-        Refusal::InsufficientScope => value.push_str(", error=\"insufficient_scope\""),
+}
+
+/// The `WWW-Authenticate` value: `Bearer resource_metadata="…"`, then `scope="…"` (the
+/// required scopes, when there are any), then the error code. Every value was checked to hold
+/// no `"` or `\`.
+pub(super) fn challenge(error: Option<&str>, metadata_url: &str, required: &[String]) -> String {
+    let mut value = format!("Bearer resource_metadata=\"{metadata_url}\"");
+    if !required.is_empty() {
+        value.push_str(&format!(", scope=\"{}\"", required.join(" ")));
+    }
+    if let Some(error) = error {
+        value.push_str(&format!(", error=\"{error}\""));
     }
     value
 }

@@ -63,7 +63,7 @@ use ::axum::extract::{Request, State};
 use ::axum::middleware::Next;
 use ::axum::response::{IntoResponse, Response};
 use ::axum::routing::get;
-use http::{HeaderValue, StatusCode, header as h};
+use http::{HeaderValue, header as h};
 
 use header::{Credentials, Refusal};
 use metadata::Resource;
@@ -242,7 +242,6 @@ impl<V: VerifyToken> BearerAuth<V> {
         let document = metadata::document(&self.resource, &self.issuers, &self.scopes);
         let path = self.resource.metadata_path.clone();
         let check = Arc::new(Check {
-            scope: (!self.scopes.is_empty()).then(|| self.scopes.join(" ")),
             required: self.scopes,
             metadata_url: self.resource.metadata_url,
             verify: self.verify,
@@ -261,8 +260,6 @@ impl<V: VerifyToken> BearerAuth<V> {
 struct Check<V> {
     verify: V,
     metadata_url: String,
-    /// The challenge's `scope`: the required scopes, space-separated.
-    scope: Option<String>,
     required: Vec<String>,
 }
 
@@ -288,16 +285,8 @@ async fn authenticate<V: VerifyToken>(
         },
     };
     tracing::debug!(target: "elicit", ?refusal, "bearer token refused");
-    let (status, text) = match refusal {
-        Refusal::Missing => (StatusCode::UNAUTHORIZED, "a bearer token is needed"),
-        Refusal::InvalidRequest => (StatusCode::BAD_REQUEST, "a malformed Authorization header"),
-        Refusal::InvalidToken => (
-            StatusCode::UNAUTHORIZED,
-            "the bearer token is not valid here",
-        ),
-        Refusal::InsufficientScope => (StatusCode::FORBIDDEN, "the bearer token lacks a scope"),
-    };
-    let challenge = header::challenge(refusal, &check.metadata_url, check.scope.as_deref());
+    let (status, error, text) = refusal.answer();
+    let challenge = header::challenge(error, &check.metadata_url, &check.required);
     let mut response = (status, text).into_response();
     let headers = response.headers_mut();
     // Every part was checked to be visible ASCII without quotes.

@@ -89,21 +89,18 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         )),
         (None, None) => Err("the provider sent no code".to_owned()),
     };
-    let outcome = match outcome {
-        Ok(token) => match account(inner, &token).await {
-            Ok(account) => {
-                let connection = Connection {
-                    user: &user,
-                    token,
-                    account,
-                    link: &link,
-                };
-                inner.hook.connected(connection).await
-            }
-            Err(reason) => Err(reason),
-        },
-        Err(reason) => Err(reason),
-    };
+    let outcome = async {
+        let token = outcome?;
+        let account = account(inner, &token).await?;
+        let connection = Connection {
+            user: &user,
+            token,
+            account,
+            link: &link,
+        };
+        inner.hook.connected(connection).await
+    }
+    .await;
     let page = match outcome {
         Ok(result) => match inner.page.complete_raw(&link.opened, result).await {
             Ok(()) => {

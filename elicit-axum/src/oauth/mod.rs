@@ -11,9 +11,9 @@
 //! (its cookie), the same user and an unused, unexpired `state` come back, trades the code for
 //! a token (through the [`oauth2`](https://docs.rs/oauth2) crate, redirects not followed), and
 //! gives it to [`OAuthHook::connected`], with whose account it is when the provider has an
-//! account endpoint ([`Connection::account`]: GitHub's `/user`); what that returns completes or fails the flow, and
-//! the tool reads it as `UrlAnswer::Completed` or `Failed`. The token never passes through the
-//! MCP client or the model.
+//! account endpoint ([`Connection::account`]: GitHub's `/user`); what that returns completes
+//! or fails the flow, and the tool reads it as `UrlAnswer::Completed` or `Failed`. The token
+//! never passes through the MCP client or the model.
 //!
 //! Over `https` the nonce cookie is `__Host-elicit_oauth` (`Secure`, this origin only); on a
 //! plain-`http` loopback callback, for development, it is `elicit_oauth`, which browsers keep
