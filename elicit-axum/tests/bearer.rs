@@ -107,7 +107,7 @@ fn a_refused_token_is_401_invalid_token() {
 }
 
 #[test]
-fn a_malformed_header_is_400_invalid_request_and_never_reaches_the_check() {
+fn a_malformed_header_is_400_invalid_request() {
     let app = desk();
     let invalid = format!("Bearer resource_metadata=\"{METADATA}\", error=\"invalid_request\"");
     for authorization in [

@@ -111,7 +111,8 @@ async fn provider() -> (String, Arc<Provider>) {
         )
         .route(
             "/user-huge",
-            axum::routing::get(|| async { "x".repeat(70_000) }),
+            // A well-formed account, only too large: refused for its size alone.
+            axum::routing::get(|| async { axum::Json(json!({"login": "x".repeat(70_000)})) }),
         )
         .with_state(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
