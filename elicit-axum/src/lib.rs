@@ -178,6 +178,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod bearer;
+mod browser;
 mod confirm;
 mod cookie;
 mod form;
@@ -207,6 +208,7 @@ use ::axum::extract::Request;
 use ::axum::routing::get;
 use http::{HeaderValue, StatusCode, header};
 
+pub use browser::BrowserUser;
 pub use hook::{ConnectHook, ConnectStep, OpenedLink};
 pub use local::LocalBrowser;
 pub use texts::PageTexts;

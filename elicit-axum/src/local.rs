@@ -128,6 +128,13 @@ impl LocalBrowser {
     }
 }
 
+/// What [`OAuth`](crate::oauth::OAuth) (feature `oauth`) asks: [`LocalBrowser::subject`].
+impl crate::BrowserUser for LocalBrowser {
+    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+        self.0.subject(parts).await
+    }
+}
+
 impl Local {
     async fn subject(&self, parts: &Parts) -> Result<String, Response> {
         let browser = self.browser(parts);

@@ -69,12 +69,12 @@ struct App {
     tokens: Mutex<HashMap<String, String>>,
 }
 
-impl OAuthHook for App {
-    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
-        session_user(parts)
-            .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in first").into_response())
-    }
+/// The browser user: the app's `session` cookie.
+fn signed_in(parts: &Parts) -> Result<String, (StatusCode, &'static str)> {
+    session_user(parts).ok_or((StatusCode::UNAUTHORIZED, "sign in first"))
+}
 
+impl OAuthHook for App {
     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
         let mut tokens = self.tokens.lock().unwrap();
         tokens.insert(c.user().to_owned(), c.access_token().to_owned());
@@ -160,7 +160,9 @@ fn through_the_provider(tls: bool) -> Value {
     .with_client_secret("secret-1")
     .with_redirect_url(format!("{origin}/oauth/callback"));
     let hook = Arc::new(App::default());
-    let app: Router = OAuth::new(&server, github, hook.clone()).unwrap().routes();
+    let app: Router = OAuth::new(&server, github, signed_in, hook.clone())
+        .unwrap()
+        .routes();
     if tls {
         runtime.spawn(serve_tls(listener, app));
     } else {

@@ -128,13 +128,14 @@ struct App {
     accounts: Mutex<Vec<Option<Value>>>,
 }
 
-impl OAuthHook for App {
-    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
-        let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
-        user.map(str::to_owned)
-            .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in").into_response())
-    }
+/// The browser user: the `x-user` header.
+fn x_user(parts: &Parts) -> Result<String, (StatusCode, &'static str)> {
+    let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
+    user.map(str::to_owned)
+        .ok_or((StatusCode::UNAUTHORIZED, "sign in"))
+}
 
+impl OAuthHook for App {
     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
         assert!(
             !format!("{c:?}").contains("gho_token"),
@@ -182,7 +183,9 @@ async fn setup_with(account_path: Option<&str>) -> Setup {
         Some(path) => github.with_account_url(format!("{base}{path}")),
         None => github,
     };
-    let app = OAuth::new(&server, github, hook.clone()).unwrap().routes();
+    let app = OAuth::new(&server, github, x_user, hook.clone())
+        .unwrap()
+        .routes();
     let caller = Caller::new(&server, Some(ALICE));
     Setup {
         server,
@@ -462,7 +465,7 @@ async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
     let _ = store;
     let github = OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
         .with_redirect_url("https://app.example.com/oauth/callback");
-    let app: Router = OAuth::new(&server, github, App::default())
+    let app: Router = OAuth::new(&server, github, x_user, App::default())
         .unwrap()
         .routes();
     let caller = Caller::new(&server, Some(ALICE));
@@ -485,7 +488,7 @@ async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
     );
 
     let refused = |provider: OAuthProvider| {
-        OAuth::new(&server, provider, App::default())
+        OAuth::new(&server, provider, x_user, App::default())
             .unwrap_err()
             .to_string()
     };
@@ -558,7 +561,7 @@ async fn the_github_shortcut_calls_back_on_the_servers_origin_with_the_links_sco
         .with_origin("https://app.example.com")
         .unwrap();
     let server = ElicitServer::new(sealer()).with_url(url);
-    let app: Router = OAuth::github(&server, CLIENT_ID, CLIENT_SECRET, App::default())
+    let app: Router = OAuth::github(&server, CLIENT_ID, CLIENT_SECRET, x_user, App::default())
         .unwrap()
         .routes();
     let caller = Caller::new(&server, Some(ALICE));
@@ -599,7 +602,7 @@ async fn the_github_shortcut_calls_back_on_the_servers_origin_with_the_links_sco
 
     let no_origin = ElicitServer::new(sealer());
     assert_eq!(
-        OAuth::github(&no_origin, CLIENT_ID, CLIENT_SECRET, App::default())
+        OAuth::github(&no_origin, CLIENT_ID, CLIENT_SECRET, x_user, App::default())
             .unwrap_err()
             .to_string(),
         "the provider github has no redirect URL: `OAuthProvider::with_redirect_url`, or the server's URL origin (`UrlSettings::with_origin`)"

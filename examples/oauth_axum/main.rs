@@ -24,7 +24,6 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use axum::http::StatusCode;
 use axum::http::request::Parts;
-use axum::response::{IntoResponse, Response};
 use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_runtime::state::{KeyRing, StateSealer};
@@ -89,22 +88,22 @@ impl ServerHandler for Github {}
 
 // ---- The browser-facing side: elicit-axum's ready OAuth connection -----------------------
 
-/// What the app does with a connection: who the browser's user is (its session cookie), and
-/// what to do with the token (keep it, and tell the tool which account it is).
+/// What the app does with a connection: keep the token, and tell the tool which account it is.
 struct GithubConnect {
-    /// Session cookies of signed-in users (your session store).
-    sessions: HashMap<String, String>,
     tokens: Tokens,
 }
 
-impl OAuthHook for GithubConnect {
-    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
-        let session = cookie(parts, "session").and_then(|s| self.sessions.get(s));
-        session
-            .cloned()
-            .ok_or_else(|| (StatusCode::UNAUTHORIZED, "sign in first").into_response())
-    }
+/// Who the browser's user is: its session cookie (your session store; here two users).
+fn signed_in(parts: &Parts) -> Result<String, (StatusCode, &'static str)> {
+    let user = match cookie(parts, "session") {
+        Some("s-alice") => "alice",
+        Some("s-bob") => "bob",
+        _ => return Err((StatusCode::UNAUTHORIZED, "sign in first")),
+    };
+    Ok(user.to_owned())
+}
 
+impl OAuthHook for GithubConnect {
     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
         // Whose account it is: GitHub's `/user`, asked by the callback.
         let login = c.account().and_then(|a| a["login"].as_str()).unwrap_or("?");
@@ -146,16 +145,14 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
         .with_url(UrlSettings::in_memory().with_origin(&origin)?);
     // GitHub itself: `OAuthProvider::github(client_id, client_secret)` and its redirect URL.
     let github = provider::fake_github(&provider);
-    let sessions = [("s-alice", "alice"), ("s-bob", "bob")];
     let tokens = Tokens::default();
     let connect = GithubConnect {
-        sessions: sessions.map(|(s, u)| (s.into(), u.into())).into(),
         tokens: tokens.clone(),
     };
     // `/connect` (the confirmation page, which sends the browser to the provider) and
     // `/oauth/callback`. An app serving MCP over streamable HTTP mounts them on the same
     // router: `.nest_service("/mcp", elicit_rmcp::streamable_http(server, config))`.
-    let router: Router = OAuth::new(&server, github, connect)?.routes();
+    let router: Router = OAuth::new(&server, github, signed_in, connect)?.routes();
     tokio::spawn(async move { axum::serve(listener, router).await });
     println!("app at {origin} (/connect, /oauth/callback); provider at {provider}");
 

@@ -11,7 +11,7 @@
 //! Run it with `cargo run -p elicit-examples --example release_desk` (`-- --port 0` for
 //! any free port) and point an MCP client at the printed URL with `Authorization: Bearer
 //! alice-token`. GitHub is a fake provider on loopback here; the real one is
-//! `OAuth::github(&server, client_id, client_secret, hook)`. `tests/interop/release_desk.py`
+//! `OAuth::github(&server, client_id, client_secret, browser, hook)`. `tests/interop/release_desk.py`
 //! drives it with the Python SDK's client over HTTP on both protocol eras, a person signing
 //! in and clicking through the pages.
 
@@ -25,7 +25,6 @@ use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::http::request::Parts;
-use axum::response::Response;
 use elicit_axum::bearer::{Authenticated, BearerAuth};
 use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
 use elicit_rmcp::state::{KeyRing, StateSealer};
@@ -192,17 +191,12 @@ impl ServerHandler for Desk {}
 
 // ---- The browser-facing side: elicit-axum's ready OAuth connection -----------------------
 
-/// Who the browser's user is (its signed-in session), and what to do with the token.
+/// What to do with the token: keep it, and tell the tool whose account it is.
 struct GithubConnect {
-    accounts: Accounts,
     tokens: Tokens,
 }
 
 impl OAuthHook for GithubConnect {
-    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
-        self.accounts.browser_user(parts)
-    }
-
     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
         // Whose account it is: GitHub's `/user`, asked by the callback.
         let login = c.account().and_then(|a| a["login"].as_str()).unwrap_or("?");
@@ -227,12 +221,17 @@ fn app(origin: &str, provider: &str) -> Result<Router, Box<dyn std::error::Error
 
     let tokens = Tokens::default();
     let hook = GithubConnect {
-        accounts: accounts.clone(),
         tokens: tokens.clone(),
     };
-    // GitHub itself is `OAuth::github(&server, client_id, client_secret, hook)`; its callback
+    // Who the browser's user is: its signed-in session.
+    #[allow(clippy::result_large_err)]
+    let browser = {
+        let accounts = accounts.clone();
+        move |parts: &Parts| accounts.browser_user(parts)
+    };
+    // GitHub itself is `OAuth::github(&server, client_id, client_secret, browser, hook)`; its callback
     // is `{origin}/oauth/callback`.
-    let oauth = OAuth::new(&server, provider::fake_github(provider), hook)?;
+    let oauth = OAuth::new(&server, provider::fake_github(provider), browser, hook)?;
 
     let desk = Desk {
         tool_router: Desk::tool_router(),

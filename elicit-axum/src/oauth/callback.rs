@@ -10,18 +10,18 @@ use oauth2::{AuthorizationCode, PkceCodeVerifier, TokenResponse};
 use serde_json::Value;
 
 use super::binding;
-use super::{Connection, Inner, OAuthHook, OAuthToken, client};
+use super::{Connection, Inner, OAuthHook, OAuthProvider, OAuthToken, client};
 use crate::hook::OpenedLink;
 
 /// The callback's query, as the provider sends it.
-struct Query {
-    state: Option<String>,
-    code: Option<String>,
-    error: Option<String>,
+pub(super) struct Query {
+    pub(super) state: Option<String>,
+    pub(super) code: Option<String>,
+    pub(super) error: Option<String>,
 }
 
 impl Query {
-    fn of(parts: &Parts) -> Query {
+    pub(super) fn of(parts: &Parts) -> Query {
         let mut query = Query {
             state: None,
             code: None,
@@ -47,7 +47,7 @@ impl Query {
 }
 
 pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Response {
-    let user = match inner.hook.subject(&parts).await {
+    let user = match inner.browser.subject(&parts).await {
         Ok(user) if !user.is_empty() => user,
         Ok(_) => return refused(inner, "no browser user"),
         Err(response) => return response,
@@ -78,7 +78,7 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         state: bound,
     };
     let outcome = match (query.code.filter(|c| !c.is_empty()), query.error) {
-        (Some(code), None) => exchange(inner, &code, started.verifier).await,
+        (Some(code), None) => exchange(&inner.provider, &inner.http, &code, started.verifier).await,
         (_, Some(error)) => Err(format!(
             "the provider did not authorize the connection ({})",
             error
@@ -131,17 +131,22 @@ async fn account<H>(inner: &Inner<H>, token: &OAuthToken) -> Result<Option<Value
         .map(Some)
 }
 
-/// The code traded for a token at the provider's token endpoint, with the PKCE verifier.
-async fn exchange<H>(inner: &Inner<H>, code: &str, verifier: String) -> Result<OAuthToken, String> {
-    let client = client(&inner.provider)?;
+/// The code traded for a token at `provider`'s token endpoint, with the PKCE verifier.
+pub(super) async fn exchange(
+    provider: &OAuthProvider,
+    http: &oauth2::reqwest::Client,
+    code: &str,
+    verifier: String,
+) -> Result<OAuthToken, String> {
+    let client = client(provider)?;
     let token = client
         .exchange_code(AuthorizationCode::new(code.to_owned()))
         .set_pkce_verifier(PkceCodeVerifier::new(verifier))
-        .request_async(&inner.http)
+        .request_async(http)
         .await
         .map_err(|e| {
             // The provider's words go to the log; the flow fails with a plain reason.
-            tracing::warn!(target: "elicit", provider = %inner.provider.name.escape_debug(), error = %e.to_string().escape_debug(), "OAuth code exchange failed");
+            tracing::warn!(target: "elicit", provider = %provider.name.escape_debug(), error = %e.to_string().escape_debug(), "OAuth code exchange failed");
             "the provider did not issue a token".to_owned()
         })?;
     Ok(OAuthToken {

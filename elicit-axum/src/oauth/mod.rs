@@ -23,7 +23,7 @@
 //! use std::collections::HashMap;
 //! use std::sync::Mutex;
 //! use axum::http::request::Parts;
-//! use axum::response::{IntoResponse, Response};
+//! use axum::response::Redirect;
 //! use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
 //! use elicit_runtime::ElicitServer;
 //! use elicit_runtime::state::{KeyRing, StateSealer};
@@ -37,11 +37,6 @@
 //! }
 //!
 //! impl OAuthHook for Github {
-//!     async fn subject(&self, parts: &Parts) -> Result<String, Response> {
-//!         // Your session: here a header the app's auth middleware sets.
-//!         let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
-//!         user.map(str::to_owned).ok_or_else(|| "sign in first".into_response())
-//!     }
 //!     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
 //!         self.tokens.lock().unwrap().insert(c.user().to_owned(), c.access_token().to_owned());
 //!         // Whose GitHub account: `/user`, which the callback asked with the token.
@@ -50,11 +45,17 @@
 //!     }
 //! }
 //!
+//! /// Who the browser's user is: your app's session (here a header its middleware sets).
+//! fn signed_in(parts: &Parts) -> Result<String, Redirect> {
+//!     let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
+//!     user.map(str::to_owned).ok_or_else(|| Redirect::to("/login"))
+//! }
+//!
 //! let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
 //! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "mcp.example.com"))
 //!     .with_url(url);
 //! // The redirect URL is https://mcp.example.com/oauth/callback: register it with GitHub.
-//! let github = OAuth::github(&server, "client-id", "client-secret", Github::default())?;
+//! let github = OAuth::github(&server, "client-id", "client-secret", signed_in, Github::default())?;
 //! let app: axum::Router = github.routes();
 //! # let _ = app;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -66,16 +67,25 @@
 //! Any other provider is [`OAuth::new`] with an [`OAuthProvider`] of its endpoints.
 //!
 //! (`elicit_runtime::…` is `elicit_rmcp::…` for a server on rmcp: that crate re-exports the
-//! core whole.) The browser that opens the link cannot send the MCP client's bearer token:
-//! `subject` reads your app's own browser sign-in (a session cookie), which must name the
-//! same user the MCP request was sealed to. `examples/release_desk` is a whole server over
-//! authenticated streamable HTTP that does this (`/signin` sets the session). On stdio, with
-//! one local user, `subject` is [`LocalBrowser::subject`](crate::LocalBrowser::subject).
+//! core whole.)
+//!
+//! # Who the browser's user is
+//!
+//! The browser that opens the link cannot send the MCP client's bearer token, so the
+//! [`BrowserUser`] given to `OAuth` says who it is, and it must name the same user the MCP
+//! request was sealed to:
+//!
+//! * a stdio server, with one local user: [`LocalBrowser`](crate::LocalBrowser);
+//! * an HTTP server whose MCP clients hold tokens from an authorization server: [`SignIn`],
+//!   which signs the browser in at that same server (OpenID Connect) and keeps the user in a
+//!   sealed cookie;
+//! * an app with a login of its own: a function reading its session, as above.
 
 mod account;
 mod binding;
 mod callback;
 mod provider;
+mod signin;
 mod token;
 
 use std::fmt;
@@ -98,23 +108,21 @@ use elicit_runtime::ElicitServer;
 use elicit_runtime::state::StateSealer;
 use elicit_runtime::url::LandingPage;
 
+use crate::BrowserUser;
+use crate::browser::AnyBrowser;
 use crate::cookie::RouteCookie;
 use binding::Started;
 pub use provider::OAuthProvider;
+pub use signin::SignIn;
 pub use token::{Connection, OAuthToken};
 
-/// What the application does with a connection: who the browser's user is, and what to do
-/// with the token the provider issued for them.
+/// What the application does with a connection: keep the token the provider issued for a user
+/// (who the browser's user is, is the [`BrowserUser`] given to [`OAuth::new`]).
 pub trait OAuthHook: Send + Sync + 'static {
-    /// The browser's authenticated user (the same principal the MCP request was made as), or
-    /// the response to give instead (a sign-in redirect, a 401). Asked on the confirmation
-    /// page and again on the provider's callback.
-    fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send;
-
     /// The provider issued a token for the user of a flow ([`Connection`]: the user, the
-    /// token, the link): keep it (server-side), and return what the tool handler reads
-    /// (`UrlAnswer::Completed`'s `result`; never the token), or a reason the flow failed
-    /// (`UrlAnswer::Failed`).
+    /// token, whose account it is, the link): keep it (server-side), and return what the tool
+    /// handler reads (`UrlAnswer::Completed`'s `result`; never the token), or a reason the flow
+    /// failed (`UrlAnswer::Failed`).
     fn connected(
         &self,
         connection: Connection<'_>,
@@ -123,10 +131,6 @@ pub trait OAuthHook: Send + Sync + 'static {
 
 /// A shared hook (e.g. one the application's other routes use too).
 impl<H: OAuthHook> OAuthHook for Arc<H> {
-    fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send {
-        H::subject(self, parts)
-    }
-
     fn connected(
         &self,
         connection: Connection<'_>,
@@ -143,12 +147,12 @@ impl<H: OAuthHook> OAuthHook for Arc<H> {
 /// # use elicit_runtime::state::{KeyRing, StateSealer};
 /// # struct Hook;
 /// # impl elicit_axum::oauth::OAuthHook for Hook {
-/// #     async fn subject(&self, _: &axum::http::request::Parts) -> Result<String, axum::response::Response> { Ok("alice".into()) }
 /// #     async fn connected(&self, _: elicit_axum::oauth::Connection<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
 /// # }
 /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
+/// # let browser = elicit_axum::LocalBrowser::new(&server, "local");
 /// let no_callback = OAuthProvider::github("id", "secret");
-/// let error = OAuth::new(&server, no_callback, Hook).unwrap_err();
+/// let error = OAuth::new(&server, no_callback, browser, Hook).unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
 ///     "the provider github has no redirect URL: `OAuthProvider::with_redirect_url`, or the server's URL origin (`UrlSettings::with_origin`)"
@@ -189,6 +193,7 @@ impl<H> fmt::Debug for OAuth<H> {
 
 struct Inner<H> {
     provider: OAuthProvider,
+    browser: AnyBrowser,
     hook: H,
     sealer: StateSealer,
     page: LandingPage,
@@ -198,7 +203,8 @@ struct Inner<H> {
 }
 
 impl<H: OAuthHook> OAuth<H> {
-    /// A connection to `provider` for the links `server` seals, its token given to `hook`.
+    /// A connection to `provider` for the links `server` seals, for the user `browser` says
+    /// the browser is, its token given to `hook`.
     /// Refuses, at start-up, a provider without a client id (an unset environment variable),
     /// without a redirect URL, or with an endpoint that is not `https` (plain `http` only on
     /// loopback).
@@ -210,56 +216,16 @@ impl<H: OAuthHook> OAuth<H> {
     pub fn new(
         server: &ElicitServer,
         mut provider: OAuthProvider,
+        browser: impl BrowserUser,
         hook: H,
     ) -> Result<Self, OAuthError> {
-        if provider.redirect_url.is_none() {
-            provider.redirect_url = server
-                .url_settings()
-                .origin()
-                .map(|origin| format!("{origin}/oauth/callback"));
-        }
-        if provider.client_id.trim().is_empty() {
-            return Err(OAuthError(format!(
-                "the provider {} has an empty client id (is its environment variable set?)",
-                provider.name
-            )));
-        }
-        let Some(redirect) = provider.redirect_url.as_deref() else {
-            return Err(OAuthError(format!(
-                "the provider {} has no redirect URL: `OAuthProvider::with_redirect_url`, or the server's URL origin (`UrlSettings::with_origin`)",
-                provider.name
-            )));
-        };
-        provider::checked_url("the redirect URL", redirect)?;
-        provider::checked_url("the authorize URL", &provider.authorize_url)?;
-        provider::checked_url("the token URL", &provider.token_url)?;
-        if let Some(account) = &provider.account_url {
-            provider::checked_url("the account URL", account)?;
-        }
-        match provider.callback_path() {
-            None | Some("/") => {
-                return Err(OAuthError(format!(
-                    "the redirect URL needs a path for the callback route: {redirect}"
-                )));
-            }
-            Some("/connect") => {
-                return Err(OAuthError(format!(
-                    "the redirect URL's path is the landing route's (`/connect`): {redirect}"
-                )));
-            }
-            Some(_) => {}
-        }
-        // The token endpoint's redirects are not followed (the oauth2 crate's advice: a
-        // redirect could send the code and the secret elsewhere).
-        let http = oauth2::reqwest::ClientBuilder::new()
-            .redirect(oauth2::reqwest::redirect::Policy::none())
-            .timeout(Duration::from_secs(10))
-            .build()
-            .map_err(|e| OAuthError(format!("the HTTP client for the token endpoint: {e}")))?;
+        provider.settle(server, "/oauth/callback")?;
+        let http = http_client()?;
         Ok(OAuth {
             inner: Arc::new(Inner {
                 cookie: binding::nonce_cookie(provider.secure()),
                 provider,
+                browser: AnyBrowser::new(browser),
                 hook,
                 sealer: server.sealer().clone(),
                 page: LandingPage::new(server),
@@ -279,14 +245,16 @@ impl<H: OAuthHook> OAuth<H> {
     /// # use elicit_runtime::url::UrlSettings;
     /// # struct Hook;
     /// # impl elicit_axum::oauth::OAuthHook for Hook {
-    /// #     async fn subject(&self, _: &axum::http::request::Parts) -> Result<String, axum::response::Response> { Ok("alice".into()) }
     /// #     async fn connected(&self, _: elicit_axum::oauth::Connection<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
     /// # }
+    /// use elicit_axum::LocalBrowser;
     /// use elicit_axum::oauth::OAuth;
     ///
     /// let url = UrlSettings::in_memory().with_origin("http://127.0.0.1:8765")?;
     /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "desk")).with_url(url);
-    /// let github = OAuth::github(&server, "client-id", "client-secret", Hook)?;
+    /// // A stdio server's one local user, who the MCP requests run as.
+    /// let browser = LocalBrowser::new(&server, "local");
+    /// let github = OAuth::github(&server, "client-id", "client-secret", browser, Hook)?;
     /// let app: axum::Router = github.routes(); // `/connect` and `/oauth/callback`
     /// # let _ = app;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -295,11 +263,13 @@ impl<H: OAuthHook> OAuth<H> {
         server: &ElicitServer,
         client_id: impl Into<String>,
         client_secret: impl Into<String>,
+        browser: impl BrowserUser,
         hook: H,
     ) -> Result<Self, OAuthError> {
         Self::new(
             server,
             OAuthProvider::github(client_id, client_secret),
+            browser,
             hook,
         )
     }
@@ -310,11 +280,13 @@ impl<H: OAuthHook> OAuth<H> {
         server: &ElicitServer,
         client_id: impl Into<String>,
         client_secret: impl Into<String>,
+        browser: impl BrowserUser,
         hook: H,
     ) -> Result<Self, OAuthError> {
         Self::new(
             server,
             OAuthProvider::google(client_id, client_secret),
+            browser,
             hook,
         )
     }
@@ -346,6 +318,17 @@ impl<H: OAuthHook> OAuth<H> {
             get(move |parts: Parts| async move { callback::serve(&oauth.inner, parts).await }),
         )
     }
+}
+
+/// The client for the provider's token and account endpoints. Their redirects are not
+/// followed (the oauth2 crate's advice: a redirect could send the code and the secret
+/// elsewhere).
+fn http_client() -> Result<oauth2::reqwest::Client, OAuthError> {
+    oauth2::reqwest::ClientBuilder::new()
+        .redirect(oauth2::reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| OAuthError(format!("the HTTP client for the token endpoint: {e}")))
 }
 
 /// The provider's client, as the `oauth2` crate types it: authorize and token endpoints set.
@@ -382,14 +365,14 @@ fn client(provider: &OAuthProvider) -> Result<Client, String> {
 }
 
 impl<H: OAuthHook> ConnectHook for OAuth<H> {
-    fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send {
-        self.inner.hook.subject(parts)
+    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+        self.inner.browser.subject(parts).await
     }
 
     /// Confirmed: the browser goes to the provider with a sealed `state` and PKCE, and gets
     /// the nonce cookie the callback checks. Nothing is recorded yet.
     async fn connect(&self, link: &OpenedLink, parts: &Parts) -> ConnectStep {
-        let user = match self.inner.hook.subject(parts).await {
+        let user = match self.inner.browser.subject(parts).await {
             Ok(user) => user,
             Err(response) => return ConnectStep::respond(response),
         };

@@ -5,6 +5,9 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::OAuthError;
+use elicit_runtime::ElicitServer;
+
 /// An OAuth 2.0 authorization server the user connects an account of (authorization code grant
 /// with PKCE), and this app's registration there.
 ///
@@ -197,12 +200,55 @@ impl OAuthProvider {
     }
 }
 
+impl OAuthProvider {
+    /// The provider as the server uses it: its redirect URL `default_path` on the server's URL
+    /// origin when it has none, and every setting checked at start-up.
+    pub(super) fn settle(
+        &mut self,
+        server: &ElicitServer,
+        default_path: &str,
+    ) -> Result<(), OAuthError> {
+        if self.redirect_url.is_none() {
+            self.redirect_url = server
+                .url_settings()
+                .origin()
+                .map(|origin| format!("{origin}{default_path}"));
+        }
+        let name = &self.name;
+        if self.client_id.trim().is_empty() {
+            return Err(OAuthError(format!(
+                "the provider {name} has an empty client id (is its environment variable set?)"
+            )));
+        }
+        let Some(redirect) = self.redirect_url.as_deref() else {
+            return Err(OAuthError(format!(
+                "the provider {name} has no redirect URL: `OAuthProvider::with_redirect_url`, or the server's URL origin (`UrlSettings::with_origin`)"
+            )));
+        };
+        checked_url("the redirect URL", redirect)?;
+        checked_url("the authorize URL", &self.authorize_url)?;
+        checked_url("the token URL", &self.token_url)?;
+        if let Some(account) = &self.account_url {
+            checked_url("the account URL", account)?;
+        }
+        match self.callback_path() {
+            None | Some("/") => Err(OAuthError(format!(
+                "the redirect URL needs a path for the callback route: {redirect}"
+            ))),
+            Some("/connect") => Err(OAuthError(format!(
+                "the redirect URL's path is the landing route's (`/connect`): {redirect}"
+            ))),
+            Some(_) => Ok(()),
+        }
+    }
+}
+
 /// `url`, if it is `https`, or `http` on a loopback host.
-pub(super) fn checked_url(what: &str, url: &str) -> Result<(), super::OAuthError> {
+fn checked_url(what: &str, url: &str) -> Result<(), OAuthError> {
     if crate::origin::is_secure_or_loopback(url) {
         return Ok(());
     }
-    Err(super::OAuthError(format!(
+    Err(OAuthError(format!(
         "{what} must be https (http only on localhost, 127.0.0.1 or [::1]): {url}"
     )))
 }

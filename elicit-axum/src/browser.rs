@@ -1,0 +1,75 @@
+//! Who the browser's user is: the one question a page that finishes a URL-mode flow asks,
+//! answered apart from what the page does, so one OAuth connection serves a stdio server
+//! ([`LocalBrowser`](crate::LocalBrowser)) and an HTTP one (a sign-in) alike.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use ::axum::response::{IntoResponse, Response};
+use http::request::Parts;
+
+/// Who the browser that sent a request is: the same principal the MCP request that asked was
+/// made as, or the response to give instead (a sign-in redirect, a 401).
+///
+/// Ready ones: [`LocalBrowser`](crate::LocalBrowser) (stdio, one local user) and, with
+/// feature `oauth`, `oauth::SignIn` (the browser signs in at your authorization server). Your
+/// own login is a closure `Fn(&Parts) -> Result<String, Response>` or an impl of this trait.
+///
+/// ```
+/// use axum::http::request::Parts;
+/// use axum::response::{IntoResponse, Redirect, Response};
+/// use elicit_axum::BrowserUser;
+///
+/// /// Your app's session: here a header its auth middleware sets.
+/// fn signed_in(parts: &Parts) -> Result<String, Response> {
+///     let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
+///     user.map(str::to_owned).ok_or_else(|| Redirect::to("/login").into_response())
+/// }
+///
+/// fn takes(_: impl BrowserUser) {}
+/// takes(signed_in);
+/// ```
+pub trait BrowserUser: Send + Sync + 'static {
+    /// The browser's user, or the response to give instead. Asked on each page of a flow.
+    fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send;
+}
+
+/// Your login, as a function of the request.
+impl<F, E> BrowserUser for F
+where
+    F: Fn(&Parts) -> Result<String, E> + Send + Sync + 'static,
+    E: IntoResponse,
+{
+    fn subject(&self, parts: &Parts) -> impl Future<Output = Result<String, Response>> + Send {
+        std::future::ready(self(parts).map_err(IntoResponse::into_response))
+    }
+}
+
+/// A future a [`AnyBrowser`] gives.
+type Subject<'a> = Pin<Box<dyn Future<Output = Result<String, Response>> + Send + 'a>>;
+
+/// [`BrowserUser`], object-safe.
+trait Erased: Send + Sync {
+    fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a>;
+}
+
+impl<B: BrowserUser> Erased for B {
+    fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a> {
+        Box::pin(BrowserUser::subject(self, parts))
+    }
+}
+
+/// Any [`BrowserUser`], behind one `Arc`, so the types that hold one do not carry its type.
+#[derive(Clone)]
+pub(crate) struct AnyBrowser(Arc<dyn Erased>);
+
+impl AnyBrowser {
+    pub(crate) fn new(browser: impl BrowserUser) -> Self {
+        AnyBrowser(Arc::new(browser))
+    }
+
+    pub(crate) fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a> {
+        self.0.subject(parts)
+    }
+}

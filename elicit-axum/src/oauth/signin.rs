@@ -1,0 +1,383 @@
+//! Who the browser's user is on an HTTP server whose MCP clients hold tokens from an
+//! authorization server: the browser signs in at that same server (authorization code grant
+//! with PKCE; the user is a claim of its userinfo answer, `sub` by default), and a sealed
+//! session cookie keeps the user for a while. What the MCP spec's "connect" pattern asks: the
+//! page compares the browser session's subject with the one the MCP request was made as.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use ::axum::Router;
+use ::axum::response::{IntoResponse, Redirect, Response};
+use ::axum::routing::get;
+use http::request::Parts;
+use http::{HeaderValue, StatusCode, header};
+use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::callback::{Query, exchange};
+use super::{OAuthError, OAuthProvider, client, http_client};
+use crate::BrowserUser;
+use crate::cookie::RouteCookie;
+use crate::texts::PageTexts;
+use elicit_runtime::ElicitServer;
+use elicit_runtime::state::{Binding, StateSealer, args_digest};
+
+/// How long a sign-in lasts unless [`SignIn::with_session_lifetime`] says otherwise.
+const SESSION_LIFETIME: Duration = Duration::from_secs(60 * 60);
+
+/// The longest subject kept: an identifier, not a document.
+const MAX_SUBJECT: usize = 256;
+
+/// The browser's sign-in at your authorization server: a [`BrowserUser`] for
+/// [`OAuth`](super::OAuth) (or any page) on an HTTP server whose bearer tokens that server
+/// issues.
+///
+/// A browser without a session is sent to the provider's authorize endpoint (code grant with
+/// PKCE, `state` sealed with the server's keys and bound to a nonce cookie of this origin, so
+/// another browser's code signs nobody in: login CSRF); on the way back
+/// ([`routes`](SignIn::routes), `/signin/callback` by default) the code is traded, the
+/// provider's userinfo endpoint ([`OAuthProvider::with_account_url`]) is asked who the token
+/// is for, and its `sub` ([`with_subject_claim`](SignIn::with_subject_claim)) is the user,
+/// kept in a sealed, `HttpOnly`, `SameSite=Lax` cookie (`__Host-elicit_session` over https,
+/// `elicit_session` on `http` loopback) for an hour
+/// ([`with_session_lifetime`](SignIn::with_session_lifetime)); then the browser is back on
+/// the page it asked for. That user must be the principal the MCP request was made as: the
+/// subject your [`VerifyToken`](crate::bearer::VerifyToken) gives the same person's bearer
+/// token.
+///
+/// ```
+/// use elicit_axum::oauth::{OAuthProvider, SignIn};
+/// use elicit_runtime::ElicitServer;
+/// use elicit_runtime::state::{KeyRing, StateSealer};
+/// use elicit_runtime::url::UrlSettings;
+///
+/// let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "mcp.example.com"))
+///     .with_url(url);
+/// // Your authorization server, and this app's registration there.
+/// let issuer = OAuthProvider::new(
+///     "auth.example.com",
+///     "https://auth.example.com/authorize",
+///     "https://auth.example.com/token",
+///     "mcp-server",
+/// )
+/// .with_client_secret("client-secret")
+/// .with_account_url("https://auth.example.com/userinfo");
+/// // The redirect URL is https://mcp.example.com/signin/callback: register it there.
+/// let sign_in = SignIn::new(&server, issuer)?;
+/// let app: axum::Router = sign_in.routes();
+/// // `sign_in.clone()` is the browser user of `OAuth::github(&server, …, sign_in, hook)`.
+/// # let _ = app;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// It is cheap to clone (one `Arc`).
+#[derive(Clone)]
+pub struct SignIn {
+    inner: Arc<Inner>,
+}
+
+#[derive(Clone)]
+struct Inner {
+    provider: OAuthProvider,
+    claim: String,
+    /// Seals the sign-in's `state` (the server's sealer: its lifetime, its replay guard).
+    sealer: StateSealer,
+    /// Seals the session cookie (no replay guard: it is shown on every page).
+    sessions: StateSealer,
+    nonce: RouteCookie,
+    session: RouteCookie,
+    texts: PageTexts,
+    http: oauth2::reqwest::Client,
+}
+
+impl fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SignIn")
+            .field("provider", &self.inner.provider)
+            .field("claim", &self.inner.claim)
+            .field("session_lifetime", &self.inner.sessions.ttl())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What the sealed `state` of a sign-in carries.
+#[derive(Serialize, Deserialize)]
+struct Started {
+    /// Where the browser goes back to: a path on this origin.
+    #[serde(rename = "n")]
+    next: String,
+    /// The PKCE verifier the code is traded with.
+    #[serde(rename = "v")]
+    verifier: String,
+}
+
+/// What the session cookie carries.
+#[derive(Serialize, Deserialize)]
+struct Session {
+    #[serde(rename = "s")]
+    subject: String,
+}
+
+impl SignIn {
+    /// Browsers sign in at `provider`, for the pages of the links `server` seals. Refuses, at
+    /// start-up, a provider without a userinfo endpoint ([`OAuthProvider::with_account_url`])
+    /// and whatever [`OAuth::new`](super::OAuth::new) refuses. The redirect URL is the
+    /// provider's or `/signin/callback` on the server's URL origin; the scopes are the
+    /// provider's, `openid` when it has none.
+    pub fn new(server: &ElicitServer, mut provider: OAuthProvider) -> Result<Self, OAuthError> {
+        provider.settle(server, "/signin/callback")?;
+        if provider.account_url.is_none() {
+            return Err(OAuthError(format!(
+                "the sign-in at {} needs its userinfo endpoint, to learn who signed in: `OAuthProvider::with_account_url`",
+                provider.name
+            )));
+        }
+        if provider.scopes.is_empty() {
+            provider.scopes.push("openid".to_owned());
+        }
+        let secure = provider.secure();
+        let sealer = server.sealer().clone();
+        Ok(SignIn {
+            inner: Arc::new(Inner {
+                provider,
+                claim: "sub".to_owned(),
+                sessions: sealer
+                    .clone()
+                    .without_replay_guard()
+                    .with_ttl(SESSION_LIFETIME),
+                sealer,
+                nonce: RouteCookie::new("elicit_signin", "__Host-elicit_signin", secure),
+                session: RouteCookie::new("elicit_session", "__Host-elicit_session", secure),
+                texts: PageTexts::default(),
+                http: http_client()?,
+            }),
+        })
+    }
+
+    /// The userinfo claim that names the user (`sub` unless set): the same identifier your
+    /// bearer check gives the MCP request.
+    ///
+    /// ```
+    /// # use elicit_axum::oauth::{OAuthProvider, SignIn};
+    /// # let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
+    /// #     elicit_runtime::state::KeyRing::generate(), "app"));
+    /// let github = OAuthProvider::github("id", "secret")
+    ///     .with_redirect_url("https://mcp.example.com/signin/callback");
+    /// let sign_in = SignIn::new(&server, github)?.with_subject_claim("login");
+    /// # let _ = sign_in;
+    /// # Ok::<(), elicit_axum::oauth::OAuthError>(())
+    /// ```
+    #[must_use]
+    pub fn with_subject_claim(mut self, claim: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.inner).claim = claim.into();
+        self
+    }
+
+    /// How long a browser stays signed in (an hour unless set; at most a day).
+    #[must_use]
+    pub fn with_session_lifetime(mut self, lifetime: Duration) -> Self {
+        let inner = Arc::make_mut(&mut self.inner);
+        inner.sessions = inner.sessions.clone().with_ttl(lifetime);
+        self
+    }
+
+    /// The callback route, at the redirect URL's path (`/signin/callback` by default).
+    pub fn routes<S: Clone + Send + Sync + 'static>(&self) -> Router<S> {
+        let path = self
+            .inner
+            .provider
+            .callback_path()
+            .unwrap_or("/signin/callback");
+        let inner = Arc::clone(&self.inner);
+        Router::new().route(
+            path,
+            get(move |parts: Parts| async move { inner.callback(parts).await }),
+        )
+    }
+}
+
+/// The signed-in user, or a redirect to sign in (and back here).
+impl BrowserUser for SignIn {
+    async fn subject(&self, parts: &Parts) -> Result<String, Response> {
+        let inner = &self.inner;
+        if let Some(subject) = inner.session(parts) {
+            return Ok(subject);
+        }
+        let next = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+        Err(inner.sign_in(next))
+    }
+}
+
+impl Inner {
+    /// The binding of a sign-in's `state` to the browser's `nonce`.
+    fn started_binding<'a>(&'a self, nonce: &str) -> Binding<'a> {
+        Binding {
+            method: "oauth/signin",
+            target: &self.provider.name,
+            args_digest: args_digest(&json!(nonce)),
+            principal: None,
+        }
+    }
+
+    /// The binding of a session cookie.
+    fn session_binding(&self) -> Binding<'_> {
+        Binding {
+            method: "oauth/session",
+            target: &self.provider.name,
+            args_digest: args_digest(&json!(null)),
+            principal: None,
+        }
+    }
+
+    /// The user of the browser's session cookie, if it holds an unexpired one of ours.
+    fn session(&self, parts: &Parts) -> Option<String> {
+        let cookie = self.session.read(parts)?;
+        let opened = self
+            .sessions
+            .open_now::<Session>(cookie, &self.session_binding())
+            .ok()?;
+        Some(opened.payload.subject)
+    }
+
+    /// The redirect to the provider, coming back to `next`.
+    fn sign_in(&self, next: &str) -> Response {
+        let nonce = CsrfToken::new_random().secret().clone();
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let started = Started {
+            next: next.to_owned(),
+            verifier: verifier.secret().clone(),
+        };
+        let state = match self
+            .sealer
+            .seal_now(&self.started_binding(&nonce), &started)
+        {
+            Ok(state) => state,
+            Err(e) => return self.failed(&format!("the sign-in state could not be sealed: {e}")),
+        };
+        let client = match client(&self.provider) {
+            Ok(client) => client,
+            Err(reason) => return self.failed(&reason),
+        };
+        let (authorize, _) = client
+            .authorize_url(|| CsrfToken::new(state))
+            .add_scopes(self.provider.scopes.iter().cloned().map(Scope::new))
+            .set_pkce_challenge(challenge)
+            .url();
+        let max_age = self.sealer.ttl().as_secs();
+        let mut response = Redirect::to(authorize.as_str()).into_response();
+        set_cookie(&mut response, &self.nonce.set(&nonce, Some(max_age)));
+        tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser sent to sign in");
+        response
+    }
+
+    /// `GET <callback>?code=…&state=…`: only the browser that was sent, with an unused
+    /// `state`, signs in; then it goes back where it was.
+    async fn callback(&self, parts: Parts) -> Response {
+        let query = Query::of(&parts);
+        let Some(nonce) = self.nonce.read(&parts) else {
+            return self.refused("no sign-in nonce cookie");
+        };
+        let Some(state) = query.state.filter(|s| !s.is_empty()) else {
+            return self.refused("no state");
+        };
+        let binding = self.started_binding(nonce);
+        let started = match self.sealer.open_now::<Started>(&state, &binding) {
+            Ok(opened) => match self.sealer.redeem(&opened, SystemTime::now()).await {
+                Ok(()) => opened.payload,
+                Err(e) => return self.refused(&format!("state refused: {}", e.reason())),
+            },
+            Err(e) => return self.refused(&format!("state refused: {}", e.reason())),
+        };
+        let code = match (query.code.filter(|c| !c.is_empty()), query.error) {
+            (Some(code), None) => code,
+            (_, Some(_)) => return self.failed("the sign-in was not completed at the provider"),
+            (None, None) => return self.failed("the provider sent no code"),
+        };
+        let subject = async {
+            let token = exchange(&self.provider, &self.http, &code, started.verifier).await?;
+            let url = self.provider.account_url.as_deref().unwrap_or_default();
+            let name = &self.provider.name;
+            let account =
+                super::account::fetch(&self.http, name, url, token.access_token()).await?;
+            // A string, or a number (GitHub's `id`).
+            let subject = match account.get(&self.claim) {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Number(n)) => n.to_string(),
+                _ => String::new(),
+            };
+            if subject.is_empty() || subject.len() > MAX_SUBJECT {
+                return Err(super::account::NO_ACCOUNT.to_owned());
+            }
+            Ok(subject)
+        };
+        let subject = match subject.await {
+            Ok(subject) => subject,
+            Err(reason) => return self.failed(&reason),
+        };
+        let session = Session { subject };
+        let sealed = match self.sessions.seal_now(&self.session_binding(), &session) {
+            Ok(sealed) => sealed,
+            Err(e) => return self.failed(&format!("the session could not be sealed: {e}")),
+        };
+        let mut response = Redirect::to(local_path(&started.next)).into_response();
+        let max_age = self.sessions.ttl().as_secs();
+        set_cookie(&mut response, &self.session.set(&sealed, Some(max_age)));
+        set_cookie(&mut response, &self.nonce.set("", Some(0)));
+        tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser signed in");
+        response
+    }
+
+    /// The uniform refusal (403) of a callback this browser did not start: the reason goes to
+    /// the log only, and the nonce cookie stays (a forged callback must not end a real one).
+    fn refused(&self, reason: &str) -> Response {
+        tracing::warn!(target: "elicit", status = 403, reason = %reason.escape_debug(), "sign-in callback refused");
+        self.texts.refused_page(StatusCode::FORBIDDEN)
+    }
+
+    /// A sign-in that did not complete: the reason on the page, and the nonce cleared.
+    fn failed(&self, reason: &str) -> Response {
+        tracing::warn!(target: "elicit", reason = %reason.escape_debug(), "sign-in failed");
+        let mut response = self
+            .texts
+            .failed_page(Some("Sign-in failed"), Some(&crate::html::sentence(reason)));
+        *response.status_mut() = StatusCode::FORBIDDEN;
+        set_cookie(&mut response, &self.nonce.set("", Some(0)));
+        response
+    }
+}
+
+/// `next` if it is a path on this origin, else `/`: never a redirect elsewhere.
+fn local_path(next: &str) -> &str {
+    let local = next.starts_with('/') && !next.starts_with("//") && !next.contains('\\');
+    if local { next } else { "/" }
+}
+
+/// Appends `Set-Cookie: cookie` and `Cache-Control: no-store` to `response`.
+fn set_cookie(response: &mut Response, cookie: &str) {
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(cookie) {
+        headers.append(header::SET_COOKIE, value);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_path;
+
+    #[test]
+    fn the_way_back_is_a_path_on_this_origin() {
+        assert_eq!(
+            local_path("/connect?elicitation=x"),
+            "/connect?elicitation=x"
+        );
+        assert_eq!(local_path("//evil.example"), "/");
+        assert_eq!(local_path("/\\evil.example"), "/");
+        assert_eq!(local_path("https://evil.example"), "/");
+        assert_eq!(local_path(""), "/");
+    }
+}
