@@ -1,150 +1,202 @@
-//! Who is calling: a bearer token on the MCP endpoint, a signed-in session in the browser.
+//! Who is calling: your identity provider, here a fake authorization server on loopback.
 //!
-//! Both stand in for your identity provider. The MCP client sends `Authorization: Bearer …`,
-//! which elicit-axum's `BearerAuth` checks with [`Accounts`]' `VerifyToken`. The browser that
-//! opens a connect link is signed in to this app (a session cookie set by `/signin`), and the
-//! OAuth hook's `subject` reads that session: the flow goes on only when both are the same
-//! user.
+//! It issues its users' access tokens. An MCP client sends one on `/mcp` (`Authorization:
+//! Bearer alice-token`), which elicit-axum's `BearerAuth` checks with [`Issuer`]'s
+//! `VerifyToken`. A browser signs in at its `/authorize` page through elicit-axum's `SignIn`
+//! (the authorization code grant with PKCE, then `/userinfo`'s `sub`). Both name the same
+//! user, so a connect link serves only the person whose MCP request made it. Your real one
+//! (Keycloak, Auth0, Entra ID, …) is an `OAuthProvider` of its endpoints, as
+//! [`Issuer::provider`] is of these.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::extract::{Form, State};
-use axum::http::header::SET_COOKIE;
-use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::extract::{Form, Query, State};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use elicit_axum::bearer::{Authenticated, VerifyToken};
+use elicit_axum::oauth::OAuthProvider;
 use serde::Deserialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 
-/// Access tokens and browser sessions, by user.
-#[derive(Clone, Default)]
-pub struct Accounts {
-    tokens: Arc<HashMap<String, String>>,
-    sessions: Arc<Mutex<HashMap<String, String>>>,
+/// The release desk's registration at the issuer.
+const CLIENT_ID: &str = "release-desk";
+const CLIENT_SECRET: &str = "desk-secret";
+
+/// The authorization server at `origin`: its users' access tokens, and the codes it gave.
+#[derive(Clone)]
+pub struct Issuer(Arc<Inner>);
+
+struct Inner {
+    origin: String,
+    /// The desk's registered redirect URI: its `/signin/callback`.
+    redirect_uri: String,
+    /// Access token → user.
+    tokens: HashMap<String, String>,
+    /// Code → (the user's access token, the PKCE challenge). Each is traded once.
+    codes: Mutex<HashMap<String, (String, String)>>,
 }
 
-impl Accounts {
-    /// Accounts whose access tokens are `tokens` (token, user).
-    pub fn new<'a>(tokens: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
-        let tokens = tokens
-            .into_iter()
-            .map(|(token, user)| (token.to_owned(), user.to_owned()));
-        Accounts {
-            tokens: Arc::new(tokens.collect()),
-            sessions: Arc::default(),
-        }
+impl Issuer {
+    /// The issuer at `origin` of `tokens` (token, user), where the desk is registered with
+    /// `redirect_uri`.
+    pub fn new(origin: String, redirect_uri: String, tokens: &[(&str, &str)]) -> Self {
+        let tokens = tokens.iter().map(|&(t, user)| (t.into(), user.into()));
+        Issuer(Arc::new(Inner {
+            origin,
+            redirect_uri,
+            tokens: tokens.collect(),
+            codes: Mutex::default(),
+        }))
     }
 
-    fn user_of_token(&self, token: &str) -> Option<String> {
-        self.tokens.get(token).cloned()
+    /// The desk's registration here, for `SignIn`.
+    pub fn provider(&self) -> OAuthProvider {
+        let Inner { origin, .. } = &*self.0;
+        OAuthProvider::new(
+            "issuer",
+            format!("{origin}/authorize"),
+            format!("{origin}/token"),
+            CLIENT_ID,
+        )
+        .with_client_secret(CLIENT_SECRET)
+        .with_account_url(format!("{origin}/userinfo"))
+        .with_redirect_url(&self.0.redirect_uri)
     }
 
-    /// The signed-in user of the browser that sent `parts`, or the sign-in page (which
-    /// comes back to the link once signed in).
-    #[allow(clippy::result_large_err)] // what `OAuthHook::subject` returns
-    pub fn browser_user(&self, parts: &Parts) -> Result<String, Response> {
-        let session = cookie(parts, "session");
-        let user = session.and_then(|s| self.sessions.lock().unwrap().get(s).cloned());
-        user.ok_or_else(|| sign_in_first(parts))
+    /// `/authorize` (the sign-in page and its form), `/token` and `/userinfo`.
+    pub fn routes(&self) -> Router {
+        Router::new()
+            .route("/authorize", get(sign_in_page).post(signed_in))
+            .route("/token", post(token))
+            .route("/userinfo", get(userinfo))
+            .with_state(self.clone())
+    }
+
+    fn user_of(&self, token: &str) -> Option<String> {
+        self.0.tokens.get(token).cloned()
     }
 }
 
 /// The MCP endpoint's token check (elicit-axum's `BearerAuth` calls it on each request).
-impl VerifyToken for Accounts {
+impl VerifyToken for Issuer {
     async fn verify(&self, token: &str) -> Option<Authenticated> {
-        self.user_of_token(token).map(Authenticated::new)
+        self.user_of(token).map(Authenticated::new)
     }
 }
 
-/// The page for a browser that is not signed in: sign in, then back to the link.
-fn sign_in_first(parts: &Parts) -> Response {
-    let back = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    let back = back
-        .replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;");
-    let page = format!(
-        "<!doctype html><title>Sign in</title><p>Sign in to connect GitHub.</p>\
-         <form method=post action=/signin><input type=hidden name=next value=\"{back}\">\
-         <label>Access token <input name=token type=password></label><button>Sign in</button></form>"
-    );
-    (StatusCode::UNAUTHORIZED, Html(page)).into_response()
+/// What `SignIn` sends the browser to `/authorize` with.
+#[derive(Deserialize)]
+struct Authorize {
+    response_type: String,
+    client_id: String,
+    redirect_uri: String,
+    state: String,
+    code_challenge: String,
+    code_challenge_method: String,
 }
 
-/// `/signin`: the browser's sign-in (a form taking the access token; your login page).
-pub fn signin_routes(accounts: Accounts) -> Router {
-    Router::new()
-        .route("/signin", get(signin_page).post(signin))
-        .with_state(accounts)
+impl Authorize {
+    /// A code grant with PKCE, for the desk, back to its registered redirect URI.
+    fn is_the_desks(&self, issuer: &Issuer) -> bool {
+        self.response_type == "code"
+            && self.client_id == CLIENT_ID
+            && self.redirect_uri == issuer.0.redirect_uri
+            && self.code_challenge_method == "S256"
+    }
 }
 
-async fn signin_page() -> Html<&'static str> {
+/// The page where the person says who they are (a real issuer asks for a password, too).
+async fn sign_in_page(State(issuer): State<Issuer>, Query(q): Query<Authorize>) -> Response {
+    if !q.is_the_desks(&issuer) {
+        return (StatusCode::BAD_REQUEST, "unknown client or redirect URI").into_response();
+    }
+    // No `action`: the form posts back to this URL, query and all.
     Html(
-        "<!doctype html><title>Sign in</title><form method=post>\
-         <label>Access token <input name=token type=password></label>\
+        "<!doctype html><title>Sign in</title><h1>Sign in to the issuer</h1>\
+         <form method=post><label>User (alice or bob) <input name=user></label> \
          <button>Sign in</button></form>",
     )
+    .into_response()
 }
 
 #[derive(Deserialize)]
-struct SignIn {
-    token: String,
-    /// Where to go next: a path on this app (the connect link that sent the browser here).
-    #[serde(default)]
-    next: Option<String>,
+struct SignedIn {
+    user: String,
 }
 
-async fn signin(
-    State(accounts): State<Accounts>,
-    headers: HeaderMap,
-    Form(form): Form<SignIn>,
+/// The form: a code for the user, and the browser back to the desk with it.
+async fn signed_in(
+    State(issuer): State<Issuer>,
+    Query(q): Query<Authorize>,
+    Form(form): Form<SignedIn>,
 ) -> Response {
-    // Only this app's own form signs a browser in (no login CSRF from another site).
-    if !from_own_page(&headers) {
-        return (StatusCode::FORBIDDEN, "sign in from this app's page").into_response();
+    if !q.is_the_desks(&issuer) {
+        return (StatusCode::BAD_REQUEST, "unknown client or redirect URI").into_response();
     }
-    let Some(user) = accounts.user_of_token(&form.token) else {
-        return (StatusCode::UNAUTHORIZED, "unknown token").into_response();
+    let Some((token, _)) = issuer.0.tokens.iter().find(|(_, user)| **user == form.user) else {
+        return (StatusCode::UNAUTHORIZED, "unknown user").into_response();
     };
-    let session = uuid::Uuid::new_v4().to_string();
-    accounts
-        .sessions
-        .lock()
-        .unwrap()
-        .insert(session.clone(), user);
-    // Only a path on this app: never an open redirect.
-    let next = form
-        .next
-        .filter(|next| next.starts_with('/') && !next.starts_with("//"))
-        .unwrap_or_else(|| "/signin".to_owned());
-    // Plain http on loopback, for development; over https: `__Host-session=…; Secure`.
-    let cookie = format!("session={session}; Path=/; HttpOnly; SameSite=Lax");
-    let mut response = Redirect::to(&next).into_response();
-    let cookie = HeaderValue::from_str(&cookie).expect("a uuid is a header value");
-    response.headers_mut().insert(SET_COOKIE, cookie);
-    response
+    let code = uuid::Uuid::new_v4().to_string();
+    let grant = (token.clone(), q.code_challenge);
+    issuer.0.codes.lock().unwrap().insert(code.clone(), grant);
+    let back = [("code", code), ("state", q.state)];
+    let back = reqwest::Url::parse_with_params(&q.redirect_uri, back).expect("a registered URL");
+    Redirect::to(back.as_str()).into_response()
 }
 
-/// Whether a `POST` comes from this app's own page: `Sec-Fetch-Site: same-origin`, or, from
-/// a browser that sends none, an `Origin` whose host is the request's `Host`.
-fn from_own_page(headers: &HeaderMap) -> bool {
-    let header = |name| headers.get(name).and_then(|v| v.to_str().ok());
-    match (header("sec-fetch-site"), header("origin"), header("host")) {
-        (Some(site), _, _) => site == "same-origin",
-        (None, Some(origin), Some(host)) => {
-            origin.split_once("://").is_some_and(|(_, o)| o == host)
+#[derive(Deserialize)]
+struct TokenRequest {
+    grant_type: String,
+    code: String,
+    redirect_uri: String,
+    code_verifier: String,
+}
+
+/// The code, traded once for the user's access token: by the desk (HTTP Basic), with the
+/// verifier of its PKCE challenge (S256).
+async fn token(
+    State(issuer): State<Issuer>,
+    headers: HeaderMap,
+    Form(t): Form<TokenRequest>,
+) -> Response {
+    let desk = STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"));
+    let client = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+    if client.and_then(|c| c.strip_prefix("Basic ")) != Some(desk.as_str()) {
+        return json_response(StatusCode::UNAUTHORIZED, json!({"error": "invalid_client"}));
+    }
+    let grant = issuer.0.codes.lock().unwrap().remove(&t.code);
+    let s256 = URL_SAFE_NO_PAD.encode(Sha256::digest(&t.code_verifier));
+    match grant {
+        Some((token, challenge))
+            if challenge == s256
+                && t.grant_type == "authorization_code"
+                && t.redirect_uri == issuer.0.redirect_uri =>
+        {
+            let answer = json!({"access_token": token, "token_type": "Bearer"});
+            json_response(StatusCode::OK, answer)
         }
-        _ => false,
+        _ => json_response(StatusCode::BAD_REQUEST, json!({"error": "invalid_grant"})),
     }
 }
 
-/// A cookie of the request, by name.
-fn cookie<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
-    let cookies = parts.headers.get("cookie")?.to_str().ok()?;
-    cookies
-        .split(';')
-        .find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))
+/// Who an access token's user is: `{"sub": "alice"}`.
+async fn userinfo(State(issuer): State<Issuer>, headers: HeaderMap) -> Response {
+    let bearer = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+    let token = bearer.and_then(|b| b.strip_prefix("Bearer "));
+    match token.and_then(|t| issuer.user_of(t)) {
+        Some(user) => json_response(StatusCode::OK, json!({"sub": user})),
+        None => StatusCode::UNAUTHORIZED.into_response(),
+    }
+}
+
+fn json_response(status: StatusCode, body: Value) -> Response {
+    let json = [(CONTENT_TYPE, "application/json")];
+    (status, json, body.to_string()).into_response()
 }

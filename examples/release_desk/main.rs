@@ -3,17 +3,20 @@
 //! One axum app serves everything: `/mcp` (rmcp's streamable HTTP, behind elicit-axum's
 //! bearer-token check, whose user is the principal, with the resource metadata MCP clients
 //! read at `/.well-known/oauth-protected-resource/mcp`), `/connect` and `/oauth/callback`
-//! (elicit-axum's ready OAuth connection to GitHub) and `/signin` (the browser's sign-in).
+//! (elicit-axum's ready OAuth connection to GitHub) and `/signin/callback` (elicit-axum's
+//! `SignIn`: the browser that opens a link signs in at the same authorization server that
+//! issued the MCP client's token, and comes back). That server and GitHub are fakes, each on a
+//! loopback port of its own: `auth.rs` stands in for your identity provider, with the users
+//! alice and bob.
 //! Its tools ask: `deploy` a form, then a confirmation sealed to the arguments for
 //! production; `list_repos` a GitHub connection through URL mode (a link in the text for
 //! clients without URL mode); the prompt `release_notes` a form too.
 //!
 //! Run it with `cargo run -p elicit-examples --example release_desk` (`-- --port 0` for
 //! any free port) and point an MCP client at the printed URL with `Authorization: Bearer
-//! alice-token`. GitHub is a fake provider on loopback here; the real one is
-//! `OAuth::github(&server, client_id, client_secret, browser, hook)`. `tests/interop/release_desk.py`
-//! drives it with the Python SDK's client over HTTP on both protocol eras, a person signing
-//! in and clicking through the pages.
+//! alice-token`. The real GitHub is `OAuth::github(&server, client_id, client_secret,
+//! sign_in, hook)`. `tests/interop/release_desk.py` drives it with the Python SDK's client
+//! over HTTP on both protocol eras, a person signing in and clicking through the pages.
 
 mod auth;
 // The `oauth_axum` example's fake provider (GitHub's endpoints, on loopback).
@@ -24,9 +27,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::http::request::Parts;
 use elicit_axum::bearer::{Authenticated, BearerAuth};
-use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
+use elicit_axum::oauth::{Connection, OAuth, OAuthHook, SignIn};
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, ElicitServer};
@@ -40,7 +42,7 @@ use rmcp::{prompt, prompt_router, tool, tool_router};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
-use auth::Accounts;
+use auth::Issuer;
 
 // ---- What the tools ask ------------------------------------------------------------------
 
@@ -208,9 +210,9 @@ impl OAuthHook for GithubConnect {
 
 // ---- The app -----------------------------------------------------------------------------
 
-/// The whole app at `origin`, connecting to the provider at `provider`.
-fn app(origin: &str, provider: &str) -> Result<Router, Box<dyn std::error::Error>> {
-    let accounts = Accounts::new([("alice-token", "alice"), ("bob-token", "bob")]);
+/// The whole app at `origin`, its users signed in by `issuer`, connecting to the provider
+/// at `provider`.
+fn app(origin: &str, issuer: Issuer, provider: &str) -> Result<Router, Box<dyn std::error::Error>> {
     // In production: `KeyRing::from_env("ELICIT_KEYS")` and a Redis completion store.
     let url = UrlSettings::in_memory()
         .with_origin(origin)?
@@ -223,15 +225,12 @@ fn app(origin: &str, provider: &str) -> Result<Router, Box<dyn std::error::Error
     let hook = GithubConnect {
         tokens: tokens.clone(),
     };
-    // Who the browser's user is: its signed-in session.
-    #[allow(clippy::result_large_err)]
-    let browser = {
-        let accounts = accounts.clone();
-        move |parts: &Parts| accounts.browser_user(parts)
-    };
-    // GitHub itself is `OAuth::github(&server, client_id, client_secret, browser, hook)`; its callback
-    // is `{origin}/oauth/callback`.
-    let oauth = OAuth::new(&server, provider::fake_github(provider), browser, hook)?;
+    // Who the browser's user is: signed in at the issuer, back at `{origin}/signin/callback`.
+    let sign_in = SignIn::new(&server, issuer.provider())?;
+    // GitHub itself is `OAuth::github(&server, client_id, client_secret, sign_in, hook)`; its
+    // callback is `{origin}/oauth/callback`.
+    let github = provider::fake_github(provider);
+    let oauth = OAuth::new(&server, github, sign_in.clone(), hook)?;
 
     let desk = Desk {
         tool_router: Desk::tool_router(),
@@ -245,11 +244,9 @@ fn app(origin: &str, provider: &str) -> Result<Router, Box<dyn std::error::Error
     };
     let mcp = elicit_rmcp::streamable_http(desk, StreamableHttpServerConfig::default());
     // The bearer check in front of `/mcp`, and the metadata clients read first.
-    let bearer = BearerAuth::new(&format!("{origin}/mcp"), accounts.clone())?;
+    let bearer = BearerAuth::new(&format!("{origin}/mcp"), issuer)?;
     let mcp = bearer.protect(Router::new().nest_service("/mcp", mcp));
-    Ok(mcp
-        .merge(oauth.routes())
-        .merge(auth::signin_routes(accounts)))
+    Ok(mcp.merge(oauth.routes()).merge(sign_in.routes()))
 }
 
 #[tokio::main]
@@ -257,15 +254,28 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip_while(|arg| arg != "--port").skip(1);
     let port: u16 = args.next().map_or(Ok(8765), |port| port.parse())?;
 
+    let listener = TcpListener::bind(("127.0.0.1", port)).await?;
+    let origin = format!("http://{}", listener.local_addr()?);
+
+    // The issuer, where the desk is registered with its sign-in's way back.
+    let issuer_listener = TcpListener::bind(("127.0.0.1", 0)).await?;
+    let issuer_origin = format!("http://{}", issuer_listener.local_addr()?);
+    let issuer = Issuer::new(
+        issuer_origin.clone(),
+        format!("{origin}/signin/callback"),
+        &[("alice-token", "alice"), ("bob-token", "bob")],
+    );
+    let routes = issuer.routes();
+    tokio::spawn(async move { axum::serve(issuer_listener, routes).await });
+
     let provider = TcpListener::bind(("127.0.0.1", 0)).await?;
     let provider_origin = format!("http://{}", provider.local_addr()?);
     tokio::spawn(async move { axum::serve(provider, provider::routes()).await });
 
-    let listener = TcpListener::bind(("127.0.0.1", port)).await?;
-    let origin = format!("http://{}", listener.local_addr()?);
-    let app = app(&origin, &provider_origin)?;
+    let app = app(&origin, issuer, &provider_origin)?;
     println!("release desk: MCP at {origin}/mcp (Authorization: Bearer alice-token, or bob-token)");
-    println!("  browsers sign in at {origin}/signin; GitHub (fake) at {provider_origin}");
+    println!("  browsers sign in at the issuer (fake) at {issuer_origin}, as alice or bob");
+    println!("  GitHub (fake) at {provider_origin}");
     axum::serve(listener, app).await?;
     Ok(())
 }
