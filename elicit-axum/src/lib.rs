@@ -23,7 +23,7 @@
 //!   server asks ([`PageTexts::with_server_name`], default the sealer's audience), what for
 //!   (the elicitation's message, sealed in the handle), the account it is for, and Confirm and
 //!   Cancel. A link preview, a prefetch, or another site's `<img>` carrying the user's cookie
-//!   finishes nothing. (This is a change: before, a `GET` completed the flow.)
+//!   finishes nothing.
 //! * **Only for the route's own host.** The route's origins are the links' origin
 //!   ([`UrlSettings::with_origin`]) and any set with [`LandingRoute::with_origin`]. With
 //!   one, every request whose `Host` is not one of theirs (missing, or another name for the

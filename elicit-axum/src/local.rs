@@ -36,7 +36,8 @@ const CLAIMED_PARAM: &str = "elicit_browser";
 /// every other browser that opens it, before or after Confirm, gets the uniform refusal. A
 /// browser that keeps no cookies is told it needs them.
 ///
-/// Use it as your hook's `subject`:
+/// It is a [`BrowserUser`](crate::BrowserUser): pass it to `oauth::OAuth` (feature `oauth`)
+/// as the browser user, or call it from a [`ConnectHook`](crate::ConnectHook)'s `subject`:
 ///
 /// ```
 /// use axum::http::request::Parts;

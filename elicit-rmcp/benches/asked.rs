@@ -11,7 +11,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use elicit_rmcp::testing::ScriptedClient;
 use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Answer, Asked, Elicit, ElicitForm, ElicitHandler};
-use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_router};
 use serde_json::json;
 
@@ -38,7 +38,6 @@ struct Trip {
 
 #[derive(Clone)]
 struct Server {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 
@@ -91,7 +90,6 @@ fn whole_call(c: &mut Criterion) {
     // A fresh server for each call (not timed): the spent states a server remembers grow
     // with every call, and would make whichever routine runs second pay for the first's.
     let server = || Server {
-        tool_router: Server::tool_router(),
         elicit: ElicitHandler::local("bench"),
     };
     let client = ScriptedClient::new(ProtocolEra::Mrtr2026)

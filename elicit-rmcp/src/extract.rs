@@ -27,8 +27,8 @@ use crate::request::{ElicitContext, RequestParts};
 pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp::Elicit`, but \
      the call did not run through elicit: annotate the `ServerHandler` impl with \
      `#[elicit_rmcp::handler]` (`#[elicit_rmcp::handler(prompts)]` with prompts), or have \
-     `call_tool` return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
-     (for prompts, `get_prompt` returns `self.elicit.get_prompt(&self.prompt_router, self, \
+     `call_tool` return `self.elicit.call_tool(&Self::tool_router(), self, request, context).await` \
+     (for prompts, `get_prompt` returns `self.elicit.get_prompt(&Self::prompt_router(), self, \
      request, context).await`)";
 
 /// The elicitation context of one rmcp tool or prompt call, taken as a method parameter.
@@ -56,7 +56,7 @@ pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp:
 /// use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 /// use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
 /// use elicit_rmcp::state::{KeyRing, StateSealer};
-/// use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+/// use rmcp::handler::server::wrapper::Parameters;
 /// use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_router};
 ///
 /// /// How many guests?
@@ -73,7 +73,6 @@ pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp:
 ///
 /// #[derive(Clone)]
 /// struct Server {
-///     tool_router: ToolRouter<Self>,
 ///     elicit: ElicitHandler,
 /// }
 ///
@@ -97,7 +96,6 @@ pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp:
 ///
 /// let sealer = StateSealer::new(KeyRing::generate(), "my-server");
 /// let server = Server {
-///     tool_router: Server::tool_router(),
 ///     elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
 /// };
 /// ```

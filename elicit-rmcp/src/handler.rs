@@ -110,14 +110,13 @@ impl fmt::Debug for Principal {
 }
 
 /// Runs an rmcp server's tool and prompt routers so that methods taking
-/// [`Elicit`](super::Elicit) can ask: keep it in the server beside the routers and wire it
-/// once per handler method.
+/// [`Elicit`](super::Elicit) can ask: keep it in the server and wire it once per handler
+/// method (or let `#[elicit_rmcp::handler]` do it).
 ///
 /// ```no_run
 /// use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 /// use elicit_rmcp::state::{KeyRing, StateSealer};
 /// use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
-/// use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
 /// use rmcp::handler::server::wrapper::Parameters;
 /// use rmcp::model::*;
 /// use rmcp::service::RequestContext;
@@ -138,8 +137,6 @@ impl fmt::Debug for Principal {
 ///
 /// #[derive(Clone)]
 /// struct Server {
-///     tool_router: ToolRouter<Self>,
-///     prompt_router: PromptRouter<Self>,
 ///     elicit: ElicitHandler,
 /// }
 ///
@@ -168,8 +165,6 @@ impl fmt::Debug for Principal {
 ///
 /// let sealer = StateSealer::new(KeyRing::generate(), "notes");
 /// let server = Server {
-///     tool_router: Server::tool_router(),
-///     prompt_router: Server::prompt_router(),
 ///     elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
 /// };
 /// ```

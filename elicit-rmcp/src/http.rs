@@ -23,12 +23,18 @@ use crate::Principal;
 /// page, `Router::new().nest_service("/mcp", streamable_http(server, config))`. Each session
 /// gets a clone of `server`.
 ///
+/// rmcp's default `config` accepts only a loopback `Host` (`localhost`, `127.0.0.1`, `::1`:
+/// its guard against DNS rebinding), so deployed under a real name every request is refused
+/// with `403 Forbidden: Host header is not allowed` until you name that host, the same one as
+/// the links' origin (`UrlSettings::with_origin`), whose landing route checks `Host` too:
+///
 /// ```no_run
 /// # #[derive(Clone)] struct Server;
 /// # impl rmcp::ServerHandler for Server {}
 /// use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 ///
-/// let mcp = elicit_rmcp::streamable_http(Server, StreamableHttpServerConfig::default());
+/// let config = StreamableHttpServerConfig::default().with_allowed_hosts(["desk.example.com"]);
+/// let mcp = elicit_rmcp::streamable_http(Server, config);
 /// // axum: Router::new().nest_service("/mcp", mcp)
 /// # let _ = mcp;
 /// ```

@@ -19,7 +19,6 @@
 //! use elicit_rmcp::testing::{ScriptedClient, Side, UserReply};
 //! use elicit_rmcp::wire::ProtocolEra;
 //! use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
-//! use rmcp::handler::server::router::tool::ToolRouter;
 //! use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 //! use serde_json::json;
 //!
@@ -32,7 +31,6 @@
 //!
 //! #[derive(Clone)]
 //! struct Server {
-//!     tool_router: ToolRouter<Self>,
 //!     elicit: ElicitHandler,
 //! }
 //!
@@ -53,7 +51,6 @@
 //! fn server() -> Server {
 //!     let sealer = StateSealer::new(KeyRing::generate(), "test");
 //!     Server {
-//!         tool_router: Server::tool_router(),
 //!         elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
 //!     }
 //! }

@@ -29,7 +29,6 @@ use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::url::UrlSettings;
 use elicit_runtime::{ElicitServer, UrlAnswer, elicit_url};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::ProtocolVersion;
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::{Value, json};
@@ -53,7 +52,6 @@ type Tokens = Arc<Mutex<HashMap<String, String>>>;
 
 #[derive(Clone)]
 struct Github {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
     tokens: Tokens,
 }
@@ -157,7 +155,6 @@ async fn run() -> Result<(), Box<dyn std::error::Error>> {
     println!("app at {origin} (/connect, /oauth/callback); provider at {provider}");
 
     let github = Github {
-        tool_router: Github::tool_router(),
         elicit: ElicitHandler::new(server, Principal::fixed("alice")),
         tokens: tokens.clone(),
     };

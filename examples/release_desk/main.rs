@@ -33,7 +33,6 @@ use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, ElicitServer};
 use elicit_rmcp::{Principal, elicit_url};
-use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{PromptMessage, Role};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
@@ -111,8 +110,6 @@ type Tokens = Arc<Mutex<HashMap<String, String>>>;
 
 #[derive(Clone)]
 struct Desk {
-    tool_router: ToolRouter<Self>,
-    prompt_router: PromptRouter<Self>,
     elicit: ElicitHandler,
     tokens: Tokens,
 }
@@ -233,8 +230,6 @@ fn app(origin: &str, issuer: Issuer, provider: &str) -> Result<Router, Box<dyn s
     let oauth = OAuth::new(&server, github, sign_in.clone(), hook)?;
 
     let desk = Desk {
-        tool_router: Desk::tool_router(),
-        prompt_router: Desk::prompt_router(),
         // The user the bearer check put into the request.
         elicit: ElicitHandler::new(
             server,

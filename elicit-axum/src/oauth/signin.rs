@@ -36,8 +36,9 @@ const MAX_SUBJECT: usize = 256;
 /// issues.
 ///
 /// A browser without a session is sent to the provider's authorize endpoint (code grant with
-/// PKCE, `state` sealed with the server's keys and bound to a nonce cookie of this origin, so
-/// another browser's code signs nobody in: login CSRF); on the way back
+/// PKCE, `state` sealed with the server's keys and bound to a nonce cookie of this origin,
+/// `elicit_signin` (`__Host-elicit_signin` over https), so another browser's code signs nobody
+/// in: login CSRF); on the way back
 /// ([`routes`](SignIn::routes), `/signin/callback` by default) the code is traded, the
 /// provider's userinfo endpoint ([`OAuthProvider::with_account_url`]) is asked who the token
 /// is for, and its `sub` ([`with_subject_claim`](SignIn::with_subject_claim)) is the user,
@@ -185,7 +186,32 @@ impl SignIn {
         self
     }
 
-    /// The callback route, at the redirect URL's path (`/signin/callback` by default).
+    /// The redirect URL to register at the provider: the provider's, or `/signin/callback` on
+    /// the server's URL origin.
+    ///
+    /// ```
+    /// # use elicit_axum::oauth::{OAuthProvider, SignIn};
+    /// # use elicit_runtime::url::UrlSettings;
+    /// # let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
+    /// # let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
+    /// #     elicit_runtime::state::KeyRing::generate(), "app")).with_url(url);
+    /// # let issuer = OAuthProvider::new("auth", "https://auth.example.com/authorize",
+    /// #     "https://auth.example.com/token", "mcp-server")
+    /// #     .with_account_url("https://auth.example.com/userinfo");
+    /// let sign_in = SignIn::new(&server, issuer)?;
+    /// assert_eq!(sign_in.redirect_url(), "https://mcp.example.com/signin/callback");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn redirect_url(&self) -> &str {
+        self.inner
+            .provider
+            .redirect_url
+            .as_deref()
+            .unwrap_or_default()
+    }
+
+    /// The callback route, at the redirect URL's path (`/signin/callback` by default). Mount
+    /// it on the app beside the pages whose browser user this is.
     pub fn routes<S: Clone + Send + Sync + 'static>(&self) -> Router<S> {
         let path = self
             .inner

@@ -17,7 +17,6 @@ use elicit_rmcp::{
     WireFix,
 };
 use elicit_wire::ElicitResult;
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequestParams, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
@@ -89,7 +88,6 @@ pub struct ServiceArgs {
 /// The server under test.
 #[derive(Clone)]
 pub struct Desk {
-    tool_router: ToolRouter<Self>,
     pub elicit: ElicitHandler,
 }
 
@@ -151,7 +149,6 @@ impl Desk {
             .with_server_info("release-desk", "1.0.0")
             .with_url(url);
         Desk {
-            tool_router: Self::tool_router(),
             elicit: ElicitHandler::new(server, Principal::fixed("alice")),
         }
     }

@@ -14,10 +14,10 @@ use syn::{Expr, parse_quote};
 pub struct Args {
     /// The `ElicitHandler`; `self.elicit` by default.
     elicit: Option<Expr>,
-    /// The tool router; `self.tool_router` by default.
+    /// The tool router; `Self::tool_router()` by default, as for rmcp's `#[tool_handler]`.
     tools: Option<Expr>,
     /// Whether prompts run through elicit too, and where their router is
-    /// (`self.prompt_router` for a bare `prompts`).
+    /// (`Self::prompt_router()` for a bare `prompts`, as for rmcp's `#[prompt_handler]`).
     prompts: Option<Override<Expr>>,
     /// rmcp's `#[tool_handler]` arguments, passed on as written.
     name: Option<crate::asks::Raw>,
@@ -43,13 +43,13 @@ impl Args {
     pub fn tools(&self) -> Expr {
         self.tools
             .clone()
-            .unwrap_or_else(|| parse_quote!(self.tool_router))
+            .unwrap_or_else(|| parse_quote!(Self::tool_router()))
     }
 
     /// The prompt router's expression, when prompts run through elicit.
     pub fn prompts(&self) -> Option<Expr> {
         self.prompts.clone().map(|prompts| match prompts {
-            Override::Inherit => parse_quote!(self.prompt_router),
+            Override::Inherit => parse_quote!(Self::prompt_router()),
             Override::Explicit(router) => router,
         })
     }

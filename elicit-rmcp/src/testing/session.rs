@@ -277,7 +277,6 @@ impl ScriptedClient {
     /// use elicit_rmcp::testing::{ScriptedClient, UserReply};
     /// use elicit_rmcp::wire::ProtocolEra;
     /// use elicit_rmcp::{Answer, ElicitForm, ElicitServer};
-    /// use rmcp::handler::server::router::tool::ToolRouter;
     /// use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
     /// use serde_json::json;
     ///
@@ -289,7 +288,6 @@ impl ScriptedClient {
     ///
     /// #[derive(Clone)]
     /// struct Server {
-    ///     tool_router: ToolRouter<Self>,
     ///     elicit: ElicitHandler,
     /// }
     ///
@@ -310,7 +308,6 @@ impl ScriptedClient {
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
     /// let sealer = StateSealer::new(KeyRing::generate(), "launcher");
     /// let server = Server {
-    ///     tool_router: Server::tool_router(),
     ///     elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
     /// };
     /// let session = ScriptedClient::new(ProtocolEra::Mrtr2026)

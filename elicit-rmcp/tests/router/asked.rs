@@ -11,7 +11,6 @@ use elicit_rmcp::{
     Accepted, Answer, Asked, Elicit, ElicitContext, ElicitForm, ElicitHandler, Filled,
 };
 use elicit_rmcp::{Interrupt, Principal};
-use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{PromptMessage, Role};
 use rmcp::{
@@ -85,8 +84,6 @@ impl Resolve<Tone> for SavedTone {
 
 #[derive(Clone)]
 struct Desk {
-    tool_router: ToolRouter<Self>,
-    prompt_router: PromptRouter<Self>,
     elicit: ElicitHandler,
     tones: Arc<SavedTone>,
 }
@@ -164,8 +161,6 @@ impl ServerHandler for Desk {}
 
 fn desk(user: &str) -> Desk {
     Desk {
-        tool_router: Desk::tool_router(),
-        prompt_router: Desk::prompt_router(),
         elicit: ElicitHandler::new(elicit_server(), Principal::fixed(user)),
         tones: Arc::new(SavedTone::default()),
     }
@@ -424,7 +419,7 @@ async fn a_filled_tool_publishes_the_forms_input_schema() {
         .call_tool("book", json!({"restaurant": "R", "guests": 2}))
         .await;
     assert_eq!(run.text(), "R for 2");
-    let tool = desk("alice").tool_router.get("book").cloned().unwrap();
+    let tool = Desk::tool_router().get("book").cloned().unwrap();
     let schema = serde_json::to_value(&tool.input_schema).unwrap();
     assert_eq!(schema["required"], json!(["restaurant", "guests"]));
     assert_eq!(

@@ -12,7 +12,6 @@ use axum::body::Body;
 use axum::http::{Request, header};
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, ElicitServer, Principal, WireFix};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ElicitationAction, InputResponses, ProtocolVersion,
@@ -53,7 +52,6 @@ struct Authenticated {
 
 #[derive(Clone)]
 struct Files {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
     deleted: Arc<Mutex<Vec<String>>>,
 }
@@ -109,7 +107,6 @@ async fn serve() -> (String, Arc<Mutex<Vec<String>>>) {
     let server =
         ElicitServer::new(StateSealer::new(KeyRing::generate(), "files")).with_required_principal();
     let files = Files {
-        tool_router: Files::tool_router(),
         elicit: ElicitHandler::new(
             server,
             Principal::from_http_extension(|user: &Authenticated| Some(user.subject.clone())),

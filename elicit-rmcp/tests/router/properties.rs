@@ -12,7 +12,6 @@ use elicit_rmcp::testing::proptest::test_runner::{Config, TestRunner};
 use elicit_rmcp::testing::{ScriptedClient, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, Principal};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::json;
 
@@ -62,7 +61,6 @@ enum Size {
 
 #[derive(Clone)]
 struct Tables {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 
@@ -90,7 +88,6 @@ impl ServerHandler for Tables {}
 
 fn tables() -> Tables {
     Tables {
-        tool_router: Tables::tool_router(),
         elicit: ElicitHandler::new(elicit_server(), Principal::anonymous()),
     }
 }

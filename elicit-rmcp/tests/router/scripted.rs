@@ -7,7 +7,6 @@ use elicit_rmcp::testing::{Capabilities, ScriptedClient, Side, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use elicit_rmcp::{ElicitForm, ElicitServer};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::json;
 
@@ -137,7 +136,6 @@ async fn a_form_only_client_is_never_sent_url_mode() {
 /// A server that never stops asking: a new key each time.
 #[derive(Clone)]
 struct Nagging {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 
@@ -163,7 +161,6 @@ impl ServerHandler for Nagging {}
 async fn nag(era: ProtocolEra) {
     let sealer = StateSealer::new(KeyRing::generate(), "nagging");
     let server = Nagging {
-        tool_router: Nagging::tool_router(),
         elicit: ElicitHandler::new(ElicitServer::new(sealer), Principal::anonymous()),
     };
     let mut client = ScriptedClient::new(era);

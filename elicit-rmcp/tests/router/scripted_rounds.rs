@@ -4,7 +4,6 @@
 use elicit_rmcp::testing::{Outcome, Responses, Run, ScriptedClient, Side, ToolCall, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, Principal};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::CallToolResult;
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::json;
@@ -126,7 +125,6 @@ async fn on_2025_a_page_never_opened_cancels_the_call_after_the_accept() {
 /// A tool that panics after the user answered.
 #[derive(Clone)]
 struct Panicky {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 
@@ -145,7 +143,6 @@ impl ServerHandler for Panicky {}
 
 async fn explode(era: ProtocolEra) {
     let server = Panicky {
-        tool_router: Panicky::tool_router(),
         elicit: ElicitHandler::new(elicit_server(), Principal::anonymous()),
     };
     ScriptedClient::new(era)

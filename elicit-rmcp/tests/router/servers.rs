@@ -8,8 +8,6 @@ use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
 use elicit_rmcp::{Answer, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
-use rmcp::handler::server::router::prompt::PromptRouter;
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, PromptMessage, RequestMetaObject,
@@ -302,8 +300,6 @@ pub fn user_from_meta() -> Principal {
 /// Wired with `#[elicit_rmcp::handler(prompts)]`.
 #[derive(Clone)]
 pub struct Wired {
-    tool_router: ToolRouter<Self>,
-    prompt_router: PromptRouter<Self>,
     pub elicit: ElicitHandler,
 }
 
@@ -316,8 +312,6 @@ impl Wired {
     /// same deployment, when `principal` differs).
     pub fn with_server(server: ElicitServer, principal: Principal) -> Self {
         Wired {
-            tool_router: Self::tool_router(),
-            prompt_router: Self::prompt_router(),
             elicit: ElicitHandler::new(server, principal),
         }
     }
@@ -356,14 +350,12 @@ impl ServerHandler for Wired {
 /// Wired by hand: `call_tool` returns `self.elicit.call_tool(…)`.
 #[derive(Clone)]
 pub struct HandWired {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 
 impl HandWired {
     pub fn new() -> Self {
         HandWired {
-            tool_router: Self::tool_router(),
             elicit: ElicitHandler::new(elicit_server(), Principal::anonymous()),
         }
     }
@@ -382,7 +374,7 @@ impl ServerHandler for HandWired {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         self.elicit
-            .call_tool(&self.tool_router, self, request, context)
+            .call_tool(&Self::tool_router(), self, request, context)
             .await
     }
 }

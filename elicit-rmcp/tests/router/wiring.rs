@@ -14,8 +14,8 @@ use ElicitationAction::{Accept, Cancel};
 const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp::Elicit`, but the call did \
      not run through elicit: annotate the `ServerHandler` impl with \
      `#[elicit_rmcp::handler]` (`#[elicit_rmcp::handler(prompts)]` with prompts), or have \
-     `call_tool` return `self.elicit.call_tool(&self.tool_router, self, request, context).await` \
-     (for prompts, `get_prompt` returns `self.elicit.get_prompt(&self.prompt_router, self, \
+     `call_tool` return `self.elicit.call_tool(&Self::tool_router(), self, request, context).await` \
+     (for prompts, `get_prompt` returns `self.elicit.get_prompt(&Self::prompt_router(), self, \
      request, context).await`)";
 
 #[tokio::test]

@@ -1,6 +1,5 @@
 use elicit_rmcp::form::{Resolve, Resolved};
 use elicit_rmcp::{Accepted, Asked, ElicitContext, ElicitForm, ElicitHandler, Filled, Interrupt};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{ErrorData as McpError, schemars, tool, tool_router};
 
@@ -31,7 +30,6 @@ impl Resolve<Confirm> for Never {
 
 #[derive(Clone)]
 struct Server {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 

@@ -1,5 +1,4 @@
 use elicit_rmcp::{Asked, ElicitForm, ElicitHandler};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 
 /// Please confirm
@@ -10,7 +9,6 @@ struct Confirm {
 
 #[derive(Clone)]
 struct Server {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 

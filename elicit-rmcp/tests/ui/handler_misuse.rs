@@ -1,12 +1,10 @@
 use elicit_rmcp::ElicitHandler;
-use rmcp::handler::server::router::{prompt::PromptRouter, tool::ToolRouter};
 use rmcp::model::{CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, tool_handler, tool_router};
 
 #[derive(Clone)]
 struct Server {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 
@@ -21,7 +19,6 @@ impl Server {
 
 #[derive(Clone)]
 struct Twice {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 
@@ -45,13 +42,17 @@ impl ServerHandler for Twice {
 
 #[derive(Clone)]
 struct Prompts {
-    tool_router: ToolRouter<Self>,
-    prompt_router: PromptRouter<Self>,
     elicit: ElicitHandler,
 }
 
 #[tool_router(allow_empty)]
 impl Prompts {}
+
+impl Prompts {
+    fn prompt_router() -> rmcp::handler::server::router::prompt::PromptRouter<Self> {
+        Default::default()
+    }
+}
 
 // `get_prompt` by hand beside `prompts`, which writes it.
 #[elicit_rmcp::handler(prompts)]
@@ -61,7 +62,7 @@ impl ServerHandler for Prompts {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        let _ = (request, context, &self.prompt_router);
+        let _ = (request, context);
         Err(McpError::internal_error("no", None))
     }
 }

@@ -6,7 +6,6 @@ use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::{Answer, ElicitEnum, ElicitForm, ElicitServer, UrlAnswer};
 use elicit_rmcp::{Asked, Elicit, ElicitHandler, Principal};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_router};
@@ -21,7 +20,6 @@ pub const DEMO_USER: &str = "demo-user";
 /// The demo server: rmcp's tool router, and elicit beside it.
 #[derive(Clone)]
 pub struct DemoServer {
-    tool_router: ToolRouter<Self>,
     elicit: ElicitHandler,
 }
 
@@ -45,7 +43,6 @@ impl DemoServer {
     /// and Redis, for replicas).
     pub fn with_elicitation(server: ElicitServer) -> Self {
         DemoServer {
-            tool_router: Self::tool_router(),
             elicit: ElicitHandler::new(server, Principal::fixed(DEMO_USER)),
         }
     }
