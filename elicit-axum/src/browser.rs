@@ -3,8 +3,6 @@
 //! ([`LocalBrowser`](crate::LocalBrowser)) and an HTTP one (a sign-in) alike.
 
 use std::future::Future;
-use std::pin::Pin;
-use std::sync::Arc;
 
 use ::axum::response::{IntoResponse, Response};
 use http::request::Parts;
@@ -46,30 +44,47 @@ where
     }
 }
 
-/// A future a [`AnyBrowser`] gives.
-type Subject<'a> = Pin<Box<dyn Future<Output = Result<String, Response>> + Send + 'a>>;
+/// [`BrowserUser`] behind one `Arc`, for the types that hold one without carrying its type
+/// (the OAuth connection).
+#[cfg(feature = "oauth")]
+pub(crate) use erased::AnyBrowser;
 
-/// [`BrowserUser`], object-safe.
-trait Erased: Send + Sync {
-    fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a>;
-}
+#[cfg(feature = "oauth")]
+mod erased {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::sync::Arc;
 
-impl<B: BrowserUser> Erased for B {
-    fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a> {
-        Box::pin(BrowserUser::subject(self, parts))
+    use ::axum::response::Response;
+    use http::request::Parts;
+
+    use super::BrowserUser;
+
+    /// A future an [`AnyBrowser`] gives.
+    type Subject<'a> = Pin<Box<dyn Future<Output = Result<String, Response>> + Send + 'a>>;
+
+    /// [`BrowserUser`], object-safe.
+    trait Erased: Send + Sync {
+        fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a>;
     }
-}
 
-/// Any [`BrowserUser`], behind one `Arc`, so the types that hold one do not carry its type.
-#[derive(Clone)]
-pub(crate) struct AnyBrowser(Arc<dyn Erased>);
-
-impl AnyBrowser {
-    pub(crate) fn new(browser: impl BrowserUser) -> Self {
-        AnyBrowser(Arc::new(browser))
+    impl<B: BrowserUser> Erased for B {
+        fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a> {
+            Box::pin(BrowserUser::subject(self, parts))
+        }
     }
 
-    pub(crate) fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a> {
-        self.0.subject(parts)
+    /// Any [`BrowserUser`], behind one `Arc`.
+    #[derive(Clone)]
+    pub(crate) struct AnyBrowser(Arc<dyn Erased>);
+
+    impl AnyBrowser {
+        pub(crate) fn new(browser: impl BrowserUser) -> Self {
+            AnyBrowser(Arc::new(browser))
+        }
+
+        pub(crate) fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a> {
+            self.0.subject(parts)
+        }
     }
 }
