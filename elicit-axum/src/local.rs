@@ -129,7 +129,7 @@ impl LocalBrowser {
     }
 }
 
-/// What [`OAuth`](crate::oauth::OAuth) (feature `oauth`) asks: [`LocalBrowser::subject`].
+/// What `oauth::OAuth` (feature `oauth`) asks: [`LocalBrowser::subject`].
 impl crate::BrowserUser for LocalBrowser {
     async fn subject(&self, parts: &Parts) -> Result<String, Response> {
         self.0.subject(parts).await

@@ -9,7 +9,7 @@ use super::service::WireFix;
 /// Serves `server` on this process's stdin and stdout, with [`WireFix`] applied (the one place
 /// it goes on stdio), until the client closes the connection. What
 /// `WireFix::new(server).serve(rmcp::transport::stdio_pipes()).await?.waiting().await?` does,
-/// in one call; [`streamable_http`](crate::streamable_http) (feature `http`) is the same over
+/// in one call; `streamable_http` (feature `http`) is the same over
 /// HTTP. A client that closes its pipe before a session starts (a probe that only sent
 /// `server/discover`) is a normal end; it fails when the client's `initialize` fails or the
 /// service stops abnormally. Stdout is the protocol's: send logs to stderr (with
