@@ -93,16 +93,21 @@ async fn userinfo(headers: HeaderMap) -> Response {
     }
 }
 
+/// The issuer's metadata (OpenID Connect Discovery) when it is at `base`.
+fn metadata(base: &str) -> Value {
+    json!({
+        "issuer": base,
+        "authorization_endpoint": format!("{base}/authorize"),
+        "token_endpoint": format!("{base}/token"),
+        "userinfo_endpoint": format!("{base}/userinfo"),
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+    })
+}
+
 /// The issuer on a loopback port, and this app's registration there.
 async fn issuer() -> (OAuthProvider, Arc<Issuer>) {
-    let state = Arc::new(Issuer::default());
-    let app = Router::new()
-        .route("/token", post(token))
-        .route("/userinfo", get(userinfo))
-        .with_state(state.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let (base, state) = issuer_at().await;
     let provider = OAuthProvider::new(
         "issuer",
         format!("{base}/authorize"),
@@ -113,6 +118,24 @@ async fn issuer() -> (OAuthProvider, Arc<Issuer>) {
     .with_account_url(format!("{base}/userinfo"))
     .with_redirect_url(CALLBACK);
     (provider, state)
+}
+
+/// The issuer on a loopback port: its base URL (the issuer identifier).
+async fn issuer_at() -> (String, Arc<Issuer>) {
+    let state = Arc::new(Issuer::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let discovery = metadata(&base);
+    let app = Router::new()
+        .route("/token", post(token))
+        .route("/userinfo", get(userinfo))
+        .route(
+            "/.well-known/openid-configuration",
+            get(move || async move { axum::Json(discovery) }),
+        )
+        .with_state(state.clone());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (base, state)
 }
 
 /// A page that says who the browser's user is: `GET /whoami`.
@@ -231,6 +254,74 @@ async fn a_browser_without_a_session_signs_in_at_the_issuer_and_comes_back_signe
     let page = browse(&app, "/whoami", &[&session]).await;
     assert_eq!(page.status(), StatusCode::OK);
     assert_eq!(body(page), ALICE);
+}
+
+/// The issuer's endpoints from its metadata (OpenID Connect Discovery, then RFC 8414): the
+/// same sign-in, configured by the issuer's URL alone; no metadata, or another issuer's, is
+/// refused at start-up.
+#[tokio::test]
+async fn the_issuers_endpoints_come_from_its_metadata() {
+    let (base, issuer) = issuer_at().await;
+    let provider = OAuthProvider::discover(&base, CLIENT_ID)
+        .await
+        .unwrap()
+        .with_client_secret(CLIENT_SECRET)
+        .with_redirect_url(CALLBACK);
+    let (_, server) = store_and_server(sealer());
+    let app = whoami(&SignIn::new(&server, provider).unwrap());
+    let signed = signs_in_at_issuer(&issuer, &browse(&app, "/whoami", &[]).await, ALICE);
+    assert!(
+        location(&browse(&app, "/whoami", &[]).await).starts_with(&format!("{base}/authorize?"))
+    );
+    let back = browse(&app, &signed.back, &[&signed.nonce]).await;
+    let session = cookie_named(&back, "elicit_session").unwrap();
+    assert_eq!(body(browse(&app, "/whoami", &[&session]).await), ALICE);
+
+    // An issuer at a path with RFC 8414 metadata only, and servers with none or another's.
+    let rfc8414 = metadata("http://127.0.0.1:1/tenant");
+    let wrong = metadata("https://evil.example.com");
+    let app = Router::new()
+        .route(
+            "/.well-known/oauth-authorization-server/tenant",
+            get(move || async move { axum::Json(rfc8414) }),
+        )
+        .route(
+            "/other/.well-known/openid-configuration",
+            get(move || async move { axum::Json(wrong) }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let other = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let error = |issuer: String| async move {
+        OAuthProvider::discover(&issuer, CLIENT_ID)
+            .await
+            .unwrap_err()
+            .to_string()
+    };
+    // Served at `{other}/.well-known/oauth-authorization-server/tenant`, naming another
+    // issuer than `{other}/tenant`: found by the RFC 8414 rule, refused for the name.
+    assert_eq!(
+        error(format!("{other}/tenant")).await,
+        format!(
+            "the issuer {other}/tenant: its metadata names another issuer, http://127.0.0.1:1/tenant (refused: a mix-up)"
+        )
+    );
+    assert_eq!(
+        error(format!("{other}/other")).await,
+        format!(
+            "the issuer {other}/other: its metadata names another issuer, https://evil.example.com (refused: a mix-up)"
+        )
+    );
+    assert_eq!(
+        error(format!("{other}/none")).await,
+        format!(
+            "the issuer {other}/none: no metadata ({other}/none/.well-known/openid-configuration: status 404 Not Found; {other}/.well-known/oauth-authorization-server/none: status 404 Not Found)"
+        )
+    );
+    assert_eq!(
+        error("http://auth.example.com".to_owned()).await,
+        "the issuer must be https (http only on localhost, 127.0.0.1 or [::1]): http://auth.example.com"
+    );
 }
 
 #[tokio::test]

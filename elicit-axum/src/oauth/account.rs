@@ -17,40 +17,52 @@ pub(super) async fn fetch(
     url: &str,
     token: &str,
 ) -> Result<Value, String> {
-    let refuse = |why: String| {
+    get_json(http, url, Some(token)).await.map_err(|why| {
         tracing::warn!(target: "elicit", provider = %provider.escape_debug(), error = %why.escape_debug(), "OAuth account endpoint gave no account");
         NO_ACCOUNT.to_owned()
-    };
-    let mut response = http
+    })
+}
+
+/// The JSON object `url` answers (with `token` as a bearer token, if any), or why not: at most
+/// [`LIMIT`] bytes, a success status, no redirects (the client follows none).
+pub(super) async fn get_json(
+    http: &oauth2::reqwest::Client,
+    url: &str,
+    token: Option<&str>,
+) -> Result<Value, String> {
+    let mut request = http
         .get(url)
-        .bearer_auth(token)
         .header(ACCEPT, "application/json")
         // GitHub's API refuses a request without one.
         .header(
             USER_AGENT,
             concat!("elicit-axum/", env!("CARGO_PKG_VERSION")),
-        )
+        );
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let mut response = request
         .send()
         .await
-        .map_err(|e| refuse(e.without_url().to_string()))?;
+        .map_err(|e| e.without_url().to_string())?;
     let status = response.status();
     if !status.is_success() {
-        return Err(refuse(format!("status {status}")));
+        return Err(format!("status {status}"));
     }
     let mut body = Vec::new();
     while let Some(chunk) = response
         .chunk()
         .await
-        .map_err(|e| refuse(e.without_url().to_string()))?
+        .map_err(|e| e.without_url().to_string())?
     {
         if body.len() + chunk.len() > LIMIT {
-            return Err(refuse(format!("an answer over {LIMIT} bytes")));
+            return Err(format!("an answer over {LIMIT} bytes"));
         }
         body.extend_from_slice(&chunk);
     }
     match serde_json::from_slice::<Value>(&body) {
-        Ok(account) if account.is_object() => Ok(account),
-        Ok(_) => Err(refuse("not a JSON object".to_owned())),
-        Err(e) => Err(refuse(format!("not JSON: {e}"))),
+        Ok(object) if object.is_object() => Ok(object),
+        Ok(_) => Err("not a JSON object".to_owned()),
+        Err(e) => Err(format!("not JSON: {e}")),
     }
 }

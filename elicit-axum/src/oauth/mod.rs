@@ -84,6 +84,7 @@
 mod account;
 mod binding;
 mod callback;
+mod discovery;
 mod provider;
 mod signin;
 mod token;

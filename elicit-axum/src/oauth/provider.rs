@@ -244,7 +244,7 @@ impl OAuthProvider {
 }
 
 /// `url`, if it is `https`, or `http` on a loopback host.
-fn checked_url(what: &str, url: &str) -> Result<(), OAuthError> {
+pub(super) fn checked_url(what: &str, url: &str) -> Result<(), OAuthError> {
     if crate::origin::is_secure_or_loopback(url) {
         return Ok(());
     }

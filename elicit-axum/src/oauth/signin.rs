@@ -58,7 +58,8 @@ const MAX_SUBJECT: usize = 256;
 /// let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
 /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "mcp.example.com"))
 ///     .with_url(url);
-/// // Your authorization server, and this app's registration there.
+/// // Your authorization server, and this app's registration there (or, from its metadata:
+/// // `OAuthProvider::discover("https://auth.example.com", "mcp-server").await?`).
 /// let issuer = OAuthProvider::new(
 ///     "auth.example.com",
 ///     "https://auth.example.com/authorize",
