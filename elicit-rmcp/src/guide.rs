@@ -76,10 +76,6 @@ pub mod performance {}
 pub mod asked_parameters {}
 
 #[doc = include_str!("guide/cookbook.md")]
-#[doc = "- [`oauth_on_axum`](crate::guide::cookbook::oauth_on_axum): collect an OAuth grant through \
-           URL mode on an axum app: the landing route redirects to the provider, your callback \
-           completes the elicitation (the `elicit-axum` crate; the whole app runs as \
-           `cargo run -p elicit-examples --example oauth_axum`)."]
 pub mod cookbook {
     #[doc = include_str!("guide/cookbook/confirm_destructive_action.md")]
     pub mod confirm_destructive_action {}

@@ -53,7 +53,8 @@ impl fmt::Debug for OAuthProvider {
 
 impl OAuthProvider {
     /// A provider by its endpoints: `name` says which in logs and binds the flow's sealed
-    /// `state` to it; `authorize_url` is where the browser goes, `token_url` where the server
+    /// `state` to it (any short, stable name: `"github"`, the issuer's host; two providers of
+    /// one server need two names); `authorize_url` is where the browser goes, `token_url` where the server
     /// trades the code. Both must be `https` (plain `http` only on loopback, for a local fake).
     pub fn new(
         name: impl Into<String>,
