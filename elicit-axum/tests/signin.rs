@@ -262,13 +262,16 @@ async fn a_browser_without_a_session_signs_in_at_the_issuer_and_comes_back_signe
 #[tokio::test]
 async fn the_issuers_endpoints_come_from_its_metadata() {
     let (base, issuer) = issuer_at().await;
-    let provider = OAuthProvider::discover(&base, CLIENT_ID)
+    // The callback on the server's URL origin, as registered at the issuer.
+    let url = elicit_runtime::url::UrlSettings::in_memory()
+        .with_origin("http://127.0.0.1:8080")
+        .unwrap();
+    let server = ElicitServer::new(sealer()).with_url(url);
+    let sign_in = SignIn::discover(&server, &base, CLIENT_ID, CLIENT_SECRET)
         .await
-        .unwrap()
-        .with_client_secret(CLIENT_SECRET)
-        .with_redirect_url(CALLBACK);
-    let (_, server) = store_and_server(sealer());
-    let app = whoami(&SignIn::new(&server, provider).unwrap());
+        .unwrap();
+    assert_eq!(sign_in.redirect_url(), CALLBACK);
+    let app = whoami(&sign_in);
     let signed = signs_in_at_issuer(&issuer, &browse(&app, "/whoami", &[]).await, ALICE);
     assert!(
         location(&browse(&app, "/whoami", &[]).await).starts_with(&format!("{base}/authorize?"))

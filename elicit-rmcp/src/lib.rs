@@ -60,7 +60,7 @@ pub use elicit_macros::{
 /// | `tools = EXPR` | `Self::tool_router()`, as for rmcp's `#[tool_handler]` | the `ToolRouter<Self>` |
 /// | `prompts`, `prompts = EXPR` | off; `Self::prompt_router()` when bare | the `PromptRouter<Self>` |
 /// | `elicit = EXPR` | `self.elicit` | the [`ElicitHandler`] |
-/// | `name = "…"`, `version = "…"`, `instructions = "…"`, `meta = EXPR` | rmcp's (`"rmcp"` and its version) | passed on to rmcp's `#[tool_handler]`: the `serverInfo` and instructions of `get_info` |
+/// | `name = "…"`, `version = "…"`, `instructions = "…"`, `meta = EXPR` | rmcp's: `"rmcp"` and its version; with `name` alone, your crate's version | passed on to rmcp's `#[tool_handler]`: the `serverInfo` and instructions of `get_info` |
 ///
 /// ```
 /// use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler};

@@ -160,6 +160,31 @@ impl SignIn {
         })
     }
 
+    /// Browsers sign in at the authorization server whose issuer identifier is `issuer`, its
+    /// endpoints read from its metadata ([`OAuthProvider::discover`]), this app registered
+    /// there as `client_id` with `client_secret`: what [`new`](SignIn::new) does with that
+    /// provider. Refuses, at start-up, what either refuses (an issuer whose metadata lists no
+    /// `userinfo_endpoint` among them).
+    ///
+    /// ```no_run
+    /// use elicit_axum::oauth::SignIn;
+    /// # async fn run(server: elicit_runtime::ElicitServer) -> Result<(), Box<dyn std::error::Error>> {
+    /// let secret = std::env::var("AUTH_CLIENT_SECRET")?;
+    /// let sign_in = SignIn::discover(&server, "https://auth.example.com", "mcp-server", secret).await?;
+    /// # let _ = sign_in;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn discover(
+        server: &ElicitServer,
+        issuer: &str,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+    ) -> Result<Self, OAuthError> {
+        let provider = OAuthProvider::discover(issuer, client_id).await?;
+        SignIn::new(server, provider.with_client_secret(client_secret))
+    }
+
     /// The userinfo claim that names the user (`sub` unless set): the same identifier your
     /// bearer check gives the MCP request.
     ///
