@@ -206,7 +206,29 @@ struct Sent {
 
 /// `user` opens the link and presses Confirm: the browser is sent to the provider.
 fn confirm_as(setup: &Setup, handle: &str, user: &str) -> Sent {
-    let (status, response) = confirm_response(&setup.app, handle, user);
+    confirm_in(setup, handle, user, None)
+}
+
+/// [`confirm_as`] in a browser whose cookies are `cookie`.
+fn confirm_in(setup: &Setup, handle: &str, user: &str, cookie: Option<&str>) -> Sent {
+    let (status, response) = match cookie {
+        None => confirm_response(&setup.app, handle, user),
+        Some(cookie) => {
+            let (status, html) = get(&setup.app, handle, Some(user));
+            assert_eq!(status, StatusCode::OK, "{html}");
+            let uri = format!("/connect?elicitation={handle}");
+            let headers = [SAME_ORIGIN, &[("cookie", cookie)]].concat();
+            let form = form(&token_in(&html), "confirm");
+            send(
+                &setup.app,
+                axum::http::Method::POST,
+                &uri,
+                Some(user),
+                &headers,
+                &form,
+            )
+        }
+    };
     assert_eq!(status, StatusCode::SEE_OTHER);
     let location = response.headers()[header::LOCATION]
         .to_str()
@@ -317,6 +339,47 @@ async fn confirm_then_the_provider_then_the_callback_connects_and_the_tool_reads
     let (status, _) = callback(&setup.app, &sent.state, ALICE, Some(&sent.cookie)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(setup.provider.exchanges.lock().unwrap().len(), 1);
+}
+
+/// Two connections under way in one browser (two links confirmed before either came back, or a
+/// GitHub and a Google connection): both complete, in either order. The one cookie holds both
+/// nonces; each callback spends only its own.
+#[tokio::test]
+async fn two_connections_under_way_in_one_browser_both_complete() {
+    let setup = setup().await;
+    let (first_handle, first_state) = start(&setup.caller);
+    let (second_handle, second_state) = start(&setup.caller);
+    let first = confirm_as(&setup, &first_handle, ALICE);
+    let second = confirm_in(&setup, &second_handle, ALICE, Some(&first.cookie));
+    let a = first.cookie.strip_prefix("elicit_oauth=").unwrap();
+    let b = second.cookie.strip_prefix("elicit_oauth=").unwrap();
+    let (held_a, _) = b.split_once('.').expect("both nonces in the cookie");
+    assert_eq!(held_a, a);
+
+    // The second comes back first: its nonce is spent, the first's kept.
+    let request = Request::get(format!("/oauth/callback?state={}", second.state))
+        .header("x-user", ALICE)
+        .header(header::COOKIE, &second.cookie);
+    let response = setup
+        .app
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let left = format!("elicit_oauth={a}");
+    assert_eq!(
+        response.headers()[header::SET_COOKIE],
+        format!("{left}; Path=/; HttpOnly; SameSite=Lax; Max-Age=600")
+    );
+    let (status, html) = callback(&setup.app, &first.state, ALICE, Some(&left)).await;
+    assert_eq!(status, StatusCode::OK, "{html}");
+    for state in [&first_state, &second_state] {
+        assert!(matches!(
+            retry(&setup.caller, state),
+            UrlAnswer::Completed { .. }
+        ));
+    }
 }
 
 /// Login CSRF: the attacker authorizes their own account and makes the victim's browser

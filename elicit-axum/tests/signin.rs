@@ -352,6 +352,35 @@ async fn a_callback_the_browser_did_not_start_signs_nobody_in() {
     forbidden(&browse(&app, &victims.back, &[&victims.nonce]).await);
 }
 
+/// Two links opened before signing in (two tabs): both sign-ins come back, in either order; the
+/// one cookie holds both nonces, and each callback spends only its own.
+#[tokio::test]
+async fn two_sign_ins_under_way_in_one_browser_both_come_back() {
+    let (provider, issuer) = issuer().await;
+    let (_, server) = store_and_server(sealer());
+    let app = whoami(&SignIn::new(&server, provider).unwrap());
+    let first = signs_in_at_issuer(&issuer, &browse(&app, "/whoami?tab=1", &[]).await, ALICE);
+    let second_sent = browse(&app, "/whoami?tab=2", &[&first.nonce]).await;
+    let second = signs_in_at_issuer(&issuer, &second_sent, ALICE);
+    let (a, b) = (&first.nonce["elicit_signin=".len()..], &second.nonce);
+    assert_eq!(*b, format!("elicit_signin={a}.{}", &b[b.len() - a.len()..]));
+
+    // The browser's cookie now holds both; the first tab comes back first.
+    let back = browse(&app, &first.back, &[&second.nonce]).await;
+    assert_eq!(location(&back), "/whoami?tab=1");
+    let left = cookie_named(&back, "elicit_signin").unwrap();
+    assert_eq!(left, format!("elicit_signin={}", &b[b.len() - a.len()..]));
+    let back = browse(&app, &second.back, &[&left]).await;
+    assert_eq!(location(&back), "/whoami?tab=2");
+    assert_eq!(
+        cookie_named(&back, "elicit_signin").unwrap(),
+        "elicit_signin=",
+        "the last one clears the cookie"
+    );
+    let session = cookie_named(&back, "elicit_session").unwrap();
+    assert_eq!(body(browse(&app, "/whoami", &[&session]).await), ALICE);
+}
+
 #[tokio::test]
 async fn a_session_that_is_not_ours_or_has_ended_asks_to_sign_in_again() {
     let (provider, issuer) = issuer().await;

@@ -1,5 +1,5 @@
 //! What ties a provider's callback to the browser that confirmed and to its flow: a random
-//! nonce in a cookie of this origin, and the OAuth `state`, sealed with the server's keys over
+//! nonce in a cookie of this origin (beside those of the browser's other flows under way), and the OAuth `state`, sealed with the server's keys over
 //! the flow's handle and PKCE verifier, bound to the provider, the browser's user and that
 //! nonce. A callback from another browser (login CSRF: an attacker's code sent to the victim's
 //! browser), for another user, replayed, or after expiry opens nothing.
@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::cookie::RouteCookie;
+use crate::cookie::{NonceCookie, RouteCookie};
 use elicit_runtime::state::{Binding, StateSealer, args_digest};
 
 /// The method a sealed `state` is bound to: no MCP request has it.
@@ -47,26 +47,37 @@ pub(super) fn seal(
         .map_err(|e| e.to_string())
 }
 
-/// The flow `state` started, if it was sealed for this provider, this user and this browser's
-/// nonce, has not expired, and was not used before (the sealer's replay guard).
-pub(super) async fn open(
+/// The flow `state` started and the nonce it is bound to, if it was sealed for this provider,
+/// this user and one of this browser's `nonces`, has not expired, and was not used before (the
+/// sealer's replay guard).
+pub(super) async fn open<'n>(
     sealer: &StateSealer,
     provider: &str,
     user: &str,
-    nonce: &str,
+    nonces: &[&'n str],
     state: &str,
-) -> Result<Started, String> {
-    let opened = sealer
-        .open_now::<Started>(state, &binding(provider, user, nonce))
-        .map_err(|e| e.reason().to_owned())?;
-    sealer
-        .redeem(&opened, std::time::SystemTime::now())
-        .await
-        .map_err(|e| e.reason().to_owned())?;
-    Ok(opened.payload)
+) -> Result<(Started, &'n str), String> {
+    let mut refused = "no OAuth nonce cookie".to_owned();
+    for nonce in nonces {
+        match sealer.open_now::<Started>(state, &binding(provider, user, nonce)) {
+            Ok(opened) => {
+                sealer
+                    .redeem(&opened, std::time::SystemTime::now())
+                    .await
+                    .map_err(|e| e.reason().to_owned())?;
+                return Ok((opened.payload, nonce));
+            }
+            Err(e) => refused = e.reason().to_owned(),
+        }
+    }
+    Err(refused)
 }
 
-/// The cookie that holds the browser's nonce (`__Host-elicit_oauth` over https).
-pub(super) fn nonce_cookie(secure: bool) -> RouteCookie {
-    RouteCookie::new("elicit_oauth", "__Host-elicit_oauth", secure)
+/// The cookie that holds the browser's nonces (`__Host-elicit_oauth` over https).
+pub(super) fn nonce_cookie(secure: bool) -> NonceCookie {
+    NonceCookie(RouteCookie::new(
+        "elicit_oauth",
+        "__Host-elicit_oauth",
+        secure,
+    ))
 }

@@ -53,23 +53,23 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         Err(response) => return response,
     };
     let query = Query::of(&parts);
-    let Some(nonce) = inner.cookie.read(&parts) else {
-        // Login CSRF: a callback in a browser that did not start this flow.
-        return refused(inner, "no OAuth nonce cookie");
-    };
+    // Login CSRF: a callback in a browser that did not start this flow has none of its nonces.
+    let nonces = inner.cookie.nonces(&parts);
     let Some(state) = query.state.filter(|s| !s.is_empty()) else {
         return refused(inner, "no state");
     };
-    let started =
-        match binding::open(&inner.sealer, &inner.provider.name, &user, nonce, &state).await {
+    let provider = &inner.provider.name;
+    let (started, nonce) =
+        match binding::open(&inner.sealer, provider, &user, &nonces, &state).await {
             Ok(started) => started,
             Err(reason) => return refused(inner, &format!("state refused: {reason}")),
         };
+    let spent = |response| with_spent_nonce(inner, &parts, nonce, response);
     let (opened, bound) = match inner.page.open_raw(&started.handle, &user).await {
         Ok(opened) => opened,
         Err(error) => {
             tracing::warn!(target: "elicit", reason = %error.reason().escape_debug(), "OAuth callback refused a handle");
-            return with_cleared_cookie(inner, inner.texts.error_page(&error));
+            return spent(inner.texts.error_page(&error));
         }
     };
     let link = OpenedLink {
@@ -117,7 +117,7 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
             Err(error) => inner.texts.error_page(&error),
         },
     };
-    with_cleared_cookie(inner, page)
+    spent(page)
 }
 
 /// Whose account `token` is, when the provider has an account endpoint.
@@ -167,9 +167,18 @@ fn refused<H>(inner: &Inner<H>, reason: &str) -> Response {
     inner.texts.refused_page(StatusCode::FORBIDDEN)
 }
 
-/// `response`, clearing the nonce cookie: a callback ends the browser's binding either way.
-fn with_cleared_cookie<H>(inner: &Inner<H>, mut response: Response) -> Response {
-    if let Ok(value) = HeaderValue::from_str(&inner.cookie.set("", Some(0))) {
+/// `response`, removing `nonce` from the browser's cookie: a callback ends its flow's binding
+/// either way (the browser's other flows keep theirs).
+fn with_spent_nonce<H>(
+    inner: &Inner<H>,
+    parts: &Parts,
+    nonce: &str,
+    mut response: Response,
+) -> Response {
+    let cookie = inner
+        .cookie
+        .remove(parts, nonce, inner.sealer.ttl().as_secs());
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
         response.headers_mut().append(header::SET_COOKIE, value);
     }
     response.into_response()

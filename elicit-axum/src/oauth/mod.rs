@@ -17,7 +17,9 @@
 //!
 //! Over `https` the nonce cookie is `__Host-elicit_oauth` (`Secure`, this origin only); on a
 //! plain-`http` loopback callback, for development, it is `elicit_oauth`, which browsers keep
-//! there. Either way it is `HttpOnly` and `SameSite=Lax`.
+//! there. Either way it is `HttpOnly` and `SameSite=Lax`, and holds the nonces of up to four
+//! flows one browser has under way at once (two tabs, a GitHub and a Google connection): each
+//! callback spends its own.
 //!
 //! ```
 //! use std::collections::HashMap;
@@ -111,7 +113,7 @@ use elicit_runtime::url::LandingPage;
 
 use crate::BrowserUser;
 use crate::browser::AnyBrowser;
-use crate::cookie::RouteCookie;
+use crate::cookie::NonceCookie;
 use binding::Started;
 pub use provider::OAuthProvider;
 pub use signin::SignIn;
@@ -199,7 +201,7 @@ struct Inner<H> {
     sealer: StateSealer,
     page: LandingPage,
     texts: PageTexts,
-    cookie: RouteCookie,
+    cookie: NonceCookie,
     http: oauth2::reqwest::Client,
 }
 
@@ -408,7 +410,7 @@ impl<H: OAuthHook> ConnectHook for OAuth<H> {
             .duration_since(std::time::SystemTime::now())
             .map_or(0, |left| left.as_secs());
         let mut response = Redirect::to(authorize.as_str()).into_response();
-        let cookie = inner.cookie.set(&nonce, Some(max_age));
+        let cookie = inner.cookie.add(parts, &nonce, max_age);
         if let Ok(value) = HeaderValue::from_str(&cookie) {
             response.headers_mut().insert(header::SET_COOKIE, value);
         }

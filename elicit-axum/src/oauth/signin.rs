@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::callback::{Query, exchange};
 use super::{OAuthError, OAuthProvider, client, http_client};
 use crate::BrowserUser;
-use crate::cookie::RouteCookie;
+use crate::cookie::{NonceCookie, RouteCookie};
 use crate::texts::PageTexts;
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{Binding, StateSealer, args_digest};
@@ -37,8 +37,8 @@ const MAX_SUBJECT: usize = 256;
 ///
 /// A browser without a session is sent to the provider's authorize endpoint (code grant with
 /// PKCE, `state` sealed with the server's keys and bound to a nonce cookie of this origin,
-/// `elicit_signin` (`__Host-elicit_signin` over https), so another browser's code signs nobody
-/// in: login CSRF); on the way back
+/// `elicit_signin` (`__Host-elicit_signin` over https; it keeps up to four sign-ins under way,
+/// from two tabs), so another browser's code signs nobody in: login CSRF); on the way back
 /// ([`routes`](SignIn::routes), `/signin/callback` by default) the code is traded, the
 /// provider's userinfo endpoint ([`OAuthProvider::with_account_url`]) is asked who the token
 /// is for, and its `sub` ([`with_subject_claim`](SignIn::with_subject_claim)) is the user,
@@ -90,7 +90,7 @@ struct Inner {
     sealer: StateSealer,
     /// Seals the session cookie (no replay guard: it is shown on every page).
     sessions: StateSealer,
-    nonce: RouteCookie,
+    nonce: NonceCookie,
     session: RouteCookie,
     texts: PageTexts,
     http: oauth2::reqwest::Client,
@@ -152,7 +152,11 @@ impl SignIn {
                     .without_replay_guard()
                     .with_ttl(SESSION_LIFETIME),
                 sealer,
-                nonce: RouteCookie::new("elicit_signin", "__Host-elicit_signin", secure),
+                nonce: NonceCookie(RouteCookie::new(
+                    "elicit_signin",
+                    "__Host-elicit_signin",
+                    secure,
+                )),
                 session: RouteCookie::new("elicit_session", "__Host-elicit_session", secure),
                 texts: PageTexts::default(),
                 http: http_client()?,
@@ -259,8 +263,7 @@ impl BrowserUser for SignIn {
         if let Some(subject) = inner.session(parts) {
             return Ok(subject);
         }
-        let next = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-        Err(inner.sign_in(next))
+        Err(inner.sign_in(parts))
     }
 }
 
@@ -295,8 +298,9 @@ impl Inner {
         Some(opened.payload.subject)
     }
 
-    /// The redirect to the provider, coming back to `next`.
-    fn sign_in(&self, next: &str) -> Response {
+    /// The redirect to the provider, coming back to the page `parts` asked for.
+    fn sign_in(&self, parts: &Parts) -> Response {
+        let next = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         let nonce = CsrfToken::new_random().secret().clone();
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let started = Started {
@@ -308,11 +312,14 @@ impl Inner {
             .seal_now(&self.started_binding(&nonce), &started)
         {
             Ok(state) => state,
-            Err(e) => return self.failed(&format!("the sign-in state could not be sealed: {e}")),
+            Err(e) => {
+                let reason = format!("the sign-in state could not be sealed: {e}");
+                return self.failed(parts, None, &reason);
+            }
         };
         let client = match client(&self.provider) {
             Ok(client) => client,
-            Err(reason) => return self.failed(&reason),
+            Err(reason) => return self.failed(parts, None, &reason),
         };
         let (authorize, _) = client
             .authorize_url(|| CsrfToken::new(state))
@@ -321,7 +328,7 @@ impl Inner {
             .url();
         let max_age = self.sealer.ttl().as_secs();
         let mut response = Redirect::to(authorize.as_str()).into_response();
-        set_cookie(&mut response, &self.nonce.set(&nonce, Some(max_age)));
+        set_cookie(&mut response, &self.nonce.add(parts, &nonce, max_age));
         tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser sent to sign in");
         response
     }
@@ -330,24 +337,39 @@ impl Inner {
     /// `state`, signs in; then it goes back where it was.
     async fn callback(&self, parts: Parts) -> Response {
         let query = Query::of(&parts);
-        let Some(nonce) = self.nonce.read(&parts) else {
-            return self.refused("no sign-in nonce cookie");
-        };
         let Some(state) = query.state.filter(|s| !s.is_empty()) else {
             return self.refused("no state");
         };
-        let binding = self.started_binding(nonce);
-        let started = match self.sealer.open_now::<Started>(&state, &binding) {
-            Ok(opened) => match self.sealer.redeem(&opened, SystemTime::now()).await {
-                Ok(()) => opened.payload,
-                Err(e) => return self.refused(&format!("state refused: {}", e.reason())),
-            },
-            Err(e) => return self.refused(&format!("state refused: {}", e.reason())),
+        // The nonce of this sign-in, among those of the browser's sign-ins under way; a
+        // callback the browser did not start (login CSRF) has none.
+        let mut refused = "no sign-in nonce cookie".to_owned();
+        let mut found = None;
+        for nonce in self.nonce.nonces(&parts) {
+            match self
+                .sealer
+                .open_now::<Started>(&state, &self.started_binding(nonce))
+            {
+                Ok(opened) => {
+                    found = Some((opened, nonce));
+                    break;
+                }
+                Err(e) => refused = e.reason().to_owned(),
+            }
+        }
+        let Some((opened, nonce)) = found else {
+            return self.refused(&format!("state refused: {refused}"));
         };
+        if let Err(e) = self.sealer.redeem(&opened, SystemTime::now()).await {
+            return self.refused(&format!("state refused: {}", e.reason()));
+        }
+        let started = opened.payload;
         let code = match (query.code.filter(|c| !c.is_empty()), query.error) {
             (Some(code), None) => code,
-            (_, Some(_)) => return self.failed("the sign-in was not completed at the provider"),
-            (None, None) => return self.failed("the provider sent no code"),
+            (_, Some(_)) => {
+                let reason = "the sign-in was not completed at the provider";
+                return self.failed(&parts, Some(nonce), reason);
+            }
+            (None, None) => return self.failed(&parts, Some(nonce), "the provider sent no code"),
         };
         let subject = async {
             let token = exchange(&self.provider, &self.http, &code, started.verifier).await?;
@@ -368,17 +390,20 @@ impl Inner {
         };
         let subject = match subject.await {
             Ok(subject) => subject,
-            Err(reason) => return self.failed(&reason),
+            Err(reason) => return self.failed(&parts, Some(nonce), &reason),
         };
         let session = Session { subject };
         let sealed = match self.sessions.seal_now(&self.session_binding(), &session) {
             Ok(sealed) => sealed,
-            Err(e) => return self.failed(&format!("the session could not be sealed: {e}")),
+            Err(e) => {
+                let reason = format!("the session could not be sealed: {e}");
+                return self.failed(&parts, Some(nonce), &reason);
+            }
         };
         let mut response = Redirect::to(local_path(&started.next)).into_response();
         let max_age = self.sessions.ttl().as_secs();
         set_cookie(&mut response, &self.session.set(&sealed, Some(max_age)));
-        set_cookie(&mut response, &self.nonce.set("", Some(0)));
+        set_cookie(&mut response, &self.spent(&parts, nonce));
         tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser signed in");
         response
     }
@@ -390,14 +415,22 @@ impl Inner {
         self.texts.refused_page(StatusCode::FORBIDDEN)
     }
 
-    /// A sign-in that did not complete: the reason on the page, and the nonce cleared.
-    fn failed(&self, reason: &str) -> Response {
+    /// `Set-Cookie` removing `nonce`, whose sign-in ended (the browser's others go on).
+    fn spent(&self, parts: &Parts, nonce: &str) -> String {
+        self.nonce.remove(parts, nonce, self.sealer.ttl().as_secs())
+    }
+
+    /// A sign-in that did not complete: the reason on the page, and its nonce (if it had
+    /// one yet) removed.
+    fn failed(&self, parts: &Parts, nonce: Option<&str>, reason: &str) -> Response {
         tracing::warn!(target: "elicit", reason = %reason.escape_debug(), "sign-in failed");
         let mut response = self
             .texts
             .failed_page(Some("Sign-in failed"), Some(&crate::html::sentence(reason)));
         *response.status_mut() = StatusCode::FORBIDDEN;
-        set_cookie(&mut response, &self.nonce.set("", Some(0)));
+        if let Some(nonce) = nonce {
+            set_cookie(&mut response, &self.spent(parts, nonce));
+        }
         response
     }
 }
