@@ -7,6 +7,10 @@
 //! dropped there), `__Host-elicit_oauth`, `Secure`, over https. The flow completes only
 //! because the browser kept it, and the callback clears it.
 //!
+//! The same with the browser's user from `SignIn`: the link first sends the browser to sign in
+//! at the issuer, and it comes back with the session cookie (`elicit_session` on http,
+//! `__Host-elicit_session` over https) before the connection starts.
+//!
 //! Ignored by a plain `cargo test`; `./scripts/test` installs Chromium and runs it
 //! (`cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored` by hand).
 
@@ -28,7 +32,7 @@ use axum::http::request::Parts;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use common::url::*;
-use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider};
+use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider, SignIn};
 use elicit_runtime::UrlAnswer;
 use serde_json::{Value, json};
 use support::*;
@@ -61,6 +65,42 @@ fn provider() -> Router {
     Router::new()
         .route("/authorize", get(authorize))
         .route("/token", post(token))
+        .nest("/issuer", issuer())
+}
+
+/// The authorization server browsers sign in at (`SignIn`): `/authorize` is its sign-in page
+/// ("Sign in as alice" goes back to the app with a code), `/token` trades the code, `/userinfo`
+/// says whose token it is.
+fn issuer() -> Router {
+    async fn authorize(Query(q): Query<HashMap<String, String>>) -> Response {
+        let back = format!(
+            "{}?code=signin-1&amp;state={}",
+            q["redirect_uri"],
+            form_urlencoded::byte_serialize(q["state"].as_bytes()).collect::<String>()
+        );
+        Html(format!(
+            "<!doctype html><title>Sign in</title><h1>Sign in to the issuer</h1>\
+             <p><a id=\"signin\" href=\"{back}\">Sign in as alice</a></p>"
+        ))
+        .into_response()
+    }
+    async fn token(Form(form): Form<HashMap<String, String>>) -> Response {
+        if form.get("code").map(String::as_str) != Some("signin-1") {
+            let error = axum::Json(json!({"error": "invalid_grant"}));
+            return (StatusCode::BAD_REQUEST, error).into_response();
+        }
+        axum::Json(json!({"access_token": "at-alice", "token_type": "Bearer"})).into_response()
+    }
+    async fn userinfo(headers: axum::http::HeaderMap) -> Response {
+        match headers.get("authorization").and_then(|v| v.to_str().ok()) {
+            Some("Bearer at-alice") => axum::Json(json!({"sub": ALICE})).into_response(),
+            _ => StatusCode::UNAUTHORIZED.into_response(),
+        }
+    }
+    Router::new()
+        .route("/authorize", get(authorize))
+        .route("/token", post(token))
+        .route("/userinfo", get(userinfo))
 }
 
 /// alice is signed in to the app by its `session` cookie; tokens are kept by user.
@@ -85,7 +125,7 @@ impl OAuthHook for App {
 #[test]
 #[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored`)"]
 fn a_real_browser_keeps_the_development_cookie_through_the_provider_and_back() {
-    let nonce_cookie = through_the_provider(false);
+    let nonce_cookie = through_the_provider(false, Browser::SignedIn);
     assert!(
         nonce_cookie["name"] == "elicit_oauth" && nonce_cookie["secure"] == false,
         "{nonce_cookie}"
@@ -97,11 +137,40 @@ fn a_real_browser_keeps_the_development_cookie_through_the_provider_and_back() {
 #[test]
 #[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored`)"]
 fn a_real_browser_keeps_the_host_cookie_over_https_through_the_provider_and_back() {
-    let nonce_cookie = through_the_provider(true);
+    let nonce_cookie = through_the_provider(true, Browser::SignedIn);
     assert!(
         nonce_cookie["name"] == "__Host-elicit_oauth" && nonce_cookie["secure"] == true,
         "{nonce_cookie}"
     );
+}
+
+/// `SignIn` in a real browser, on `http://` loopback and over https: the link sends the browser
+/// to sign in at the issuer, it comes back signed in (the sign-in's nonce cookie kept through
+/// the issuer, then the session cookie), and goes on through the OAuth connection as above.
+#[test]
+#[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored`)"]
+fn a_real_browser_signs_in_at_the_issuer_then_connects_on_http_and_https() {
+    for tls in [false, true] {
+        let nonce_cookie = through_the_provider(tls, Browser::SignsIn);
+        let name = if tls {
+            "__Host-elicit_oauth"
+        } else {
+            "elicit_oauth"
+        };
+        assert!(
+            nonce_cookie["name"] == name && nonce_cookie["secure"] == tls,
+            "{nonce_cookie}"
+        );
+    }
+}
+
+/// Who the browser's user is, in a run.
+#[derive(Clone, Copy, PartialEq)]
+enum Browser {
+    /// The app's own `session` cookie, set before the run.
+    SignedIn,
+    /// `SignIn` at the issuer, on the way to the link.
+    SignsIn,
 }
 
 /// Serves `app` on `listener` over TLS with a fresh self-signed certificate for 127.0.0.1.
@@ -133,9 +202,10 @@ async fn serve_tls(listener: tokio::net::TcpListener, app: Router) {
 }
 
 /// alice's browser goes through the whole OAuth connection, on `http://` loopback or over
-/// `https`: Confirm, the provider, the callback. The nonce cookie as the browser held it
-/// while the provider had it (read on the provider's page), which the callback then clears.
-fn through_the_provider(tls: bool) -> Value {
+/// `https`: Confirm, the provider, the callback (first signing in at the issuer, with
+/// [`Browser::SignsIn`]). The nonce cookie as the browser held it while the provider had it
+/// (read on the provider's page), which the callback then clears.
+fn through_the_provider(tls: bool, who: Browser) -> Value {
     let (chromium, runtime) = cdp::chromium_and_runtime();
     let bind = |scheme: &str| {
         let listener = runtime
@@ -160,9 +230,25 @@ fn through_the_provider(tls: bool) -> Value {
     .with_client_secret("secret-1")
     .with_redirect_url(format!("{origin}/oauth/callback"));
     let hook = Arc::new(App::default());
-    let app: Router = OAuth::new(&server, github, signed_in, hook.clone())
-        .unwrap()
-        .routes();
+    let app: Router = match who {
+        Browser::SignedIn => OAuth::new(&server, github, signed_in, hook.clone())
+            .unwrap()
+            .routes(),
+        Browser::SignsIn => {
+            let issuer = OAuthProvider::new(
+                "issuer",
+                format!("{provider_origin}/issuer/authorize"),
+                format!("{provider_origin}/issuer/token"),
+                "mcp-1",
+            )
+            .with_client_secret("secret-2")
+            .with_account_url(format!("{provider_origin}/issuer/userinfo"))
+            .with_redirect_url(format!("{origin}/signin/callback"));
+            let sign_in = SignIn::new(&server, issuer).unwrap();
+            let oauth = OAuth::new(&server, github, sign_in.clone(), hook.clone()).unwrap();
+            oauth.routes().merge(sign_in.routes())
+        }
+    };
     if tls {
         runtime.spawn(serve_tls(listener, app));
     } else {
@@ -175,8 +261,32 @@ fn through_the_provider(tls: bool) -> Value {
     ));
     let mut browser = cdp::Browser::launch_with(&chromium, profile, "--ignore-certificate-errors");
     let tab = browser.new_page();
-    browser.sign_in(&tab, &origin, "s-alice");
-    browser.goto(&tab, &format!("{origin}/connect?elicitation={handle}"));
+    let link = format!("{origin}/connect?elicitation={handle}");
+    match who {
+        Browser::SignedIn => {
+            browser.sign_in(&tab, &origin, "s-alice");
+            browser.goto(&tab, &link);
+        }
+        Browser::SignsIn => {
+            // The link sends the browser to sign in; "Sign in as alice" brings it back.
+            browser.navigate(&tab, &link);
+            browser.wait_for(
+                &tab,
+                &format!(
+                    "location.href.startsWith('{provider_origin}/issuer/authorize') \
+                     && document.readyState === 'complete' && document.querySelector('#signin')"
+                ),
+            );
+            browser.click(&tab, "#signin");
+            browser.wait_for(
+                &tab,
+                &format!(
+                    "location.href === {} && document.readyState === 'complete'",
+                    serde_json::to_string(&link).unwrap()
+                ),
+            );
+        }
+    }
     let text = browser.eval(&tab, "document.body.innerText");
     assert!(
         text.as_str().unwrap().contains("Confirm this request"),
@@ -237,6 +347,11 @@ fn through_the_provider(tls: bool) -> Value {
         .iter()
         .filter_map(|c| c["name"].as_str())
         .collect();
-    assert_eq!(names, ["session"], "{cookies}");
+    let session = match (who, tls) {
+        (Browser::SignedIn, _) => "session",
+        (Browser::SignsIn, false) => "elicit_session",
+        (Browser::SignsIn, true) => "__Host-elicit_session",
+    };
+    assert_eq!(names, [session], "{cookies}");
     seen
 }
