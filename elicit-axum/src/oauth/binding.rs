@@ -57,9 +57,22 @@ pub(super) async fn open<'n>(
     nonces: &[&'n str],
     state: &str,
 ) -> Result<(Started, &'n str), String> {
-    let mut refused = "no OAuth nonce cookie".to_owned();
+    let bound = |nonce: &str| binding(provider, user, nonce);
+    redeem_for_any(sealer, nonces, state, bound).await
+}
+
+/// The payload of `state` and the nonce it is bound to, if `binding` of one of `nonces`
+/// opens it, and it was not used before (the sealer's replay guard): the check of every
+/// callback that comes back to the browser that started its flow.
+pub(super) async fn redeem_for_any<'a, 'n, P: serde::de::DeserializeOwned>(
+    sealer: &StateSealer,
+    nonces: &[&'n str],
+    state: &str,
+    binding: impl Fn(&str) -> Binding<'a>,
+) -> Result<(P, &'n str), String> {
+    let mut refused = "no nonce cookie".to_owned();
     for nonce in nonces {
-        match sealer.open_now::<Started>(state, &binding(provider, user, nonce)) {
+        match sealer.open_now::<P>(state, &binding(nonce)) {
             Ok(opened) => {
                 sealer
                     .redeem(&opened, std::time::SystemTime::now())

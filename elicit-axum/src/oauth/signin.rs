@@ -6,7 +6,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use ::axum::Router;
 use ::axum::response::{IntoResponse, Redirect, Response};
@@ -342,27 +342,15 @@ impl Inner {
         };
         // The nonce of this sign-in, among those of the browser's sign-ins under way; a
         // callback the browser did not start (login CSRF) has none.
-        let mut refused = "no sign-in nonce cookie".to_owned();
-        let mut found = None;
-        for nonce in self.nonce.nonces(&parts) {
-            match self
-                .sealer
-                .open_now::<Started>(&state, &self.started_binding(nonce))
+        let nonces = self.nonce.nonces(&parts);
+        let bound = |nonce: &str| self.started_binding(nonce);
+        let (started, nonce) =
+            match super::binding::redeem_for_any::<Started>(&self.sealer, &nonces, &state, bound)
+                .await
             {
-                Ok(opened) => {
-                    found = Some((opened, nonce));
-                    break;
-                }
-                Err(e) => refused = e.reason().to_owned(),
-            }
-        }
-        let Some((opened, nonce)) = found else {
-            return self.refused(&format!("state refused: {refused}"));
-        };
-        if let Err(e) = self.sealer.redeem(&opened, SystemTime::now()).await {
-            return self.refused(&format!("state refused: {}", e.reason()));
-        }
-        let started = opened.payload;
+                Ok(started) => started,
+                Err(reason) => return self.refused(&format!("state refused: {reason}")),
+            };
         let code = match (query.code.filter(|c| !c.is_empty()), query.error) {
             (Some(code), None) => code,
             (_, Some(_)) => {
