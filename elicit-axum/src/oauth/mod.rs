@@ -334,6 +334,30 @@ fn http_client() -> Result<oauth2::reqwest::Client, OAuthError> {
         .map_err(|e| OAuthError(format!("the HTTP client for the token endpoint: {e}")))
 }
 
+/// The redirect that sends the browser to `provider`'s authorize endpoint (the code grant with
+/// `state`, the PKCE `challenge` and `scopes`), setting `cookie` (the browser's nonces), never
+/// cached: how both the connection and the sign-in start.
+fn to_provider(
+    provider: &OAuthProvider,
+    state: String,
+    challenge: PkceCodeChallenge,
+    scopes: impl Iterator<Item = String>,
+    cookie: &str,
+) -> Result<Response, String> {
+    let (authorize, _) = client(provider)?
+        .authorize_url(|| CsrfToken::new(state))
+        .add_scopes(scopes.map(Scope::new))
+        .set_pkce_challenge(challenge)
+        .url();
+    let mut response = Redirect::to(authorize.as_str()).into_response();
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(cookie) {
+        headers.insert(header::SET_COOKIE, value);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
+
 /// The provider's client, as the `oauth2` crate types it: authorize and token endpoints set.
 type Client = oauth2::basic::BasicClient<
     oauth2::EndpointSet,
@@ -395,28 +419,17 @@ impl<H: OAuthHook> ConnectHook for OAuth<H> {
                     ));
                 }
             };
-        let client = match client(&inner.provider) {
-            Ok(client) => client,
-            Err(reason) => return ConnectStep::fail(reason),
-        };
-        let (authorize, _) = client
-            .authorize_url(|| CsrfToken::new(state))
-            .add_scopes(inner.provider.scopes_for(link.state()).map(Scope::new))
-            .set_pkce_challenge(challenge)
-            .url();
         let max_age = link
             .opened()
             .expires_at()
             .duration_since(std::time::SystemTime::now())
             .map_or(0, |left| left.as_secs());
-        let mut response = Redirect::to(authorize.as_str()).into_response();
         let cookie = inner.cookie.add(parts, &nonce, max_age);
-        if let Ok(value) = HeaderValue::from_str(&cookie) {
-            response.headers_mut().insert(header::SET_COOKIE, value);
-        }
-        response
-            .headers_mut()
-            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        let scopes = inner.provider.scopes_for(link.state());
+        let response = match to_provider(&inner.provider, state, challenge, scopes, &cookie) {
+            Ok(response) => response,
+            Err(reason) => return ConnectStep::fail(reason),
+        };
         tracing::info!(target: "elicit", id = link.id(), provider = %inner.provider.name.escape_debug(), "landing page sent the browser to the OAuth provider");
         ConnectStep::respond(response)
     }

@@ -13,12 +13,12 @@ use ::axum::response::{IntoResponse, Redirect, Response};
 use ::axum::routing::get;
 use http::request::Parts;
 use http::{HeaderValue, StatusCode, header};
-use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
+use oauth2::{CsrfToken, PkceCodeChallenge};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::callback::{Query, exchange};
-use super::{OAuthError, OAuthProvider, client, http_client};
+use super::{OAuthError, OAuthProvider, http_client, to_provider};
 use crate::BrowserUser;
 use crate::cookie::{NonceCookie, RouteCookie};
 use crate::texts::PageTexts;
@@ -85,6 +85,8 @@ pub struct SignIn {
 #[derive(Clone)]
 struct Inner {
     provider: OAuthProvider,
+    /// Its userinfo endpoint, which says who signed in.
+    userinfo: String,
     claim: String,
     /// Seals the sign-in's `state` (the server's sealer: its lifetime, its replay guard).
     sealer: StateSealer,
@@ -132,12 +134,12 @@ impl SignIn {
     /// provider's, `openid` when it has none.
     pub fn new(server: &ElicitServer, mut provider: OAuthProvider) -> Result<Self, OAuthError> {
         provider.settle(server, "/signin/callback")?;
-        if provider.account_url.is_none() {
+        let Some(userinfo) = provider.account_url.clone() else {
             return Err(OAuthError(format!(
                 "the sign-in at {} needs its userinfo endpoint, to learn who signed in: `OAuthProvider::with_account_url`",
                 provider.name
             )));
-        }
+        };
         if provider.scopes.is_empty() {
             provider.scopes.push("openid".to_owned());
         }
@@ -146,6 +148,7 @@ impl SignIn {
         Ok(SignIn {
             inner: Arc::new(Inner {
                 provider,
+                userinfo,
                 claim: "sub".to_owned(),
                 sessions: sealer
                     .clone()
@@ -317,18 +320,12 @@ impl Inner {
                 return self.failed(parts, None, &reason);
             }
         };
-        let client = match client(&self.provider) {
-            Ok(client) => client,
+        let cookie = self.nonce.add(parts, &nonce, self.sealer.ttl().as_secs());
+        let scopes = self.provider.scopes.iter().cloned();
+        let response = match to_provider(&self.provider, state, challenge, scopes, &cookie) {
+            Ok(response) => response,
             Err(reason) => return self.failed(parts, None, &reason),
         };
-        let (authorize, _) = client
-            .authorize_url(|| CsrfToken::new(state))
-            .add_scopes(self.provider.scopes.iter().cloned().map(Scope::new))
-            .set_pkce_challenge(challenge)
-            .url();
-        let max_age = self.sealer.ttl().as_secs();
-        let mut response = Redirect::to(authorize.as_str()).into_response();
-        set_cookie(&mut response, &self.nonce.add(parts, &nonce, max_age));
         tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser sent to sign in");
         response
     }
@@ -361,10 +358,10 @@ impl Inner {
         };
         let subject = async {
             let token = exchange(&self.provider, &self.http, &code, started.verifier).await?;
-            let url = self.provider.account_url.as_deref().unwrap_or_default();
             let name = &self.provider.name;
             let account =
-                super::account::fetch(&self.http, name, url, token.access_token()).await?;
+                super::account::fetch(&self.http, name, &self.userinfo, token.access_token())
+                    .await?;
             // A string, or a number (GitHub's `id`).
             let subject = match account.get(&self.claim) {
                 Some(Value::String(s)) => s.clone(),
