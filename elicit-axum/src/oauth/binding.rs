@@ -7,7 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::cookie::{NonceCookie, RouteCookie};
+use super::nonces::NonceCookie;
+use crate::cookie::RouteCookie;
 use elicit_runtime::state::{Binding, StateSealer, args_digest};
 
 /// The method a sealed `state` is bound to: no MCP request has it.

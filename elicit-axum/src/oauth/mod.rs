@@ -84,9 +84,11 @@
 //! * an app with a login of its own: a function reading its session, as above.
 
 mod account;
+mod any_browser;
 mod binding;
 mod callback;
 mod discovery;
+mod nonces;
 mod provider;
 mod signin;
 mod token;
@@ -112,9 +114,9 @@ use elicit_runtime::state::StateSealer;
 use elicit_runtime::url::LandingPage;
 
 use crate::BrowserUser;
-use crate::browser::AnyBrowser;
-use crate::cookie::NonceCookie;
+use any_browser::AnyBrowser;
 use binding::Started;
+use nonces::NonceCookie;
 pub use provider::OAuthProvider;
 pub use signin::SignIn;
 pub use token::{Connection, OAuthToken};

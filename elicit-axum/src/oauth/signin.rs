@@ -18,9 +18,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::callback::{Query, exchange};
+use super::nonces::NonceCookie;
 use super::{OAuthError, OAuthProvider, http_client, to_provider};
 use crate::BrowserUser;
-use crate::cookie::{NonceCookie, RouteCookie};
+use crate::cookie::RouteCookie;
 use crate::texts::PageTexts;
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{Binding, StateSealer, args_digest};

@@ -1,0 +1,77 @@
+//! The cookie that ties a callback to the browser that started its flow: the nonces of the
+//! flows (OAuth connections, sign-ins) a browser has under way.
+
+use http::request::Parts;
+
+use crate::cookie::RouteCookie;
+
+/// The most nonces one cookie keeps: flows one browser has under way at once (a GitHub and a
+/// Google connection, two links opened before signing in); the oldest goes first.
+const NONCES: usize = 4;
+
+/// A cookie holding the nonces of the flows a browser started and has not finished, separated
+/// by `.` (which no nonce has: they are base64url).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NonceCookie(pub(super) RouteCookie);
+
+impl NonceCookie {
+    /// The nonces the request's cookie holds, oldest first.
+    pub(super) fn nonces(self, parts: &Parts) -> Vec<&str> {
+        let held = self.0.read(parts).unwrap_or_default().split('.');
+        held.filter(|nonce| !nonce.is_empty()).collect()
+    }
+
+    /// `Set-Cookie` adding `nonce` to those the request holds, kept `max_age` seconds.
+    pub(super) fn add(self, parts: &Parts, nonce: &str, max_age: u64) -> String {
+        let mut nonces = self.nonces(parts);
+        nonces.retain(|held| *held != nonce);
+        nonces.push(nonce);
+        let oldest_kept = nonces.len().saturating_sub(NONCES);
+        self.0.set(&nonces[oldest_kept..].join("."), Some(max_age))
+    }
+
+    /// `Set-Cookie` removing `nonce` (the flow it started has ended), the others kept
+    /// `max_age` seconds (as long as a flow may live), or clearing the cookie when it was the
+    /// last.
+    pub(super) fn remove(self, parts: &Parts, nonce: &str, max_age: u64) -> String {
+        let mut nonces = self.nonces(parts);
+        nonces.retain(|held| *held != nonce);
+        if nonces.is_empty() {
+            return self.0.set("", Some(0));
+        }
+        self.0.set(&nonces.join("."), Some(max_age))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::header;
+
+    fn parts(cookie: &str) -> Parts {
+        let request = http::Request::get("/").header(header::COOKIE, cookie);
+        request.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn a_nonce_cookie_keeps_the_flows_under_way_and_drops_the_oldest() {
+        let cookie = NonceCookie(RouteCookie::new("n", "__Host-n", false));
+        assert_eq!(
+            cookie.add(&parts(""), "a", 60),
+            "n=a; Path=/; HttpOnly; SameSite=Lax; Max-Age=60"
+        );
+        assert_eq!(
+            cookie.add(&parts("n=a.b.c.d"), "e", 60),
+            "n=b.c.d.e; Path=/; HttpOnly; SameSite=Lax; Max-Age=60"
+        );
+        assert_eq!(cookie.nonces(&parts("other=x; n=a..b")), ["a", "b"]);
+        assert_eq!(
+            cookie.remove(&parts("n=a.b"), "a", 600),
+            "n=b; Path=/; HttpOnly; SameSite=Lax; Max-Age=600"
+        );
+        assert_eq!(
+            cookie.remove(&parts("n=a"), "a", 600),
+            "n=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"
+        );
+    }
+}
