@@ -12,17 +12,18 @@ use http::request::Parts;
 ///
 /// Ready ones: [`LocalBrowser`](crate::LocalBrowser) (stdio, one local user) and, with
 /// feature `oauth`, `oauth::SignIn` (the browser signs in at your authorization server). Your
-/// own login is a closure `Fn(&Parts) -> Result<String, Response>` or an impl of this trait.
+/// own login is a function `Fn(&Parts) -> Result<String, impl IntoResponse>` (its error a
+/// redirect to your sign-in, a status) or an impl of this trait.
 ///
 /// ```
 /// use axum::http::request::Parts;
-/// use axum::response::{IntoResponse, Redirect, Response};
+/// use axum::response::Redirect;
 /// use elicit_axum::BrowserUser;
 ///
 /// /// Your app's session: here a header its auth middleware sets.
-/// fn signed_in(parts: &Parts) -> Result<String, Response> {
+/// fn signed_in(parts: &Parts) -> Result<String, Redirect> {
 ///     let user = parts.headers.get("x-user").and_then(|v| v.to_str().ok());
-///     user.map(str::to_owned).ok_or_else(|| Redirect::to("/login").into_response())
+///     user.map(str::to_owned).ok_or_else(|| Redirect::to("/login"))
 /// }
 ///
 /// fn takes(_: impl BrowserUser) {}

@@ -74,7 +74,8 @@ use metadata::Resource;
 /// stable id, the token's `sub`, and [`with_scopes`](Authenticated::with_scopes) its granted
 /// scopes when [`BearerAuth::with_scopes`] requires some), or `None` for one that is unknown,
 /// expired, revoked, or issued for another resource. The subject is what the principal is,
-/// so it must be the same string the connect page's `subject` finds for that user's browser.
+/// so it must be the same string the connect page's [`BrowserUser`](crate::BrowserUser) finds
+/// for that user's browser (with `oauth::SignIn`, the same `sub`).
 ///
 /// The token reaching it is one `Authorization: Bearer` header's, of RFC 6750's syntax
 /// (anything else was refused with `400`), and still attacker-controlled: look it up by its
