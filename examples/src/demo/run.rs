@@ -6,7 +6,6 @@ use axum::Router;
 use axum::http::request::Parts;
 use axum::response::Response;
 use elicit_axum::{ConnectHook, ConnectStep, LocalBrowser, OpenedLink, landing_routes};
-use elicit_rmcp::WireFix;
 use elicit_rmcp::url::LandingPage;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
@@ -70,12 +69,13 @@ pub async fn serve_stdio(
     let app = connect_routes(&server);
     tokio::spawn(bounded::serve(listener, app, Bounds::default()));
     eprintln!("elicit demo: landing page at {origin}/connect; MCP on stdio");
-    serve_until_closed(WireFix::new(server)).await
+    Ok(elicit_rmcp::serve_stdio(server).await?)
 }
 
-/// Serves `service` on stdin/stdout through rmcp's `stdio_pipes()` until the client leaves.
-/// A client may close its pipe before any session starts (e.g. a probe that only sent
-/// `server/discover`): that is a normal end, not an error.
+/// Serves a raw rmcp `service` (the benchmark's floor, elicit-free) on stdin/stdout through
+/// rmcp's `stdio_pipes()` until the client leaves, as `elicit_rmcp::serve_stdio` serves an
+/// elicit server: a client that closes its pipe before any session starts (a probe that only
+/// sent `server/discover`) is a normal end, not an error.
 pub async fn serve_until_closed<S: rmcp::Service<rmcp::RoleServer>>(
     service: S,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
