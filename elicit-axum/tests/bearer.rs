@@ -106,9 +106,24 @@ fn a_refused_token_is_401_invalid_token() {
     }
 }
 
+/// The tokens a verifier was given.
+#[derive(Clone, Default)]
+struct Seen(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl VerifyToken for Seen {
+    async fn verify(&self, token: &str) -> Option<Authenticated> {
+        self.0.lock().unwrap().push(token.to_owned());
+        None
+    }
+}
+
 #[test]
-fn a_malformed_header_is_400_invalid_request() {
-    let app = desk();
+fn a_malformed_header_is_400_invalid_request_and_never_reaches_the_check() {
+    let seen = Seen::default();
+    let mcp = Router::new().route("/mcp", post(|| async { "reached" }));
+    let app = BearerAuth::new("https://desk.example.com/mcp", seen.clone())
+        .unwrap()
+        .protect(mcp);
     let invalid = format!("Bearer resource_metadata=\"{METADATA}\", error=\"invalid_request\"");
     for authorization in [
         &["Basic YWxpY2U6c2VjcmV0"][..],
@@ -124,6 +139,14 @@ fn a_malformed_header_is_400_invalid_request() {
             "{authorization:?}"
         );
     }
+    assert_eq!(
+        seen.0.lock().unwrap().len(),
+        0,
+        "no token reached the verifier"
+    );
+    // A well-formed one does.
+    send(&app, call(&["Bearer mallory-token"]));
+    assert_eq!(*seen.0.lock().unwrap(), ["mallory-token"]);
 }
 
 #[test]
@@ -161,21 +184,19 @@ fn scopes_are_named_in_the_challenge_and_the_document() {
 #[test]
 fn a_token_without_a_required_scope_is_403_insufficient_scope() {
     let auth = || BearerAuth::new("https://desk.example.com/mcp", Tokens).unwrap();
-    let deploy_only = app(auth().with_scopes(["deploy"]).unwrap());
-    let (status, challenge, _, body) = send(&deploy_only, call(&["Bearer bob-token"]));
+    // Both required: bob has one of them, which is not enough.
+    let both = app(auth().with_scopes(["deploy", "repos:read"]).unwrap());
+    let (status, challenge, _, body) = send(&both, call(&["Bearer bob-token"]));
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert_eq!(
         challenge.unwrap(),
         format!(
-            "Bearer resource_metadata=\"{METADATA}\", scope=\"deploy\", error=\"insufficient_scope\""
+            "Bearer resource_metadata=\"{METADATA}\", scope=\"deploy repos:read\", error=\"insufficient_scope\""
         )
     );
     assert_eq!(body, "the bearer token lacks a scope");
-    // alice has it; with no scopes required, bob goes through too.
-    assert_eq!(
-        send(&deploy_only, call(&["Bearer alice-token"])).0,
-        StatusCode::OK
-    );
+    // alice has both; with no scopes required, bob goes through too.
+    assert_eq!(send(&both, call(&["Bearer alice-token"])).0, StatusCode::OK);
     assert_eq!(
         send(&app(auth()), call(&["Bearer bob-token"])).0,
         StatusCode::OK

@@ -110,6 +110,16 @@ async fn provider() -> (String, Arc<Provider>) {
             axum::routing::get(|| async { axum::Json(json!(["octocat"])) }),
         )
         .route(
+            "/user-refused",
+            // A well-formed account, only under an error status: refused for the status alone.
+            axum::routing::get(|| async {
+                (
+                    StatusCode::UNAUTHORIZED,
+                    axum::Json(json!({"login": "octocat"})),
+                )
+            }),
+        )
+        .route(
             "/user-huge",
             // A well-formed account, only too large: refused for its size alone.
             axum::routing::get(|| async { axum::Json(json!({"login": "x".repeat(70_000)})) }),
@@ -342,7 +352,7 @@ async fn confirm_then_the_provider_then_the_callback_connects_and_the_tool_reads
 }
 
 /// Two connections under way in one browser (two links confirmed before either came back, or a
-/// GitHub and a Google connection): both complete, in either order. The one cookie holds both
+/// GitHub and a Google connection): both complete, the later one coming back first. The one cookie holds both
 /// nonces; each callback spends only its own.
 #[tokio::test]
 async fn two_connections_under_way_in_one_browser_both_complete() {
@@ -482,20 +492,19 @@ async fn the_account_endpoint_says_whose_token_it_is_or_the_flow_fails() {
         *setup.hook.accounts.lock().unwrap(),
         [Some(json!({"login": "octocat", "id": 1}))]
     );
-    let asked = setup.provider.account_requests.lock().unwrap()[0].clone();
-    assert_eq!(asked[header::ACCEPT], "application/json");
-    assert!(
-        asked[header::USER_AGENT]
-            .to_str()
-            .unwrap()
-            .starts_with("elicit-axum/")
+    let asked = setup.provider.account_requests.lock().unwrap().clone();
+    assert_eq!(asked.len(), 1, "asked once");
+    assert_eq!(asked[0][header::ACCEPT], "application/json");
+    assert_eq!(
+        asked[0][header::USER_AGENT],
+        concat!("elicit-axum/", env!("CARGO_PKG_VERSION"))
     );
     assert!(matches!(
         retry(&setup.caller, &state),
         UrlAnswer::Completed { .. }
     ));
 
-    for path in ["/missing", "/user-list", "/user-huge"] {
+    for path in ["/user-refused", "/user-list", "/user-huge"] {
         let setup = setup_with(Some(path)).await;
         let (handle, state) = start(&setup.caller);
         let sent = confirm_as(&setup, &handle, ALICE);

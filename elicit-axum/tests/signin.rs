@@ -97,9 +97,10 @@ async fn userinfo(headers: HeaderMap) -> Response {
 fn metadata(base: &str) -> Value {
     json!({
         "issuer": base,
-        "authorization_endpoint": format!("{base}/authorize"),
-        "token_endpoint": format!("{base}/token"),
-        "userinfo_endpoint": format!("{base}/userinfo"),
+        // Not the paths `issuer()` names: the sign-in can only find these in the metadata.
+        "authorization_endpoint": format!("{base}/oauth2/auth"),
+        "token_endpoint": format!("{base}/oauth2/token"),
+        "userinfo_endpoint": format!("{base}/me"),
         "code_challenge_methods_supported": ["S256"],
         "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
     })
@@ -129,6 +130,8 @@ async fn issuer_at() -> (String, Arc<Issuer>) {
     let app = Router::new()
         .route("/token", post(token))
         .route("/userinfo", get(userinfo))
+        .route("/oauth2/token", post(token))
+        .route("/me", get(userinfo))
         .route(
             "/.well-known/openid-configuration",
             get(move || async move { axum::Json(discovery) }),
@@ -193,10 +196,15 @@ struct SentToSignIn {
 
 /// The browser was sent to sign in (`response`); `user` signs in at the issuer.
 fn signs_in_at_issuer(issuer: &Issuer, response: &Response, user: &str) -> SentToSignIn {
+    signs_in_at(issuer, response, user, "/authorize")
+}
+
+/// [`signs_in_at_issuer`], its authorize endpoint's path `authorize`.
+fn signs_in_at(issuer: &Issuer, response: &Response, user: &str, authorize: &str) -> SentToSignIn {
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let location = location(response);
     let (endpoint, query) = location.split_once('?').unwrap();
-    assert!(endpoint.ends_with("/authorize"), "{location}");
+    assert!(endpoint.ends_with(authorize), "{location}");
     let query: HashMap<String, String> = form_urlencoded::parse(query.as_bytes())
         .into_owned()
         .collect();
@@ -213,6 +221,16 @@ fn signs_in_at_issuer(issuer: &Issuer, response: &Response, user: &str) -> SentT
         nonce: cookie_named(response, "elicit_signin").expect("a nonce cookie"),
         back: format!("/signin/callback?state={state}&code={code}"),
     }
+}
+
+/// `sealed` (a cookie `name=es1.…` or a query `state=es1.…`) with the character in the middle of
+/// its ciphertext changed: well-formed, so only the seal's integrity check can refuse it.
+fn flip_middle(sealed: &str) -> String {
+    let mut chars: Vec<char> = sealed.chars().collect();
+    let middle =
+        sealed.find("es1.").unwrap() + 4 + (sealed.len() - sealed.find("es1.").unwrap() - 4) / 2;
+    chars[middle] = if chars[middle] == 'A' { 'B' } else { 'A' };
+    chars.into_iter().collect()
 }
 
 #[tokio::test]
@@ -248,7 +266,6 @@ async fn a_browser_without_a_session_signs_in_at_the_issuer_and_comes_back_signe
     );
     let exchange = issuer.exchanges.lock().unwrap()[0].clone();
     assert_eq!(exchange["grant_type"], "authorization_code");
-    assert!(exchange.contains_key("code_verifier"));
 
     let session = cookie_named(&back, "elicit_session").unwrap();
     let page = browse(&app, "/whoami", &[&session]).await;
@@ -272,10 +289,9 @@ async fn the_issuers_endpoints_come_from_its_metadata() {
         .unwrap();
     assert_eq!(sign_in.redirect_url(), CALLBACK);
     let app = whoami(&sign_in);
-    let signed = signs_in_at_issuer(&issuer, &browse(&app, "/whoami", &[]).await, ALICE);
-    assert!(
-        location(&browse(&app, "/whoami", &[]).await).starts_with(&format!("{base}/authorize?"))
-    );
+    let sent = browse(&app, "/whoami", &[]).await;
+    assert!(location(&sent).starts_with(&format!("{base}/oauth2/auth?")));
+    let signed = signs_in_at(&issuer, &sent, ALICE, "/oauth2/auth");
     let back = browse(&app, &signed.back, &[&signed.nonce]).await;
     let session = cookie_named(&back, "elicit_session").unwrap();
     assert_eq!(body(browse(&app, "/whoami", &[&session]).await), ALICE);
@@ -342,7 +358,8 @@ async fn a_callback_the_browser_did_not_start_signs_nobody_in() {
     forbidden(&browse(&app, &attackers.back, &[]).await);
     let victims = signs_in_at_issuer(&issuer, &browse(&app, "/whoami", &[]).await, ALICE);
     forbidden(&browse(&app, &attackers.back, &[&victims.nonce]).await);
-    let forged = attackers.back.replace("state=es1.", "state=es1.A");
+    let (state, code) = attackers.back.split_once('&').unwrap();
+    let forged = format!("{}&{code}", flip_middle(state));
     forbidden(&browse(&app, &forged, &[&attackers.nonce]).await);
     forbidden(&browse(&app, "/signin/callback?code=code-0", &[&attackers.nonce]).await);
 
@@ -352,8 +369,8 @@ async fn a_callback_the_browser_did_not_start_signs_nobody_in() {
     forbidden(&browse(&app, &victims.back, &[&victims.nonce]).await);
 }
 
-/// Two links opened before signing in (two tabs): both sign-ins come back, in either order; the
-/// one cookie holds both nonces, and each callback spends only its own.
+/// Two links opened before signing in (two tabs): both sign-ins come back, the first one
+/// first; the one cookie holds both nonces, and each callback spends only its own.
 #[tokio::test]
 async fn two_sign_ins_under_way_in_one_browser_both_come_back() {
     let (provider, issuer) = issuer().await;
@@ -392,15 +409,15 @@ async fn a_session_that_is_not_ours_or_has_ended_asks_to_sign_in_again() {
     let signed = signs_in_at_issuer(&issuer, &browse(&app, "/whoami", &[]).await, ALICE);
     let back = browse(&app, &signed.back, &[&signed.nonce]).await;
     let session = cookie_named(&back, "elicit_session").unwrap();
-    assert!(set_cookies(&back)[0].contains("; Max-Age=3"));
+    assert!(set_cookies(&back)[0].ends_with("; Path=/; HttpOnly; SameSite=Lax; Max-Age=3"));
     assert_eq!(body(browse(&app, "/whoami", &[&session]).await), ALICE);
 
     let sent_to_sign_in = |response: Response| {
         assert_eq!(response.status(), StatusCode::SEE_OTHER);
         assert!(location(&response).contains("/authorize?"));
     };
-    let last = if session.ends_with('A') { "B" } else { "A" };
-    let tampered = format!("{}{last}", &session[..session.len() - 1]);
+    // One character of the ciphertext changed: the seal's tag refuses it.
+    let tampered = flip_middle(&session);
     sent_to_sign_in(browse(&app, "/whoami", &[&tampered]).await);
     let other_keys = ElicitServer::new(StateSealer::new(KeyRing::new(1, [9; 32]), "issues-server"));
     let elsewhere = whoami(&SignIn::new(&other_keys, provider).unwrap());
@@ -457,7 +474,8 @@ async fn over_https_its_cookies_are_host_cookies_and_bad_settings_are_refused_at
     let sent = browse(&app, "/whoami", &[]).await;
     let nonce_cookie = set_cookies(&sent).remove(0);
     assert!(
-        nonce_cookie.starts_with("__Host-elicit_signin=") && nonce_cookie.ends_with("; Secure"),
+        nonce_cookie.starts_with("__Host-elicit_signin=")
+            && nonce_cookie.ends_with("; Path=/; HttpOnly; SameSite=Lax; Max-Age=600; Secure"),
         "{nonce_cookie}"
     );
 
