@@ -27,9 +27,11 @@ use sha2::{Digest, Sha256};
 
 /// The release desk's registration at the issuer.
 const CLIENT_ID: &str = "release-desk";
+/// Its secret (from configuration in a real app; it never leaves the server).
 const CLIENT_SECRET: &str = "desk-secret";
 
-/// The authorization server at `origin`: its users' access tokens, and the codes it gave.
+/// The authorization server at `origin`: its users' MCP access tokens, the codes it gave,
+/// and the tokens its sign-ins issued.
 #[derive(Clone)]
 pub struct Issuer(Arc<Inner>);
 
@@ -37,22 +39,31 @@ struct Inner {
     origin: String,
     /// The desk's registered redirect URI: its `/signin/callback`.
     redirect_uri: String,
-    /// Access token → user.
-    tokens: HashMap<String, String>,
-    /// Code → (the user's access token, the PKCE challenge). Each is traded once.
+    /// The MCP access tokens, by their SHA-256 (a token is never kept or compared in clear) →
+    /// user.
+    tokens: HashMap<Vec<u8>, String>,
+    /// Code → (user, the PKCE challenge). Each is traded once.
     codes: Mutex<HashMap<String, (String, String)>>,
+    /// The tokens the sign-ins got → user: good at `/userinfo` only, never on `/mcp`.
+    signins: Mutex<HashMap<String, String>>,
+}
+
+/// How a token is kept and looked up.
+fn digest(token: &str) -> Vec<u8> {
+    Sha256::digest(token).to_vec()
 }
 
 impl Issuer {
     /// The issuer at `origin` of `tokens` (token, user), where the desk is registered with
     /// `redirect_uri`.
     pub fn new(origin: String, redirect_uri: String, tokens: &[(&str, &str)]) -> Self {
-        let tokens = tokens.iter().map(|&(t, user)| (t.into(), user.into()));
+        let tokens = tokens.iter().map(|&(t, user)| (digest(t), user.into()));
         Issuer(Arc::new(Inner {
             origin,
             redirect_uri,
             tokens: tokens.collect(),
             codes: Mutex::default(),
+            signins: Mutex::default(),
         }))
     }
 
@@ -78,16 +89,13 @@ impl Issuer {
             .route("/userinfo", get(userinfo))
             .with_state(self.clone())
     }
-
-    fn user_of(&self, token: &str) -> Option<String> {
-        self.0.tokens.get(token).cloned()
-    }
 }
 
-/// The MCP endpoint's token check (elicit-axum's `BearerAuth` calls it on each request).
+/// The MCP endpoint's token check (elicit-axum's `BearerAuth` calls it on each request). A
+/// real issuer's JWT: check its signature, expiry and that its `aud` is this desk's `/mcp`.
 impl VerifyToken for Issuer {
     async fn verify(&self, token: &str) -> Option<Authenticated> {
-        self.user_of(token).map(Authenticated::new)
+        self.0.tokens.get(&digest(token)).map(Authenticated::new)
     }
 }
 
@@ -140,11 +148,11 @@ async fn signed_in(
     if !q.is_the_desks(&issuer) {
         return (StatusCode::BAD_REQUEST, "unknown client or redirect URI").into_response();
     }
-    let Some((token, _)) = issuer.0.tokens.iter().find(|(_, user)| **user == form.user) else {
+    if !issuer.0.tokens.values().any(|user| *user == form.user) {
         return (StatusCode::UNAUTHORIZED, "unknown user").into_response();
-    };
+    }
     let code = uuid::Uuid::new_v4().to_string();
-    let grant = (token.clone(), q.code_challenge);
+    let grant = (form.user, q.code_challenge);
     issuer.0.codes.lock().unwrap().insert(code.clone(), grant);
     let back = [("code", code), ("state", q.state)];
     let back = reqwest::Url::parse_with_params(&q.redirect_uri, back).expect("a registered URL");
@@ -159,8 +167,8 @@ struct TokenRequest {
     code_verifier: String,
 }
 
-/// The code, traded once for the user's access token: by the desk (HTTP Basic), with the
-/// verifier of its PKCE challenge (S256).
+/// The code, traded once for a token of the sign-in's own (not the user's MCP token): by the
+/// desk (HTTP Basic), with the verifier of its PKCE challenge (S256).
 async fn token(
     State(issuer): State<Issuer>,
     headers: HeaderMap,
@@ -174,11 +182,13 @@ async fn token(
     let grant = issuer.0.codes.lock().unwrap().remove(&t.code);
     let s256 = URL_SAFE_NO_PAD.encode(Sha256::digest(&t.code_verifier));
     match grant {
-        Some((token, challenge))
+        Some((user, challenge))
             if challenge == s256
                 && t.grant_type == "authorization_code"
                 && t.redirect_uri == issuer.0.redirect_uri =>
         {
+            let token = uuid::Uuid::new_v4().to_string();
+            issuer.0.signins.lock().unwrap().insert(token.clone(), user);
             let answer = json!({"access_token": token, "token_type": "Bearer"});
             json_response(StatusCode::OK, answer)
         }
@@ -186,11 +196,12 @@ async fn token(
     }
 }
 
-/// Who an access token's user is: `{"sub": "alice"}`.
+/// Who a sign-in's token is for: `{"sub": "alice"}`.
 async fn userinfo(State(issuer): State<Issuer>, headers: HeaderMap) -> Response {
     let bearer = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
     let token = bearer.and_then(|b| b.strip_prefix("Bearer "));
-    match token.and_then(|t| issuer.user_of(t)) {
+    let signins = issuer.0.signins.lock().unwrap();
+    match token.and_then(|t| signins.get(t).cloned()) {
         Some(user) => json_response(StatusCode::OK, json!({"sub": user})),
         None => StatusCode::UNAUTHORIZED.into_response(),
     }

@@ -197,8 +197,10 @@ struct GithubConnect {
 
 impl OAuthHook for GithubConnect {
     async fn connected(&self, c: Connection<'_>) -> Result<Option<Value>, String> {
-        // Whose account it is: GitHub's `/user`, asked by the callback.
-        let login = c.account().and_then(|a| a["login"].as_str()).unwrap_or("?");
+        // Whose account it is: GitHub's `/user`, asked by the callback. No login, no
+        // connection: the flow fails with this reason.
+        let login = c.account().and_then(|a| a["login"].as_str());
+        let login = login.ok_or("GitHub did not say whose account this is")?;
         let mut tokens = self.tokens.lock().unwrap();
         tokens.insert(c.user().to_owned(), c.access_token().to_owned());
         Ok(Some(json!({ "login": login })))
