@@ -3,7 +3,7 @@
 //! goes on: then the code is traded, the application keeps the token, and the flow completes
 //! or fails.
 
-use ::axum::response::{IntoResponse, Response};
+use ::axum::response::Response;
 use http::request::Parts;
 use http::{HeaderValue, StatusCode, header};
 use oauth2::{AuthorizationCode, PkceCodeVerifier, TokenResponse};
@@ -181,5 +181,5 @@ fn with_spent_nonce<H>(
     if let Ok(value) = HeaderValue::from_str(&cookie) {
         response.headers_mut().append(header::SET_COOKIE, value);
     }
-    response.into_response()
+    response
 }

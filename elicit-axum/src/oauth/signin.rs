@@ -135,7 +135,8 @@ impl SignIn {
     /// provider's, `openid` when it has none.
     pub fn new(server: &ElicitServer, mut provider: OAuthProvider) -> Result<Self, OAuthError> {
         provider.settle(server, "/signin/callback")?;
-        let Some(userinfo) = provider.account_url.clone() else {
+        // Kept apart, checked once: the provider's copy is not read again.
+        let Some(userinfo) = provider.account_url.take() else {
             return Err(OAuthError(format!(
                 "the sign-in at {} needs its userinfo endpoint, to learn who signed in: `OAuthProvider::with_account_url`",
                 provider.name
