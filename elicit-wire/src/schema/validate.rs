@@ -4,6 +4,7 @@
 //! content (deep nesting, huge strings or arrays, extreme numbers) costs little.
 
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use serde_json::{Number, Value};
@@ -20,6 +21,9 @@ use elicit_formats::{is_valid_date, is_valid_date_time, is_valid_email, is_valid
 const LISTED_OPTIONS: usize = 10;
 /// How many characters of an answer are quoted back in a message.
 const QUOTED_CHARS: usize = 40;
+/// Up to this many entries, a list is searched in place (nothing allocated); a longer one is
+/// put in a set once, so no check costs more than linear time in the schema and the answer.
+const SEARCHED_IN_PLACE: usize = 16;
 
 impl RequestedSchema {
     /// Checks an accepted answer's `content` against this schema.
@@ -55,10 +59,22 @@ impl RequestedSchema {
             errors.push("", "must be an object");
             return Err(errors);
         };
+        // The required names as a set, made at the first unanswered property of a form with
+        // many required ones.
+        let mut required: Option<HashSet<&str>> = None;
         for (name, schema) in &self.properties {
             match answers.get(name) {
                 None | Some(Value::Null) => {
-                    if self.is_required(name) {
+                    let is_required = if self.required.len() <= SEARCHED_IN_PLACE {
+                        self.is_required(name)
+                    } else {
+                        required
+                            .get_or_insert_with(|| {
+                                self.required.iter().map(String::as_str).collect()
+                            })
+                            .contains(name.as_str())
+                    };
+                    if is_required {
                         errors.push(name, "is required");
                     }
                 }
@@ -311,22 +327,24 @@ fn check_multi(s: &MultiSelectSchema, value: &Value) -> Result<(), String> {
     let Value::Array(chosen) = value else {
         return Err("must be a list of options".to_owned());
     };
-    // Each round either fails or has seen one more distinct option value, so this loop runs
-    // at most (number of distinct options + 1) times however long `chosen` is.
-    for (i, item) in chosen.iter().enumerate() {
-        let Value::String(v) = item else {
-            return Err(format!("must list options as text, not {}", kind_of(item)));
-        };
-        if !s.options.contains(v) {
-            let mut reason = format!("chooses `{}`, which is not one of ", Quoted(v));
-            push_options(&mut reason, &s.options);
-            return Err(reason);
-        }
-        if chosen[..i]
-            .iter()
-            .any(|earlier| earlier.as_str() == Some(v))
-        {
-            return Err(format!("chooses `{}` more than once", Quoted(v)));
+    if chosen.len() > SEARCHED_IN_PLACE {
+        check_many(s, chosen)?;
+    } else {
+        for (i, item) in chosen.iter().enumerate() {
+            let Value::String(v) = item else {
+                return Err(format!("must list options as text, not {}", kind_of(item)));
+            };
+            if !s.options.contains(v) {
+                let mut reason = format!("chooses `{}`, which is not one of ", Quoted(v));
+                push_options(&mut reason, &s.options);
+                return Err(reason);
+            }
+            if chosen[..i]
+                .iter()
+                .any(|earlier| earlier.as_str() == Some(v))
+            {
+                return Err(format!("chooses `{}` more than once", Quoted(v)));
+            }
         }
     }
     let count = chosen.len() as u64;
@@ -335,6 +353,29 @@ fn check_multi(s: &MultiSelectSchema, value: &Value) -> Result<(), String> {
     }
     if let Some(max) = s.max_items.filter(|&max| count > max) {
         return Err(format!("must choose at most {}", options_count(max)));
+    }
+    Ok(())
+}
+
+/// [`check_multi`]'s loop for a long list: the options and the choices so far in sets, so
+/// each choice is one lookup (the short loop's cost grows with the square of the list). The
+/// first unknown or repeated choice fails, as in the short loop.
+#[cold]
+fn check_many(s: &MultiSelectSchema, chosen: &[Value]) -> Result<(), String> {
+    let options: HashSet<&str> = s.options.values().collect();
+    let mut seen: HashSet<&str> = HashSet::with_capacity(chosen.len().min(options.len()));
+    for item in chosen {
+        let Value::String(v) = item else {
+            return Err(format!("must list options as text, not {}", kind_of(item)));
+        };
+        if !options.contains(v.as_str()) {
+            let mut reason = format!("chooses `{}`, which is not one of ", Quoted(v));
+            push_options(&mut reason, &s.options);
+            return Err(reason);
+        }
+        if !seen.insert(v) {
+            return Err(format!("chooses `{}` more than once", Quoted(v)));
+        }
     }
     Ok(())
 }

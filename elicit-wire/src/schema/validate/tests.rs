@@ -323,6 +323,60 @@ fn multi_selects() {
     );
 }
 
+/// A long choice list is checked through sets: the same answers pass and fail, with the same
+/// reasons, as on the short loop, on both sides of the length where it switches.
+#[test]
+fn long_multi_select_answers_are_checked_like_short_ones() {
+    let options: Vec<String> = (0..40).map(|i| format!("o{i}")).collect();
+    let m = property(
+        json!({"type": "array", "maxItems": 30, "items": {"type": "string", "enum": options}}),
+    );
+    for len in [SEARCHED_IN_PLACE, SEARCHED_IN_PLACE + 1, 30] {
+        let chosen: Vec<Value> = options[..len].iter().map(|o| json!(o)).collect();
+        ok(&m, Value::Array(chosen.clone()));
+        let mut repeated = chosen.clone();
+        repeated[len - 1] = json!("o0");
+        fails(&m, Value::Array(repeated), "chooses `o0` more than once");
+        let mut unknown = chosen.clone();
+        unknown[len - 1] = json!("pink");
+        let reason = m.check(&Value::Array(unknown)).unwrap_err();
+        assert!(
+            reason
+                .reason()
+                .starts_with("chooses `pink`, which is not one of `o0`, `o1`"),
+            "{reason}"
+        );
+        let mut number = chosen;
+        number[len - 1] = json!(1);
+        fails(
+            &m,
+            Value::Array(number),
+            "must list options as text, not a number",
+        );
+    }
+    let too_many: Vec<Value> = options[..31].iter().map(|o| json!(o)).collect();
+    fails(&m, Value::Array(too_many), "must choose at most 30 options");
+}
+
+/// Many required fields, most unanswered: each is reported, in declaration order.
+#[test]
+fn many_required_fields_are_reported_in_order() {
+    let names: Vec<String> = (0..40).map(|i| format!("f{i}")).collect();
+    let mut schema = RequestedSchema::default();
+    for (i, name) in names.iter().enumerate() {
+        schema = schema.property(name, property(json!({"type": "string"})), i % 2 == 0);
+    }
+    let error = schema.validate(&json!({"f0": "x"})).unwrap_err();
+    let missing: Vec<&str> = error.errors().iter().map(|e| e.field.as_str()).collect();
+    let expected: Vec<&str> = names
+        .iter()
+        .skip(2)
+        .step_by(2)
+        .map(String::as_str)
+        .collect();
+    assert_eq!(missing, expected);
+}
+
 /// Parsed from text so that the properties keep their document order.
 fn contact_form() -> RequestedSchema {
     serde_json::from_str(
