@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use elicit_rmcp::form::{Resolve, Resolved};
-use elicit_rmcp::testing::{ScriptedClient, Side, UserReply};
+use elicit_rmcp::testing::{ScriptedClient, Side, Transcript, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{
     Accepted, Answer, Asked, Elicit, ElicitContext, ElicitForm, ElicitHandler, Filled,
@@ -59,6 +59,9 @@ struct Payment {
     /// The amount, in cents: the user's to decide, whatever the model says
     #[elicit(minimum = 1, user_decides)]
     cents: u32,
+    /// A note for the payee
+    #[elicit(user_decides)]
+    memo: Option<String>,
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -128,8 +131,9 @@ impl Desk {
     #[elicit_rmcp::asks(otherwise = "not paid")]
     #[tool(description = "Pay an invoice")]
     async fn pay(&self, payment: Filled<Payment>) -> Result<String, McpError> {
+        let memo = payment.memo.map(|m| format!(" ({m})")).unwrap_or_default();
         Ok(format!(
-            "paid {} cents on {}",
+            "paid {} cents on {}{memo}",
             payment.cents, payment.invoice
         ))
     }
@@ -429,50 +433,111 @@ async fn a_filled_tool_publishes_the_forms_input_schema() {
     session.close().await;
 }
 
+/// The request's params of the `n`-th ask of `key` on `era`.
+fn asked_params(run_transcript: &Transcript, era: ProtocolEra, key: &str) -> Vec<Value> {
+    match era {
+        ProtocolEra::Mrtr2026 => run_transcript
+            .rounds("tools/call")
+            .iter()
+            .filter_map(|round| round["inputRequests"].get(key))
+            .map(|request| request["params"].clone())
+            .collect(),
+        _ => run_transcript
+            .requests(Side::Server, "elicitation/create")
+            .into_iter()
+            .cloned()
+            .collect(),
+    }
+}
+
+/// The model's values for fields the user decides are suggestions only: both fields are
+/// asked, the required amount stays in `required` (its `default` and description carry the
+/// model's 99999), and the optional memo gets no `default` (leaving it out must not take the
+/// model's text), on both eras.
 #[tokio::test]
-async fn a_field_the_user_decides_is_asked_with_the_models_value_pre_filled() {
+async fn a_field_the_user_decides_stays_required_and_the_models_value_is_only_suggested() {
     for era in ERAS {
         let run = ScriptedClient::new(era)
             .reply_as::<Payment>("payment", UserReply::Accept(json!({"cents": 1200})))
             .call_tool(
                 desk("alice"),
                 "pay",
-                json!({"invoice": "INV-1", "cents": 99999}),
+                json!({"invoice": "INV-1", "cents": 99999, "memo": "from the model"}),
             )
             .await;
         assert_eq!(run.text(), "paid 1200 cents on INV-1", "{era:?}");
-        let params = match era {
-            ProtocolEra::Mrtr2026 => {
-                run.transcript.rounds("tools/call")[0]["inputRequests"]["payment"]["params"].clone()
-            }
-            _ => run.transcript.requests(Side::Server, "elicitation/create")[0].clone(),
-        };
+        let params = asked_params(&run.transcript, era, "payment");
+        assert_eq!(params.len(), 1, "{era:?}");
         assert_eq!(
-            params["message"], "Pay the invoice (kept: invoice = \"INV-1\")",
+            params[0]["message"], "Pay the invoice (kept: invoice = \"INV-1\")",
             "{era:?}"
         );
         assert_eq!(
-            params["requestedSchema"]["properties"],
-            json!({"cents": {"type": "integer", "description": "The amount, in cents: the user's to decide, whatever the model says", "minimum": 1, "maximum": 4294967295_u64, "default": 99999}}),
+            params[0]["requestedSchema"],
+            json!({
+                "type": "object",
+                "properties": {
+                    "cents": {
+                        "type": "integer",
+                        "description": "The amount, in cents: the user's to decide, whatever the model says (suggested: 99999)",
+                        "minimum": 1,
+                        "maximum": 4294967295_u64,
+                        "default": 99999
+                    },
+                    "memo": {
+                        "type": "string",
+                        "description": "A note for the payee (suggested: \"from the model\")"
+                    }
+                },
+                "required": ["cents"]
+            }),
             "{era:?}"
         );
     }
 }
 
-/// The pre-filled value is a `default`, not `required`: a client that accepts with the
-/// defaults (sends `{}`) pays the model's amount, on both eras.
+/// A client may ignore defaults and accept without the amount: the answer fails the form's
+/// checks, is asked again (the amount still required) and, after the last re-ask, the call
+/// fails. The model's 99999 is never paid, on both eras.
 #[tokio::test]
-async fn accepting_a_field_the_user_decides_with_its_default_takes_the_pre_filled_value() {
+async fn an_answer_without_a_field_the_user_decides_is_asked_again_never_paid_with_the_models_value()
+ {
     for era in ERAS {
         let run = ScriptedClient::new(era)
             .reply_as::<Payment>("payment", UserReply::Accept(json!({})))
             .call_tool(
                 desk("alice"),
                 "pay",
-                json!({"invoice": "INV-1", "cents": 450}),
+                json!({"invoice": "INV-1", "cents": 99999}),
             )
             .await;
-        assert_eq!(run.text(), "paid 450 cents on INV-1", "{era:?}");
+        let error = run.error();
+        assert_eq!(error.code.0, -32602, "{era:?}");
+        assert_eq!(
+            error.message,
+            "the answer to `payment` is invalid: invalid form content: `cents` is required",
+            "{era:?}"
+        );
+        let params = asked_params(&run.transcript, era, "payment");
+        assert_eq!(params.len(), 3, "asked once and again twice ({era:?})");
+        for asked in &params[1..] {
+            assert_eq!(
+                asked["message"],
+                "Pay the invoice (kept: invoice = \"INV-1\")\n\nPlease correct and send again:\n- cents is required",
+                "{era:?}"
+            );
+        }
+        for asked in &params {
+            assert_eq!(
+                asked["requestedSchema"]["required"],
+                json!(["cents"]),
+                "{era:?}"
+            );
+            assert_eq!(
+                asked["requestedSchema"]["properties"]["cents"]["default"], 99999,
+                "{era:?}"
+            );
+        }
     }
 }
 

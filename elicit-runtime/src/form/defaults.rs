@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::field::whole_number;
-use crate::schema::{PropertySchema, RequestedSchema};
+use crate::schema::{Annotations, PropertySchema, RequestedSchema};
 
 /// `schema` with `content` as defaults: each value is checked against its property, becomes
 /// its `default`, and takes the field out of `required`.
@@ -24,6 +24,53 @@ pub(super) fn with_defaults(
         schema.required.retain(|r| r != name);
     }
     Ok(schema)
+}
+
+/// `schema` with the model's `suggested` values, for fields the user decides: each value that
+/// passes its property's check is named at the end of the field's description
+/// (`… (suggested: 99999)`), and a required field also gets it as its `default`. The field keeps
+/// its place in `required`, so an answer must give it; an optional field gets no `default`,
+/// since leaving an optional field out takes its default and the value would then be the
+/// model's, not the user's.
+pub(super) fn with_suggestions(
+    schema: &RequestedSchema,
+    suggested: &Map<String, Value>,
+) -> RequestedSchema {
+    let mut schema = schema.clone();
+    for (name, value) in suggested {
+        let required = schema.required.contains(name);
+        let Some((_, property)) = schema.properties.iter_mut().find(|(n, _)| n == name) else {
+            continue;
+        };
+        if property.check(value).is_err() {
+            continue;
+        }
+        if required {
+            set_default(property, value);
+        }
+        if let Some(annotations) = annotations_mut(property) {
+            annotations.description = Some(match annotations.description.take() {
+                Some(description) if !description.is_empty() => {
+                    format!("{description} (suggested: {value})")
+                }
+                _ => format!("Suggested: {value}"),
+            });
+        }
+    }
+    schema
+}
+
+/// The property's title and description, to change.
+fn annotations_mut(property: &mut PropertySchema) -> Option<&mut Annotations> {
+    match property {
+        PropertySchema::String(s) => Some(&mut s.annotations),
+        PropertySchema::Number(n) => Some(&mut n.annotations),
+        PropertySchema::Boolean(b) => Some(&mut b.annotations),
+        PropertySchema::SingleSelect(s) => Some(&mut s.annotations),
+        PropertySchema::MultiSelect(m) => Some(&mut m.annotations),
+        // A kind a later elicit-wire adds.
+        _ => None,
+    }
 }
 
 /// `value` as an integer property's default is written: `1`, not `1.0` (a client may send either

@@ -21,6 +21,12 @@ use crate::schema::{ContentError, RequestedSchema};
 /// decoded and checked as a whole `T`: a bad answer is asked again as any question's is.
 /// Extra members of `given` are ignored. A decline or cancel is the answer as usual.
 ///
+/// A field marked `#[elicit(user_decides)]` is always asked, and stays in `required`: the
+/// model's valid value is only a suggestion, named in the field's description
+/// (`… (suggested: 99999)`) and, for a required field, sent as its `default` for clients that
+/// pre-fill. Clients may ignore defaults, so an answer that leaves the field out fails the
+/// form's checks and is asked again; it is never completed with the model's value.
+///
 /// ```
 /// use elicit_runtime::form::fill_in;
 /// use elicit_runtime::{ElicitForm, ElicitServer, Reply};
@@ -122,18 +128,16 @@ fn plan<T: ElicitForm>(given: &Map<String, Value>) -> Plan<T> {
         Err(errors) => errors,
     };
     let mut failed = failed_fields(&errors, own);
-    // The user's to decide: asked whatever the model gave, its valid value pre-filled.
-    let mut prefill = Map::new();
+    // The user's to decide: asked whatever the model gave, its valid value only suggested.
+    let mut suggested = Map::new();
     for name in T::user_decides() {
-        if let Some(value) = kept
-            .get(*name)
-            .filter(|_| !failed.iter().any(|f| f == name))
-        {
-            prefill.insert((*name).to_owned(), value.clone());
+        if failed.iter().any(|f| f == name) {
+            continue;
         }
-        if !failed.iter().any(|f| f == name) {
-            failed.push((*name).to_owned());
+        if let Some(value) = kept.get(*name) {
+            suggested.insert((*name).to_owned(), value.clone());
         }
+        failed.push((*name).to_owned());
     }
     kept.retain(|name, _| !failed.contains(name));
     let schema = RequestedSchema {
@@ -151,8 +155,8 @@ fn plan<T: ElicitForm>(given: &Map<String, Value>) -> Plan<T> {
             .cloned()
             .collect(),
     };
-    // A model's value that breaks nothing is a valid default.
-    let schema = super::defaults::with_defaults(&schema, &prefill).unwrap_or(schema);
+    // Shown, never taken: a user_decides field stays required whatever its suggestion.
+    let schema = super::defaults::with_suggestions(&schema, &suggested);
     Plan::Ask { kept, schema }
 }
 
@@ -184,9 +188,11 @@ fn kept_note(kept: &Map<String, Value>) -> String {
 }
 
 /// The form from the kept values and the user's answer to the fields `asked` asked (other
-/// members of the answer are ignored: they cannot change a kept value). An asked field the
-/// answer leaves out takes its pre-filled value (the schema sent it as a `default` and not as
-/// `required`, so a client that accepts with the defaults may omit it).
+/// members of the answer are ignored: they cannot change a kept value). An optional asked field
+/// the answer leaves out takes the `default` `asked` gave it (a re-ask pre-fills the values an
+/// earlier answer got right and no longer requires them); a required one is missing, and the
+/// answer fails the form's checks. A field the user decides is required with the model's value
+/// as a mere suggestion, so an answer without it is never paid with the model's value.
 fn merged<T: ElicitForm>(
     kept: &Map<String, Value>,
     content: &Value,
@@ -198,9 +204,10 @@ fn merged<T: ElicitForm>(
         _ => None,
     };
     for (name, property) in &asked.properties {
+        let optional = || !asked.required.contains(name);
         let value = answer
             .and_then(|answer| answer.get(name).cloned())
-            .or_else(|| property.default_value());
+            .or_else(|| optional().then(|| property.default_value()).flatten());
         if let Some(value) = value {
             all.insert(name.clone(), value);
         }

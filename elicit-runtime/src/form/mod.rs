@@ -91,8 +91,9 @@ pub trait ElicitForm: Sized + 'static {
     #[doc(hidden)]
     fn __elicit_digest() -> &'static str;
     /// The wire names of the fields `#[elicit(user_decides)]` marks: the user's to decide, so
-    /// [`form::fill_in`](crate::form::fill_in) asks them even when the model gave a valid value
-    /// (shown pre-filled).
+    /// [`form::fill_in`](crate::form::fill_in) asks them even when the model gave a valid value,
+    /// keeps them required, and shows that value only as a suggestion (an answer must give the
+    /// field itself).
     fn user_decides() -> &'static [&'static str] {
         &[]
     }
