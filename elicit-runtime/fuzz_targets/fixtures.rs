@@ -113,9 +113,17 @@ pub(crate) fn now() -> SystemTime {
     UNIX_EPOCH + Duration::from_secs(1_800_000_000)
 }
 
+/// The retired test key 1 (drawn at random once: old keys are checked like configured ones).
+pub(crate) const OLD_KEY: [u8; 32] = [
+    0x0b, 0xb4, 0x43, 0x10, 0xf5, 0xef, 0x8c, 0x0b, 0xc6, 0x97, 0x98, 0x89, 0x36, 0x0e, 0x42, 0xb5,
+    0xc0, 0x12, 0x6d, 0x2a, 0x59, 0xc8, 0x82, 0xf4, 0xe4, 0xec, 0xe4, 0xd9, 0x29, 0x0e, 0x34, 0xcf,
+];
+
 /// The fixed test keys: key 2 seals, the retired key 1 still opens.
 pub(crate) fn key_ring() -> KeyRing {
-    KeyRing::new(2, [0x5A; 32]).with_old_key(1, [0xA5; 32])
+    KeyRing::new(2, [0x5A; 32])
+        .with_old_key(1, OLD_KEY)
+        .expect("the old test key passes the checks")
 }
 
 /// The sealer of the fixed test keys.

@@ -311,7 +311,7 @@ fn states() -> Vec<Vec<u8>> {
     }
     // Sealed a minute ago, and by the retired key.
     let old = crate::state::StateSealer::new(
-        crate::state::KeyRing::new(1, [0xA5; 32]),
+        crate::state::KeyRing::new(1, super::fixtures::OLD_KEY),
         super::fixtures::AUDIENCE,
     );
     if let Ok(token) = old.seal(

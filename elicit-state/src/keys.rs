@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use aes_gcm::aead::Generate;
+use aes_gcm::aead::{AeadInOut, Generate, Nonce, Tag};
 use aes_gcm::{Aes256Gcm, Key, KeyInit};
 
 mod config;
@@ -26,6 +26,23 @@ impl Entry {
             cipher: Aes256Gcm::new(&key),
         }
     }
+
+    /// A key check value: the tag of an empty message under a fixed nonce. Equal keys give equal
+    /// values, different keys different ones (but for a 2^-128 chance), so two entries can be
+    /// compared without keeping their key bytes. It is computed when needed and never leaves
+    /// the ring; the fixed nonce never seals anything.
+    fn check_value(&self) -> Tag<Aes256Gcm> {
+        self.cipher
+            .encrypt_inout_detached(
+                &Nonce::<Aes256Gcm>::default(),
+                b"elicit-state key check value",
+                (&mut [][..]).into(),
+            )
+            // AES-GCM refuses only messages of gigabytes; this one is empty. Were it ever
+            // refused, every key would get the same value and old keys would be refused as
+            // duplicates: the check fails closed.
+            .unwrap_or_default()
+    }
 }
 
 /// The AES-256-GCM keys a [`StateSealer`](super::StateSealer) uses.
@@ -35,17 +52,23 @@ impl Entry {
 /// before a rotation. To rotate: make the new key primary, keep the previous primary as an old
 /// key for at least one TTL, then drop it.
 ///
-/// Key ids should be unique; if two keys share one, both are tried when opening.
+/// Every old key is checked as it is added ([`KeyRing::with_old_key`]): a key that cannot be
+/// random bytes ([`KeyWeakness`]), a key id already in the ring, or a key already in it under
+/// another id is refused. A weak old key would let anyone seal tokens the server opens, and an
+/// old key equal to the primary means the rotation rotated nothing.
 ///
 /// Keys never appear in [`Debug`] output, only their ids, and a ring cannot give its keys back.
 ///
 /// ```
 /// use elicit_runtime::state::KeyRing;
 ///
-/// let ring = KeyRing::new(2, [7u8; 32]).with_old_key(1, [9u8; 32]);
+/// # let primary_key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0x5c);
+/// # let previous_key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0xa3);
+/// let ring = KeyRing::try_new(2, primary_key)?.with_old_key(1, previous_key)?;
 /// assert_eq!(ring.primary_kid(), 2);
 /// assert_eq!(ring.old_kids().collect::<Vec<_>>(), [1]);
 /// assert_eq!(format!("{ring:?}"), "KeyRing { primary_kid: 2, old_kids: [1] }");
+/// # Ok::<(), elicit_runtime::state::KeyRingError>(())
 /// ```
 ///
 /// # From configuration
@@ -92,8 +115,9 @@ impl KeyRing {
     /// A ring whose primary (sealing) key is `key`, with id `kid`.
     ///
     /// Use 32 bytes from a cryptographically secure source (a secret manager, or
-    /// `openssl rand 32`), never a password. Unlike reading a ring from configuration, this
-    /// checks nothing (tests use fixed keys); [`KeyWeakness::of`] applies the same checks.
+    /// `openssl rand 32`), never a password. Unlike reading a ring from configuration or
+    /// [`KeyRing::try_new`], this checks nothing (tests use fixed keys); [`KeyWeakness::of`]
+    /// applies the same checks.
     ///
     /// ```
     /// use elicit_runtime::state::KeyRing;
@@ -109,20 +133,118 @@ impl KeyRing {
         }
     }
 
+    /// A ring whose primary (sealing) key is `key`, with id `kid`, if the key can be random
+    /// bytes: the check reading a ring from configuration applies to each entry.
+    ///
+    /// # Errors
+    ///
+    /// [`KeyRingError::WeakKey`] (at position 1) if [`KeyWeakness::of`] finds the key weak.
+    ///
+    /// ```
+    /// use elicit_runtime::state::{KeyRing, KeyRingError, KeyWeakness};
+    ///
+    /// let err = KeyRing::try_new(1, [0; 32]).unwrap_err();
+    /// assert_eq!(
+    ///     err,
+    ///     KeyRingError::WeakKey { position: 1, kid: 1, weakness: KeyWeakness::RepeatedByte }
+    /// );
+    ///
+    /// let key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0x5c);
+    /// assert_eq!(KeyRing::try_new(1, key)?.primary_kid(), 1);
+    /// # Ok::<(), KeyRingError>(())
+    /// ```
+    pub fn try_new(kid: u32, key: [u8; 32]) -> Result<Self, KeyRingError> {
+        if let Some(weakness) = KeyWeakness::of(&key) {
+            return Err(KeyRingError::WeakKey {
+                position: 1,
+                kid,
+                weakness,
+            });
+        }
+        Ok(Self::new(kid, key))
+    }
+
     /// Adds a retired key: tokens sealed with it still open, but it never seals.
     ///
-    /// ```
-    /// use elicit_runtime::state::KeyRing;
+    /// The key gets the checks each entry of the configuration text gets, whatever way the
+    /// primary key came in: an old key opens tokens as the primary does, so a weak one would let
+    /// anyone seal tokens this server opens. Errors name the key by its position, counted as in
+    /// the configuration text (1 is the primary key, 2 the first old key, and so on).
     ///
-    /// let ring = KeyRing::new(3, [3u8; 32])
-    ///     .with_old_key(2, [2u8; 32])
-    ///     .with_old_key(1, [1u8; 32]);
-    /// assert_eq!(ring.old_kids().collect::<Vec<_>>(), [2, 1]);
+    /// # Errors
+    ///
+    /// - [`KeyRingError::DuplicateKid`]: the ring already has a key with id `kid`;
+    /// - [`KeyRingError::WeakKey`]: the key cannot be random bytes ([`KeyWeakness::of`]);
+    /// - [`KeyRingError::DuplicateKey`]: the ring already has this key, under another id (the
+    ///   primary key kept as an old key: a rotation that rotates nothing).
+    ///
     /// ```
-    #[must_use]
-    pub fn with_old_key(mut self, kid: u32, key: [u8; 32]) -> Self {
+    /// use elicit_runtime::state::{KeyRing, KeyRingError, KeyWeakness};
+    ///
+    /// let key = |n: u8| -> [u8; 32] { std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ n) };
+    /// let ring = KeyRing::try_new(3, key(0x5c))?
+    ///     .with_old_key(2, key(0xa3))?
+    ///     .with_old_key(1, key(0x3a))?;
+    /// assert_eq!(ring.old_kids().collect::<Vec<_>>(), [2, 1]);
+    ///
+    /// // A configuration mistake during a rotation is refused, not kept as a key that opens.
+    /// let zero = KeyRing::try_new(2, key(0x5c))?.with_old_key(1, [0; 32]).unwrap_err();
+    /// assert_eq!(
+    ///     zero,
+    ///     KeyRingError::WeakKey { position: 2, kid: 1, weakness: KeyWeakness::RepeatedByte }
+    /// );
+    /// let same = KeyRing::try_new(2, key(0x5c))?.with_old_key(1, key(0x5c)).unwrap_err();
+    /// assert_eq!(
+    ///     same,
+    ///     KeyRingError::DuplicateKey { position: 2, kid: 1, first: 1, first_kid: 2 }
+    /// );
+    /// # Ok::<(), KeyRingError>(())
+    /// ```
+    pub fn with_old_key(mut self, kid: u32, key: [u8; 32]) -> Result<Self, KeyRingError> {
+        let position = self.old.len() + 2;
+        if let Some(first) = self.entries().position(|e| e.kid == kid) {
+            return Err(KeyRingError::DuplicateKid {
+                position,
+                kid,
+                first: first + 1,
+            });
+        }
+        if let Some(weakness) = KeyWeakness::of(&key) {
+            return Err(KeyRingError::WeakKey {
+                position,
+                kid,
+                weakness,
+            });
+        }
+        let entry = Entry::new(kid, key);
+        let check = entry.check_value();
+        if let Some((first, same)) = self
+            .entries()
+            .enumerate()
+            .find(|(_, e)| e.check_value() == check)
+        {
+            return Err(KeyRingError::DuplicateKey {
+                position,
+                kid,
+                first: first + 1,
+                first_kid: same.kid,
+            });
+        }
+        self.old.push(entry);
+        Ok(self)
+    }
+
+    /// [`KeyRing::with_old_key`] without its checks, for tests that need a ring no caller can
+    /// build (the same key under two ids).
+    #[cfg(test)]
+    pub(crate) fn with_old_key_unchecked(mut self, kid: u32, key: [u8; 32]) -> Self {
         self.old.push(Entry::new(kid, key));
         self
+    }
+
+    /// Every entry, primary first, then the old keys in the order they were added.
+    fn entries(&self) -> impl Iterator<Item = &Entry> + '_ {
+        std::iter::once(&self.primary).chain(self.old.iter())
     }
 
     /// A ring with a fresh random primary key and a random key id, for development and tests.
@@ -166,8 +288,10 @@ impl KeyRing {
     /// ```
     /// use elicit_runtime::state::KeyRing;
     ///
-    /// let ring = KeyRing::new(2, [0u8; 32]).with_old_key(1, [1u8; 32]);
+    /// let old_key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0x5c);
+    /// let ring = KeyRing::new(2, [0u8; 32]).with_old_key(1, old_key)?;
     /// assert_eq!(ring.old_kids().collect::<Vec<_>>(), [1]);
+    /// # Ok::<(), elicit_runtime::state::KeyRingError>(())
     /// ```
     pub fn old_kids(&self) -> impl Iterator<Item = u32> + '_ {
         self.old.iter().map(|e| e.kid)
@@ -179,11 +303,11 @@ impl KeyRing {
         (self.primary.kid, &self.primary.cipher)
     }
 
-    /// Every key with id `kid`, primary first.
+    /// Every key with id `kid`, primary first (one at most: [`KeyRing::with_old_key`] refuses a
+    /// second).
     #[doc(hidden)]
     pub fn ciphers_for(&self, kid: u32) -> impl Iterator<Item = &Aes256Gcm> + '_ {
-        std::iter::once(&self.primary)
-            .chain(self.old.iter())
+        self.entries()
             .filter(move |e| e.kid == kid)
             .map(|e| &e.cipher)
     }

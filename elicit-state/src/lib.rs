@@ -29,7 +29,8 @@
 //! use elicit_runtime::state::{Binding, KeyRing, MemoryReplayGuard, StateSealer};
 //! use serde_json::json;
 //!
-//! let ring = KeyRing::new(2, [0x5A; 32]).with_old_key(1, [0xA5; 32]);
+//! # let previous_key: [u8; 32] = std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ 0x5c);
+//! let ring = KeyRing::new(2, [0x5A; 32]).with_old_key(1, previous_key)?;
 //! let sealer = StateSealer::new(ring, "weather-server")
 //!     .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
 //!

@@ -49,9 +49,6 @@ impl FromStr for KeyRing {
     /// # Ok::<(), elicit_runtime::state::KeyRingError>(())
     /// ```
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let mut kids: Vec<u32> = Vec::new();
-        // Dropped at the end of parsing; the ring itself keeps only the expanded ciphers.
-        let mut keys: Vec<[u8; 32]> = Vec::new();
         let mut ring: Option<KeyRing> = None;
         let entries = text
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -59,34 +56,11 @@ impl FromStr for KeyRing {
         for (index, entry) in entries.enumerate() {
             let position = index + 1;
             let (kid, key) = parse_entry(entry, position)?;
-            if let Some(first) = kids.iter().position(|&seen| seen == kid) {
-                return Err(KeyRingError::DuplicateKid {
-                    position,
-                    kid,
-                    first: first + 1,
-                });
-            }
             let key = decode_key(key, position, kid)?;
-            if let Some(weakness) = KeyWeakness::of(&key) {
-                return Err(KeyRingError::WeakKey {
-                    position,
-                    kid,
-                    weakness,
-                });
-            }
-            if let Some(first) = keys.iter().position(|seen| *seen == key) {
-                return Err(KeyRingError::DuplicateKey {
-                    position,
-                    kid,
-                    first: first + 1,
-                    first_kid: kids[first],
-                });
-            }
-            kids.push(kid);
-            keys.push(key);
+            // The checks of keys given in code: entry `position` is the ring's `position`th key.
             ring = Some(match ring {
-                None => KeyRing::new(kid, key),
-                Some(ring) => ring.with_old_key(kid, key),
+                None => KeyRing::try_new(kid, key)?,
+                Some(ring) => ring.with_old_key(kid, key)?,
             });
         }
         ring.ok_or(KeyRingError::Empty)
@@ -212,7 +186,8 @@ const MIN_DISTINCT_BYTES: usize = 16;
 impl KeyWeakness {
     /// Why `key` cannot be 32 random bytes, if it cannot: the checks parsing a
     /// [`KeyRing`] applies to each configured key. Use it on keys from elsewhere (a key
-    /// management service, a file) before [`KeyRing::new`], which checks nothing.
+    /// management service, a file) before [`KeyRing::new`], which checks nothing, or use
+    /// [`KeyRing::try_new`], which checks with it.
     ///
     /// ```
     /// use elicit_runtime::state::KeyWeakness;

@@ -3,9 +3,10 @@
 use std::fmt;
 
 /// Why [`KeyRing::from_env`](super::KeyRing::from_env) or parsing a
-/// [`KeyRing`](super::KeyRing) from text failed.
+/// [`KeyRing`](super::KeyRing) from text failed, or why [`KeyRing::try_new`](super::KeyRing::try_new)
+/// or [`KeyRing::with_old_key`](super::KeyRing::with_old_key) refused a key.
 ///
-/// Entries are counted from 1 (the primary key). Neither the variants nor their texts ever
+/// Entries are counted from 1 (the primary key; the first old key is 2). Neither the variants nor their texts ever
 /// contain key material, nor the text of a malformed entry (it may be a key pasted in the wrong
 /// place): only positions, key ids, lengths and the variable's name. They are safe to log.
 ///

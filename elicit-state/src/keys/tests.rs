@@ -7,9 +7,15 @@ use serde_json::json;
 use super::*;
 use crate::{Binding, StateError, StateSealer};
 
+/// A key that passes the checks, different for each `n` (32 different bytes, not UTF-8).
+fn key(n: u8) -> [u8; 32] {
+    std::array::from_fn(|i| (i as u8).wrapping_mul(151) ^ n)
+}
+
 #[test]
 fn debug_never_shows_key_material() {
-    let ring = KeyRing::new(5, [0xAB; 32]).with_old_key(4, [0xCD; 32]);
+    // Keys whose bytes would be easy to spot (the checks would refuse them).
+    let ring = KeyRing::new(5, [0xAB; 32]).with_old_key_unchecked(4, [0xCD; 32]);
     let text = format!("{ring:?} {ring:#?}");
     assert!(!text.to_lowercase().contains("ab, "), "{text}");
     assert!(!text.contains("171"), "{text}"); // 0xAB in decimal
@@ -19,13 +25,115 @@ fn debug_never_shows_key_material() {
 
 #[test]
 fn lookup_by_kid_primary_first() {
-    let ring = KeyRing::new(1, [1; 32])
-        .with_old_key(2, [2; 32])
-        .with_old_key(1, [3; 32]);
-    assert_eq!(ring.ciphers_for(1).count(), 2);
+    let ring = KeyRing::new(1, key(1))
+        .with_old_key(2, key(2))
+        .unwrap()
+        .with_old_key(3, key(3))
+        .unwrap();
+    assert_eq!(ring.ciphers_for(1).count(), 1);
     assert_eq!(ring.ciphers_for(2).count(), 1);
-    assert_eq!(ring.ciphers_for(3).count(), 0);
+    assert_eq!(ring.ciphers_for(4).count(), 0);
     assert_eq!(ring.primary().0, 1);
+    assert_eq!(ring.old_kids().collect::<Vec<_>>(), [2, 3]);
+}
+
+// Old keys given in code get the checks of the configuration text: a weak old key opens tokens
+// anyone can seal.
+
+#[test]
+fn a_weak_old_key_is_refused() {
+    let ring = || KeyRing::try_new(2, key(0x5c)).unwrap();
+    assert_eq!(
+        ring().with_old_key(1, [0; 32]).unwrap_err(),
+        KeyRingError::WeakKey {
+            position: 2,
+            kid: 1,
+            weakness: KeyWeakness::RepeatedByte
+        }
+    );
+    let password: [u8; 32] = *b"correct horse battery staple 42!";
+    assert_eq!(
+        ring().with_old_key(1, password).unwrap_err(),
+        KeyRingError::WeakKey {
+            position: 2,
+            kid: 1,
+            weakness: KeyWeakness::Text
+        }
+    );
+    let pattern = [0xde, 0xad, 0xbe, 0xef].repeat(8).try_into().unwrap();
+    // The third old key: counted as the configuration text counts its entries.
+    let two_old = ring()
+        .with_old_key(1, key(0xa3))
+        .unwrap()
+        .with_old_key(0, key(0x3a))
+        .unwrap();
+    assert_eq!(
+        two_old.with_old_key(7, pattern).unwrap_err(),
+        KeyRingError::WeakKey {
+            position: 4,
+            kid: 7,
+            weakness: KeyWeakness::FewDistinctBytes
+        }
+    );
+}
+
+#[test]
+fn an_old_key_equal_to_another_key_is_refused() {
+    let ring = KeyRing::try_new(2, key(0x5c)).unwrap();
+    // The primary kept as an old key: a rotation that rotated nothing.
+    let err = ring.clone().with_old_key(1, key(0x5c)).unwrap_err();
+    assert_eq!(
+        err,
+        KeyRingError::DuplicateKey {
+            position: 2,
+            kid: 1,
+            first: 1,
+            first_kid: 2
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "key ring entry 2 (kid 1): the same key as entry 1 (kid 2)"
+    );
+    // Another old key, added twice under two ids.
+    let ring = ring.with_old_key(1, key(0xa3)).unwrap();
+    assert_eq!(
+        ring.clone().with_old_key(0, key(0xa3)).unwrap_err(),
+        KeyRingError::DuplicateKey {
+            position: 3,
+            kid: 0,
+            first: 2,
+            first_kid: 1
+        }
+    );
+    // The same id twice, whether the primary's or an old key's.
+    for (kid, first) in [(2, 1), (1, 2)] {
+        assert_eq!(
+            ring.clone().with_old_key(kid, key(0x3a)).unwrap_err(),
+            KeyRingError::DuplicateKid {
+                position: 3,
+                kid,
+                first
+            }
+        );
+    }
+    assert_eq!(
+        ring.with_old_key(0, key(0x3a)).unwrap().old_kids().count(),
+        2
+    );
+}
+
+#[test]
+fn a_weak_primary_key_is_refused_by_try_new() {
+    assert_eq!(
+        KeyRing::try_new(9, [7; 32]).unwrap_err(),
+        KeyRingError::WeakKey {
+            position: 1,
+            kid: 9,
+            weakness: KeyWeakness::RepeatedByte
+        }
+    );
+    assert_eq!(KeyRing::try_new(9, key(1)).unwrap().primary_kid(), 9);
 }
 
 #[test]

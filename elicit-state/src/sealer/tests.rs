@@ -65,7 +65,7 @@ fn rotation_old_key_opens_new_key_seals() {
     let before = StateSealer::new(KeyRing::new(1, K1), AUD);
     let old_token = before.seal(&b, &json!("old"), t0()).unwrap();
 
-    let after = StateSealer::new(KeyRing::new(2, K2).with_old_key(1, K1), AUD);
+    let after = StateSealer::new(KeyRing::new(2, K2).with_old_key(1, K1).unwrap(), AUD);
     let opened = after.open::<Value>(&old_token, &b, t0() + secs(1)).unwrap();
     assert_eq!((opened.payload, opened.kid), (json!("old"), 1));
 
