@@ -2,6 +2,8 @@
 //! whether it is required, its kind and constraints (the core's schema model, seen from the
 //! client), its default, and a plain-language hint of what it accepts.
 
+use std::collections::{HashMap, HashSet};
+
 use elicit_wire::schema::{EnumOptions, PropertySchema, RequestedSchema, StringFormat};
 use serde_json::Value;
 
@@ -37,6 +39,10 @@ pub struct FormModel {
     title: Option<String>,
     description: Option<String>,
     schema: RequestedSchema,
+    /// Each field's position, by name: a field is found in constant time, however many.
+    index: HashMap<String, usize>,
+    /// Whether each field, by position, is required.
+    required: Vec<bool>,
 }
 
 /// What kind of control a field needs.
@@ -65,11 +71,25 @@ pub struct Field<'a> {
 
 impl FormModel {
     pub(crate) fn new(message: String, schema: RequestedSchema) -> Self {
+        let index = schema
+            .properties
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (name.clone(), i))
+            .collect();
+        let required: HashSet<&str> = schema.required.iter().map(String::as_str).collect();
+        let required = schema
+            .properties
+            .iter()
+            .map(|(name, _)| required.contains(name.as_str()))
+            .collect();
         FormModel {
             message,
             title: None,
             description: None,
             schema,
+            index,
+            required,
         }
     }
 
@@ -117,16 +137,27 @@ impl FormModel {
 
     /// The fields, in the order the server declared them.
     pub fn fields(&self) -> impl ExactSizeIterator<Item = Field<'_>> + '_ {
-        self.schema.properties.iter().map(|(name, schema)| Field {
-            name,
-            schema,
-            required: self.schema.is_required(name),
-        })
+        (0..self.schema.properties.len()).map(|i| self.nth(i))
     }
 
     /// The field named `name`.
     pub fn field(&self, name: &str) -> Option<Field<'_>> {
-        self.fields().find(|field| field.name == name)
+        self.index_of(name).map(|i| self.nth(i))
+    }
+
+    /// The position of the field named `name`, in constant time.
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// The field at position `i` (`i` below the number of fields).
+    pub(crate) fn nth(&self, i: usize) -> Field<'_> {
+        let (name, schema) = &self.schema.properties[i];
+        Field {
+            name,
+            schema,
+            required: self.required[i],
+        }
     }
 
     /// The schema itself (the core's model), for a renderer that wants every detail.

@@ -1,6 +1,7 @@
 //! The person's input to a form, checked field by field as it is entered, with the rules the
 //! server applies (the core's one validator), and the exact `ElicitResult` to send.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use elicit_wire::ElicitResult;
@@ -121,13 +122,14 @@ impl<'f> FormInput<'f> {
                 "n" | "no" | "false" | "0" => Value::Bool(false),
                 _ => return Err(problem(field, "answer yes or no")),
             },
-            FieldKind::Choice => Value::String(choice(&spec, trimmed)?),
+            FieldKind::Choice => Value::String(Choices::of(&spec).value(trimmed)?),
             FieldKind::MultiChoice => {
+                let choices = Choices::of(&spec);
                 let picked: Result<Vec<Value>, FieldProblem> = trimmed
                     .split(',')
                     .map(str::trim)
                     .filter(|part| !part.is_empty())
-                    .map(|part| choice(&spec, part).map(Value::String))
+                    .map(|part| choices.value(part).map(Value::String))
                     .collect();
                 Value::Array(picked?)
             }
@@ -177,25 +179,49 @@ impl<'f> FormInput<'f> {
     }
 }
 
-/// The value of the option of `spec` that `text` names, by value or by label.
-fn choice(spec: &Field<'_>, text: &str) -> Result<String, FieldProblem> {
-    let options = spec.options();
-    options
-        .iter()
-        .find(|(value, _)| *value == text)
-        .or_else(|| {
-            options.iter().find(|(value, label)| {
-                label.eq_ignore_ascii_case(text) || value.eq_ignore_ascii_case(text)
-            })
-        })
-        .map(|(value, _)| (*value).to_owned())
-        .ok_or_else(|| {
-            let labels: Vec<&str> = options.iter().map(|(_, label)| *label).collect();
-            problem(
-                spec.name(),
-                &format!("choose one of: {}", labels.join(", ")),
-            )
-        })
+/// A choice field's options, found by value or by label in constant time: each of several
+/// picks is one lookup, however many options there are.
+struct Choices<'a> {
+    field: &'a str,
+    options: Vec<(&'a str, &'a str)>,
+    /// Each value, as is.
+    exact: HashSet<&'a str>,
+    /// Each label and value in ASCII lower case, to the value of the first option that has it.
+    folded: HashMap<String, &'a str>,
+}
+
+impl<'a> Choices<'a> {
+    fn of(spec: &Field<'a>) -> Self {
+        let options = spec.options();
+        let exact = options.iter().map(|(value, _)| *value).collect();
+        let mut folded = HashMap::with_capacity(options.len() * 2);
+        for (value, label) in &options {
+            folded.entry(label.to_ascii_lowercase()).or_insert(*value);
+            folded.entry(value.to_ascii_lowercase()).or_insert(*value);
+        }
+        Choices {
+            field: spec.name(),
+            options,
+            exact,
+            folded,
+        }
+    }
+
+    /// The value of the option `text` names: by its value, or else by a label or value in any
+    /// case.
+    fn value(&self, text: &str) -> Result<String, FieldProblem> {
+        if let Some(value) = self.exact.get(text) {
+            return Ok((*value).to_owned());
+        }
+        if let Some(value) = self.folded.get(&text.to_ascii_lowercase()) {
+            return Ok((*value).to_owned());
+        }
+        let labels: Vec<&str> = self.options.iter().map(|(_, label)| *label).collect();
+        Err(problem(
+            self.field,
+            &format!("choose one of: {}", labels.join(", ")),
+        ))
+    }
 }
 
 fn problem(field: &str, reason: &str) -> FieldProblem {

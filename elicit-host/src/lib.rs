@@ -9,6 +9,9 @@
 //!   default and a hint in words. [`FormInput`] holds the person's input, pre-filled with the
 //!   defaults, checks each value as it is entered by the same rules the server applies (what
 //!   the host accepts, an `elicit` server accepts), and builds the exact `ElicitResult`.
+//! - Every request is held to the [`limits`] (1 MiB in all, 256 fields, 4,096 options a
+//!   field, 16 KiB a text) before it is parsed further, and every step after is linear in the
+//!   form's size: a hostile schema costs no more than a maximal form.
 //! - A [`UrlReport`] is the consent screen for URL mode: the full URL with its registrable
 //!   site to emphasise, and every reason for suspicion ([`Finding`]): a scheme other than
 //!   https (http only to this computer), user info before the host, an IP address,
@@ -69,6 +72,7 @@ mod consent;
 mod form;
 pub mod html;
 mod input;
+pub mod limits;
 mod request;
 pub mod terminal;
 mod url_report;

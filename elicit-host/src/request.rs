@@ -9,6 +9,7 @@ use elicit_wire::schema::{RequestedSchema, SchemaError};
 use serde_json::{Map, Value};
 
 use crate::form::FormModel;
+use crate::limits::{self, Cap};
 
 /// What a server asks the person: a form to fill in, or a URL to open.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +58,9 @@ pub enum RequestError {
     /// The form's schema is outside the spec's restricted grammar (nested objects, `pattern`,
     /// `$ref`, a default that breaks its own constraints, …): never rendered.
     OutOfGrammar(SchemaError),
+    /// The request is over one of the host's [`limits`](crate::limits) (its size, a text's
+    /// length, a form's fields, a field's options): never parsed further.
+    TooLarge(Cap),
 }
 
 impl fmt::Display for RequestError {
@@ -80,6 +84,7 @@ impl fmt::Display for RequestError {
                     "the form's schema is outside the elicitation grammar: {error}"
                 )
             }
+            RequestError::TooLarge(cap) => write!(f, "the request is too large: {cap}"),
         }
     }
 }
@@ -90,7 +95,8 @@ impl Elicitation {
     /// Parses the params of an `elicitation/create` request (2025-11-25), or the `params` of
     /// an `elicitation/create` input request (2026-07-28). `_meta` and `task` are ignored;
     /// properties keep the order of `params` (document order when the host's `serde_json`
-    /// keeps it, as rmcp's does: its `preserve_order` feature).
+    /// keeps it, as rmcp's does: its `preserve_order` feature). A request over one of the
+    /// host's [`limits`](crate::limits) is [`RequestError::TooLarge`].
     ///
     /// ```
     /// use elicit_host::{Elicitation, RequestError};
@@ -117,6 +123,12 @@ impl Elicitation {
     /// # Ok::<(), RequestError>(())
     /// ```
     pub fn from_params(params: &Value) -> Result<Self, RequestError> {
+        limits::check_request(params).map_err(RequestError::TooLarge)?;
+        Self::parse(params)
+    }
+
+    /// [`from_params`](Self::from_params), once the request is within the size limits.
+    fn parse(params: &Value) -> Result<Self, RequestError> {
         let Value::Object(params) = params else {
             return Err(RequestError::NotAnObject);
         };
@@ -135,7 +147,8 @@ impl Elicitation {
 
     /// Parses one entry of a 2026-07-28 round's `inputRequests` (`{"method", "params"}`).
     /// Parse each entry on its own: one the host cannot show is answered `cancel` under its
-    /// key while the others are still asked.
+    /// key while the others are still asked. The host's [`limits`](crate::limits) apply to
+    /// the entry.
     ///
     /// ```
     /// use elicit_host::{Elicitation, RequestError};
@@ -155,6 +168,7 @@ impl Elicitation {
     /// # Ok::<(), RequestError>(())
     /// ```
     pub fn from_input_request(request: &Value) -> Result<Self, RequestError> {
+        limits::check_request(request).map_err(RequestError::TooLarge)?;
         let Value::Object(request) = request else {
             return Err(RequestError::NotAnObject);
         };
@@ -165,7 +179,7 @@ impl Elicitation {
             });
         }
         match request.get("params") {
-            Some(params) => Self::from_params(params),
+            Some(params) => Self::parse(params),
             None => Err(RequestError::Malformed {
                 member: "params",
                 problem: "is missing",
@@ -206,6 +220,7 @@ fn form(params: &Map<String, Value>, message: String) -> Result<Elicitation, Req
             problem: "is missing",
         });
     };
+    limits::check_form(schema).map_err(RequestError::TooLarge)?;
     let (schema, title, description) = root_annotations(schema)?;
     let schema = RequestedSchema::from_value(&schema).map_err(RequestError::OutOfGrammar)?;
     Ok(Elicitation::Form(

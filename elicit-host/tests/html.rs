@@ -32,8 +32,8 @@ fn everything_a_server_sends_is_escaped() {
          <p class=\"elicit-form-description\">&lt;s&gt;who&lt;/s&gt;</p>\n"
     ));
     assert!(page.contains("it&#39;s &quot;quoted&quot; &amp; &lt;i&gt;"));
-    assert!(page.contains(r#"name="a&quot;b""#));
-    assert!(page.contains(r#"id="elicit-a_b""#));
+    assert!(page.contains(r#"name="field:a&quot;b""#));
+    assert!(page.contains(r#"id="elicit-a_22b""#));
 }
 
 #[test]
@@ -54,14 +54,14 @@ fn a_posted_answer_is_read_by_the_servers_rules() {
         &form,
         posted(&[
             ("elicit-action", "accept"),
-            ("replicas", "40"),
-            ("notify", "email"),
-            ("notify", "chat"),
+            ("field:replicas", "40"),
+            ("field:notify", "email"),
+            ("field:notify", "chat"),
         ]),
     );
     assert_eq!(
         refused.unwrap_err(),
-        [
+        html::ReadError::Problems(vec![
             FieldProblem {
                 field: "replicas".into(),
                 reason: "must be at most 10".into()
@@ -70,14 +70,14 @@ fn a_posted_answer_is_read_by_the_servers_rules() {
                 field: "notify".into(),
                 reason: "must choose at most 1 option".into()
             },
-        ]
+        ])
     );
     let sent = html::read(
         &form,
         posted(&[
             ("elicit-action", "accept"),
-            ("replicas", "3"),
-            ("notify", "chat"),
+            ("field:replicas", "3"),
+            ("field:notify", "chat"),
         ]),
     )
     .unwrap();
@@ -87,7 +87,7 @@ fn a_posted_answer_is_read_by_the_servers_rules() {
     );
     let declined = html::read(
         &form,
-        posted(&[("elicit-action", "decline"), ("replicas", "40")]),
+        posted(&[("elicit-action", "decline"), ("field:replicas", "40")]),
     )
     .unwrap();
     assert_eq!(
@@ -124,4 +124,188 @@ fn a_refused_link_gets_no_open_button() {
     assert!(!panel.contains(r#"value="accept""#));
     assert!(panel.contains("This link will not be opened."));
     assert!(!panel.contains("<a "));
+}
+
+/// A form with a field named like the page's buttons, and `accept` as its default.
+fn named_like_the_buttons() -> elicit_host::FormModel {
+    let params = json!({"message": "Delete the repository?", "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "elicit-action": {"type": "string", "default": "accept"},
+            "reason": {"type": "string"}
+        }
+    }});
+    let Elicitation::Form(form) = Elicitation::from_params(&params).unwrap() else {
+        unreachable!()
+    };
+    form
+}
+
+#[test]
+fn a_field_named_like_the_buttons_cannot_answer_for_the_person() {
+    let form = named_like_the_buttons();
+    let page = html::form("Desk", &FormInput::new(&form), "/answer", &[]);
+    // The field posts under its own name; only the buttons post as `elicit-action`.
+    assert!(
+        page.contains(r#"name="field:elicit-action" type="text" value="accept""#),
+        "{page}"
+    );
+    assert_eq!(page.matches(r#"name="elicit-action""#).count(), 3);
+
+    // What a browser posts on Decline and Cancel: the field's value first, then the button.
+    for (button, answer) in [("decline", "decline"), ("cancel", "cancel")] {
+        let result = html::read(
+            &form,
+            posted(&[
+                ("field:elicit-action", "accept"),
+                ("field:reason", "typed"),
+                ("elicit-action", button),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(result).unwrap(),
+            json!({ "action": answer })
+        );
+    }
+    let sent = html::read(
+        &form,
+        posted(&[
+            ("field:elicit-action", "accept"),
+            ("field:reason", ""),
+            ("elicit-action", "accept"),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::to_value(sent).unwrap(),
+        json!({"action": "accept", "content": {"elicit-action": "accept"}})
+    );
+}
+
+#[test]
+fn a_post_the_page_cannot_send_is_refused_whatever_its_order() {
+    let form = named_like_the_buttons();
+    let refused = |pairs: &[(&str, &str)]| match html::read(&form, posted(pairs)) {
+        Err(html::ReadError::NotThisForm(why)) => why,
+        other => panic!("taken: {other:?}"),
+    };
+    // Two actions, either order: neither is taken.
+    for pairs in [
+        [("elicit-action", "accept"), ("elicit-action", "decline")],
+        [("elicit-action", "decline"), ("elicit-action", "accept")],
+    ] {
+        assert_eq!(refused(&pairs), "`elicit-action` is posted more than once");
+    }
+    // The field's name without the prefix (the old way of posting), or one the form lacks.
+    assert_eq!(
+        refused(&[("elicit-action", "decline"), ("reason", "x")]),
+        "`reason` is not a name this page posts"
+    );
+    assert_eq!(
+        refused(&[("field:other", "x"), ("elicit-action", "accept")]),
+        "`field:other` is not a name this page posts"
+    );
+    // A one-value field twice, and an action the buttons do not have.
+    assert_eq!(
+        refused(&[
+            ("field:reason", "a"),
+            ("field:reason", "b"),
+            ("elicit-action", "accept")
+        ]),
+        "`field:reason` is posted more than once"
+    );
+    assert_eq!(
+        refused(&[("elicit-action", "Accept")]),
+        "`elicit-action` is `Accept`, not accept, decline or cancel"
+    );
+    assert_eq!(
+        html::read(
+            &form,
+            posted(&[("elicit-action", "accept"), ("elicit-action", "accept")])
+        )
+        .unwrap_err()
+        .to_string(),
+        "not a post of this page: `elicit-action` is posted more than once"
+    );
+
+    // The consent panel: one action and nothing else.
+    assert_eq!(
+        html::read_consent(posted(&[("elicit-action", "decline")])),
+        Ok(elicit_host::Consent::Declined)
+    );
+    for pairs in [
+        &[("elicit-action", "accept"), ("elicit-action", "decline")][..],
+        &[("field:x", "1"), ("elicit-action", "accept")][..],
+    ] {
+        assert!(matches!(
+            html::read_consent(posted(pairs)),
+            Err(html::ReadError::NotThisForm(_))
+        ));
+    }
+
+    // Shown again from such a post: a repeated one-value field is a problem, not its first value.
+    let (input, problems) = html::filled(
+        &form,
+        &posted(&[("field:reason", "a"), ("field:reason", "b")]),
+    );
+    assert_eq!(input.value("reason"), None);
+    assert_eq!(problems[0].to_string(), "`reason`: was sent more than once");
+}
+
+#[test]
+fn every_field_has_its_own_ids_and_each_label_points_at_its_own_control() {
+    let params = json!({"message": "Flags", "requestedSchema": {"type": "object", "properties": {
+        "a.b": {"type": "boolean", "title": "Dot"},
+        "a_b": {"type": "boolean", "title": "Underscore"},
+        "a-b": {"type": "string", "title": "Dash"},
+        "a b": {"type": "string", "title": "Space"},
+        "title": {"type": "string", "title": "Title"},
+        "a": {"type": "string", "title": "A"},
+        "a-help": {"type": "string", "title": "Not a's help"},
+        "é": {"type": "array", "title": "Accent", "items": {"type": "string", "enum": ["x", "y"]}},
+        "_c3_a9": {"type": "array", "title": "Escaped", "items": {"type": "string", "enum": ["x", "y"]}}
+    }}});
+    let Elicitation::Form(form) = Elicitation::from_params(&params).unwrap() else {
+        unreachable!()
+    };
+    let page = html::form("Desk", &FormInput::new(&form), "/answer", &[]);
+    let attributes = |name: &str| -> Vec<String> {
+        page.split(&format!(" {name}=\""))
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].to_owned())
+            .collect()
+    };
+    let ids = attributes("id");
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(unique.len(), ids.len(), "an id used twice: {ids:?}");
+    for target in attributes("for") {
+        assert!(
+            ids.contains(&target),
+            "label for {target} points at nothing"
+        );
+    }
+    // Each label is for its own field's control (named `field:` and the field's name).
+    for (name, id) in [
+        ("a.b", "elicit-a_2eb"),
+        ("a_b", "elicit-a_5fb"),
+        ("a-b", "elicit-a_2db"),
+        ("a b", "elicit-a_20b"),
+        ("title", "elicit-title"),
+        ("a-help", "elicit-a_2dhelp"),
+    ] {
+        assert!(
+            page.contains(&format!(r#"id="{id}" name="field:{name}""#)),
+            "{name}: {page}"
+        );
+        assert_eq!(page.matches(&format!(r#"<label for="{id}">"#)).count(), 1);
+    }
+    assert!(page.contains(r#"<label for="elicit-a_2eb">Dot</label>"#));
+    assert!(page.contains(r#"<label for="elicit-a_5fb">Underscore</label>"#));
+    assert!(page.contains(r#"<h2 id="elicit--title">"#));
+    assert!(page.contains(r#"<p id="elicit-a-help" class="elicit-help">"#));
+    assert!(page.contains(
+        r#"<label for="elicit-_c3_a9-0"><input type="checkbox" id="elicit-_c3_a9-0" name="field:é""#
+    ));
+    assert!(page.contains(r#"<label for="elicit-_5fc3_5fa9-0"><input type="checkbox" id="elicit-_5fc3_5fa9-0" name="field:_c3_a9""#));
 }

@@ -1,7 +1,8 @@
 //! The HTML renderer in a real browser (headless Chromium, driven over the DevTools protocol
 //! with the mouse, as a person does): every field labelled and pre-filled, the schema's
 //! constraints stopping a bad answer in the page before anything is sent, the posted answer
-//! read back by the server's rules, decline with a bad value in the form, and the URL consent
+//! read back by the server's rules, decline with a bad value in the form (and with a field
+//! named like the buttons), each label ticking its own box, and the URL consent
 //! panel (the site marked, the URL never a link, nothing loaded from it). Screenshots go to
 //! `target/host-screenshots/`, and a person-like check looks at what is on screen: every
 //! label, value and button visible, inside the window, none on top of another.
@@ -184,7 +185,7 @@ fn a_person_answers_the_html_form_and_consent_panel_in_chromium() {
         &mut browser,
         &page,
         &[
-            "#elicit-title",
+            "#elicit--title",
             "label[for=elicit-environment]",
             "#elicit-environment",
             "label[for=elicit-replicas]",
@@ -268,7 +269,7 @@ fn a_person_answers_the_html_form_and_consent_panel_in_chromium() {
         &mut browser,
         &page,
         &[
-            "#elicit-title",
+            "#elicit--title",
             ".elicit-url mark",
             ".elicit-site",
             ".elicit-findings li",
@@ -284,5 +285,48 @@ fn a_person_answers_the_html_form_and_consent_panel_in_chromium() {
     assert_eq!(
         pairs(&body),
         [("elicit-action".to_owned(), "accept".to_owned())]
+    );
+
+    // A server's field named like the buttons (`accept` by default) and two whose names differ
+    // only in `.` and `_`: each label ticks its own box, Send sends the field as a field, and
+    // Decline is still decline.
+    let Elicitation::Form(hostile) = Elicitation::from_params(&json!({"message": "Delete?",
+        "requestedSchema": {"type": "object", "properties": {
+            "elicit-action": {"type": "string", "title": "Action", "default": "accept"},
+            "a.b": {"type": "boolean", "title": "Dot"},
+            "a_b": {"type": "boolean", "title": "Underscore"}}}}))
+    .unwrap() else {
+        unreachable!()
+    };
+    let hostile_page = html::form("Release desk", &FormInput::new(&hostile), "/answer", &[]);
+    let (hostile_base, hostile_posted) = serve(hostile_page, String::new());
+    browser.goto(&page, &format!("{hostile_base}/form"));
+    browser.click(&page, "label[for=elicit-a_2eb]");
+    let ticked = browser.eval(
+        &page,
+        "[document.querySelector('#elicit-a_2eb').checked, document.querySelector('#elicit-a_5fb').checked, document.querySelectorAll('[id]').length === new Set([...document.querySelectorAll('[id]')].map(e => e.id)).size]",
+    );
+    assert_eq!(ticked, json!([true, false, true]));
+    browser.click(&page, "button[value=accept]");
+    browser.wait_for(&page, "document.querySelector('#done')");
+    let body = hostile_posted.lock().unwrap().pop().unwrap();
+    assert_eq!(
+        serde_json::to_value(html::read(&hostile, pairs(&body)).unwrap()).unwrap(),
+        json!({"action": "accept", "content": {"elicit-action": "accept", "a.b": true, "a_b": false}})
+    );
+    browser.goto(&page, &format!("{hostile_base}/form"));
+    browser.click(&page, "button[value=decline]");
+    browser.wait_for(&page, "document.querySelector('#done')");
+    let body = hostile_posted.lock().unwrap().pop().unwrap();
+    assert_eq!(
+        pairs(&body),
+        [
+            ("field:elicit-action".to_owned(), "accept".to_owned()),
+            ("elicit-action".to_owned(), "decline".to_owned())
+        ]
+    );
+    assert_eq!(
+        serde_json::to_value(html::read(&hostile, pairs(&body)).unwrap()).unwrap(),
+        json!({"action": "decline"})
     );
 }

@@ -179,26 +179,28 @@ async fn answered(
             drop(desk);
             return render(&site).into_response();
         };
-        let result = match &asking.elicitation {
-            Elicitation::Form(form) => match html::read(form, posted.clone()) {
-                Ok(result) => result,
-                Err(problems) => {
-                    let page = question(&site, &asking.elicitation, &problems, Some(&posted));
-                    desk.asking = Some(asking);
-                    return Html(page).into_response();
-                }
-            },
-            Elicitation::Url(request) => {
-                let action = posted.iter().find(|(name, _)| name == "elicit-action");
-                let consent = match action.map(|(_, value)| value.as_str()) {
-                    Some("accept") => Consent::Opened,
-                    Some("decline") => Consent::Declined,
-                    _ => Consent::Cancelled,
-                };
+        let read = match &asking.elicitation {
+            Elicitation::Form(form) => html::read(form, posted.clone()),
+            Elicitation::Url(request) => html::read_consent(posted.clone()).map(|consent| {
                 if consent == Consent::Opened {
                     desk.opened = Some(request.url.clone());
                 }
                 consent.result()
+            }),
+        };
+        let result = match read {
+            Ok(result) => result,
+            Err(html::ReadError::Problems(problems)) => {
+                let page = question(&site, &asking.elicitation, &problems, Some(&posted));
+                desk.asking = Some(asking);
+                return Html(page).into_response();
+            }
+            // Not what the page sends (a second action, a name it has no control for): the
+            // question stays asked, as it was.
+            Err(_) => {
+                let page = question(&site, &asking.elicitation, &[], None);
+                desk.asking = Some(asking);
+                return (StatusCode::BAD_REQUEST, Html(page)).into_response();
             }
         };
         let _ = asking.reply.send(result);

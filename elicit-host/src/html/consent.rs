@@ -9,14 +9,15 @@ use crate::url_report::{Severity, UrlReport};
 /// `<form method="post" action="{action}">`: the full URL with its site in `<mark>`, the site
 /// on its own line, every finding (warnings as alerts), and Open, Decline and Cancel posting
 /// `elicit-action` (`accept` means the person chose to open it: the host opens it, in the
-/// system browser). The URL is text, never a link, and nothing is loaded from it. A URL the
+/// system browser; read the post with [`read_consent`](super::read_consent)). The URL is
+/// text, never a link, and nothing is loaded from it. A URL the
 /// report refuses gets no Open button.
 pub fn consent(server: &str, message: &str, report: &UrlReport, action: &str) -> String {
     let mut html = String::new();
     let _ = write!(
         html,
-        "<form class=\"elicit-consent\" method=\"post\" action=\"{}\" aria-labelledby=\"elicit-title\">\n  \
-         <h2 id=\"elicit-title\"><span class=\"elicit-server\">{}</span> asks you to open a page</h2>\n  \
+        "<form class=\"elicit-consent\" method=\"post\" action=\"{}\" aria-labelledby=\"elicit--title\">\n  \
+         <h2 id=\"elicit--title\"><span class=\"elicit-server\">{}</span> asks you to open a page</h2>\n  \
          <p class=\"elicit-message\">{}</p>\n",
         escape(action),
         escape(server),

@@ -1,18 +1,39 @@
 //! A form as an accessible HTML `<form>`.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use elicit_wire::schema::{PropertySchema, StringFormat};
 use serde_json::Value;
 
-use super::{actions, escape, id_of};
+use super::{actions, escape, id_of, name_of};
 use crate::form::{Field, FieldKind};
 use crate::input::{FieldProblem, FormInput};
 
 /// The form `input` holds (its values: the defaults at first, what the person sent after a
 /// refused answer) as a `<form method="post" action="{action}">` asked by `server`, with each
 /// of `problems` shown at its field (`role="alert"`). Send, Decline and Cancel post
-/// `elicit-action`; read the post with [`read`](super::read).
+/// `elicit-action`, each field its value under `field:` and its name; read the post with
+/// [`read`](super::read).
+///
+/// Each field's control has the id `elicit-` and the field's name with every byte outside
+/// `A-Z`, `a-z` and `0-9` written `_` and two hex digits (`replicas` is `elicit-replicas`,
+/// `a.b` is `elicit-a_2eb`); its help is that id and `-help`, its problem `-problem`, a
+/// multi-select's boxes `-0`, `-1`, …; the heading is `elicit--title`. No two fields share
+/// an id, so every label points at its own field's control.
+///
+/// ```
+/// use elicit_host::{Elicitation, FormInput, html};
+/// use serde_json::json;
+///
+/// let params = json!({"message": "Pick", "requestedSchema": {"type": "object", "properties": {
+///     "a.b": {"type": "boolean"}, "a_b": {"type": "boolean"}}}});
+/// let Elicitation::Form(form) = Elicitation::from_params(&params)? else { unreachable!() };
+/// let page = html::form("Desk", &FormInput::new(&form), "/answer", &[]);
+/// assert!(page.contains(r#"id="elicit-a_2eb" name="field:a.b""#));
+/// assert!(page.contains(r#"id="elicit-a_5fb" name="field:a_b""#));
+/// # Ok::<(), elicit_host::RequestError>(())
+/// ```
 pub fn form(
     server: &str,
     input: &FormInput<'_>,
@@ -23,8 +44,8 @@ pub fn form(
     let mut html = String::new();
     let _ = write!(
         html,
-        "<form class=\"elicit-form\" method=\"post\" action=\"{}\" aria-labelledby=\"elicit-title\">\n  \
-         <h2 id=\"elicit-title\"><span class=\"elicit-server\">{}</span> asks</h2>\n  \
+        "<form class=\"elicit-form\" method=\"post\" action=\"{}\" aria-labelledby=\"elicit--title\">\n  \
+         <h2 id=\"elicit--title\"><span class=\"elicit-server\">{}</span> asks</h2>\n  \
          <p class=\"elicit-message\">{}</p>\n",
         escape(action),
         escape(server),
@@ -45,8 +66,13 @@ pub fn form(
             escape(description)
         );
     }
+    // The first problem of each field, found by name however many fields there are.
+    let mut by_field: HashMap<&str, &FieldProblem> = HashMap::with_capacity(problems.len());
+    for problem in problems {
+        by_field.entry(problem.field.as_str()).or_insert(problem);
+    }
     for field in model.fields() {
-        let problem = problems.iter().find(|p| p.field == field.name());
+        let problem = by_field.get(field.name()).copied();
         html.push_str(&one(field, input.value(field.name()), problem));
     }
     html.push_str(&actions("Send"));
@@ -57,7 +83,7 @@ pub fn form(
 /// One field: its label, control, help and problem.
 fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) -> String {
     let id = id_of(field.name());
-    let name = escape(field.name());
+    let name = escape(&name_of(field.name()));
     let label = escape(field.label());
     let star = if field.required() {
         " <span class=\"elicit-required\" aria-hidden=\"true\">*</span>"
@@ -108,13 +134,13 @@ fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) 
             )
         }
         FieldKind::MultiChoice => {
-            let picked: Vec<&str> = value
+            let picked: HashSet<&str> = value
                 .and_then(Value::as_array)
                 .map(|items| items.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
             let mut boxes = String::new();
             for (index, (option, title)) in field.options().into_iter().enumerate() {
-                let checked = if picked.contains(&option) {
+                let checked = if picked.contains(option) {
                     " checked"
                 } else {
                     ""

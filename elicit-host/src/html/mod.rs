@@ -4,6 +4,12 @@
 //! ([`read`]), and the URL consent panel with the site emphasised. Strings in, strings out:
 //! no web framework, no script; every text from the server is escaped.
 //!
+//! A field's name never steers the page: each control posts as `field:` and the field's
+//! name (a field named `elicit-action` posts as `field:elicit-action`), the buttons alone as
+//! `elicit-action`, and [`read`] refuses a post with anything else (a second action, a name
+//! the form has no field for, a one-value field sent twice). Element ids are made from field
+//! names one-to-one (see [`form`]): no label can point at another field's control.
+//!
 //! ```
 //! use elicit_host::html;
 //! use elicit_host::{Elicitation, FormInput};
@@ -19,16 +25,20 @@
 //! assert!(page.contains(r#"<label for="elicit-replicas">Replicas"#));
 //! assert!(page.contains(r#"type="number" min="1" max="10" step="1" value="2" required"#));
 //! assert!(page.contains("Release &lt;desk&gt;"));
+//! // Each field posts as `field:` and its name; the buttons as `elicit-action`.
+//! assert!(page.contains(r#"name="field:replicas""#));
 //!
 //! // What the browser posts back, checked by the server's rules.
-//! let posted = [("elicit-action", "accept"), ("replicas", "3")];
+//! let posted = [("field:replicas", "3"), ("elicit-action", "accept")];
 //! let result = html::read(&form, posted.iter().map(|(k, v)| (k.to_string(), v.to_string())));
 //! assert_eq!(
-//!     serde_json::to_value(result.unwrap())?,
+//!     serde_json::to_value(result?)?,
 //!     json!({"action": "accept", "content": {"replicas": 3}})
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+use std::fmt::Write as _;
 
 mod consent;
 mod form;
@@ -36,7 +46,7 @@ mod read;
 
 pub use consent::consent;
 pub use form::form;
-pub use read::{filled, read};
+pub use read::{ReadError, filled, read, read_consent};
 
 /// `text` escaped for HTML text and attribute values.
 fn escape(text: &str) -> String {
@@ -54,29 +64,45 @@ fn escape(text: &str) -> String {
     escaped
 }
 
-/// A field's element id.
+/// A field's element id: `elicit-` and its name with every byte outside `A-Z`, `a-z` and
+/// `0-9` written `_` and two hex digits (`a.b` is `elicit-a_2eb`, `a_b` is `elicit-a_5fb`).
+/// One name, one id, and no two names the same id; a field's id has no `-` after `elicit-`,
+/// so its help (`-help`), problem (`-problem`) and options (`-0`, `-1`, …) and the page's
+/// own ids (`elicit--title`) are never another field's.
 fn id_of(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("elicit-{safe}")
+    let mut id = String::with_capacity("elicit-".len() + name.len());
+    id.push_str("elicit-");
+    for byte in name.bytes() {
+        if byte.is_ascii_alphanumeric() {
+            id.push(char::from(byte));
+        } else {
+            let _ = write!(id, "_{byte:02x}");
+        }
+    }
+    id
 }
+
+/// The name a field's control posts under: `field:` and the field's name, so no field can
+/// post as the page's own [`ACTION`] (a field named `elicit-action` posts as
+/// `field:elicit-action`).
+fn name_of(name: &str) -> String {
+    format!("{FIELD_PREFIX}{name}")
+}
+
+/// What every field's posted name starts with.
+const FIELD_PREFIX: &str = "field:";
+
+/// The name the buttons post under: `accept`, `decline` or `cancel`.
+const ACTION: &str = "elicit-action";
 
 /// The three buttons every screen ends with: the first submits (checked by the browser), the
 /// other two skip the checks.
 fn actions(accept: &str) -> String {
     format!(
         "  <div class=\"elicit-actions\">\n    \
-         <button type=\"submit\" name=\"elicit-action\" value=\"accept\">{accept}</button>\n    \
-         <button type=\"submit\" name=\"elicit-action\" value=\"decline\" formnovalidate>Decline</button>\n    \
-         <button type=\"submit\" name=\"elicit-action\" value=\"cancel\" formnovalidate>Cancel</button>\n  \
+         <button type=\"submit\" name=\"{ACTION}\" value=\"accept\">{accept}</button>\n    \
+         <button type=\"submit\" name=\"{ACTION}\" value=\"decline\" formnovalidate>Decline</button>\n    \
+         <button type=\"submit\" name=\"{ACTION}\" value=\"cancel\" formnovalidate>Cancel</button>\n  \
          </div>\n"
     )
 }
