@@ -65,6 +65,12 @@
 //! terminal, and [`html`] for web hosts (an accessible `<form>` with the schema's constraints
 //! checked in the page, the posted answer read back by the server's rules, the consent panel).
 //!
+//! Every text from a server (its name, the message, titles, descriptions, option labels, the
+//! URL) is shown, never obeyed: both renderers pass it through [`safe_text`], which replaces
+//! control characters (so no terminal escape sequence), bidi controls and invisible
+//! characters with a visible `<U+XXXX>`. A host that prints server text itself does the same:
+//! `println!("{}", elicit_host::safe_text(form.message()))`.
+//!
 //! Decline and cancel need nothing parsed: answer `ElicitResult::decline()` or
 //! `ElicitResult::cancel()` (re-exported here with the rest of the wire model as [`wire`]).
 
@@ -74,6 +80,7 @@ pub mod html;
 mod input;
 pub mod limits;
 mod request;
+mod safe_text;
 pub mod terminal;
 mod url_report;
 
@@ -82,4 +89,5 @@ pub use elicit_wire as wire;
 pub use form::{Field, FieldKind, FormModel};
 pub use input::{FieldProblem, FormInput};
 pub use request::{Elicitation, RequestError, UrlRequest};
+pub use safe_text::safe_text;
 pub use url_report::{Finding, Highlighted, Relation, Sensitive, Severity, UrlReport};

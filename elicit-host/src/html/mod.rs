@@ -48,8 +48,10 @@ pub use consent::consent;
 pub use form::form;
 pub use read::{ReadError, filled, read, read_consent};
 
-/// `text` escaped for HTML text and attribute values.
+/// `text` escaped for HTML text and attribute values, after [`safe_text`](crate::safe_text):
+/// no bidi control reorders the page and no invisible character hides in it.
 fn escape(text: &str) -> String {
+    let text = crate::safe_text(text);
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use super::{Terminal, Typed};
+use super::{Terminal, Typed, from_server};
 use crate::consent::Consent;
 use crate::url_report::{Severity, UrlReport};
 
@@ -17,22 +17,25 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
         message: &str,
         report: &UrlReport,
     ) -> io::Result<Consent> {
+        let server = from_server(server, "");
         let heading = self.bold(&format!("── {server} asks you to open a page ──"));
         self.say(&heading)?;
-        self.say(message)?;
+        self.say(&from_server(message, ""))?;
         let goes_to = match report.highlighted() {
-            Some(parts) if self.styled => {
-                format!(
-                    "{}\x1b[1;4m{}\x1b[0m{}",
-                    parts.before, parts.site, parts.after
-                )
+            Some(parts) => {
+                let [before, site, after] =
+                    [parts.before, parts.site, parts.after].map(|part| from_server(part, "   "));
+                if self.styled {
+                    format!("{before}\x1b[1;4m{site}\x1b[0m{after}")
+                } else {
+                    format!("{before}[{site}]{after}")
+                }
             }
-            Some(parts) => format!("{}[{}]{}", parts.before, parts.site, parts.after),
-            None => report.sent().to_owned(),
+            None => from_server(report.sent(), "   ").into_owned(),
         };
         self.say(&format!("  goes to  {goes_to}"))?;
         if let Some(site) = report.site_unicode().or(report.site()) {
-            let site = self.bold(site);
+            let site = self.bold(&from_server(site, "   "));
             self.say(&format!("  site     {site}"))?;
         }
         for finding in report.findings() {
@@ -41,7 +44,9 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
                 Severity::Warning => "!",
                 Severity::Notice => "·",
             };
-            self.say(&format!("  {mark} {finding}"))?;
+            // A finding quotes the server's text (a parameter's name, the site as it reads).
+            let finding = finding.to_string();
+            self.say(&format!("  {mark} {}", from_server(&finding, "   ")))?;
         }
         if !report.may_open() {
             self.say("This link will not be opened.")?;

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 use elicit_wire::ElicitResult;
 use serde_json::Value;
 
-use super::{Terminal, Typed};
+use super::{Terminal, Typed, from_server};
 use crate::form::{Field, FieldKind, FormModel};
 use crate::input::FormInput;
 
@@ -19,16 +19,17 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
     /// Asks `form` of the person on behalf of `server` (the name to show), and returns their
     /// answer: `accept` with content that passes the form's schema, `decline` or `cancel`.
     pub fn fill(&mut self, server: &str, form: &FormModel) -> io::Result<ElicitResult> {
+        let server = from_server(server, "");
         let heading = self.bold(&format!("── {server} asks ──"));
         self.say(&heading)?;
-        self.say(form.message())?;
+        self.say(&from_server(form.message(), ""))?;
         // The schema's own words (a Python server's model name), below the server's message.
         if let Some(title) = form.title() {
-            let title = self.bold(title);
+            let title = self.bold(&from_server(title, ""));
             self.say(&title)?;
         }
         if let Some(description) = form.description() {
-            self.say(description)?;
+            self.say(&from_server(description, ""))?;
         }
         self.say("(Enter keeps the value in brackets, - clears it; :d declines, :c cancels)")?;
         let mut input = FormInput::new(form);
@@ -53,7 +54,9 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
                             let label = form
                                 .field(&error.field)
                                 .map_or(error.field.as_str(), |f| f.label());
-                            self.say(&format!("  ✗ {label}: {}", error.reason))?;
+                            let label = from_server(label, "    ");
+                            let reason = from_server(&error.reason, "    ");
+                            self.say(&format!("  ✗ {label}: {reason}"))?;
                         }
                     }
                 },
@@ -83,22 +86,24 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
         number: usize,
     ) -> io::Result<Step> {
         let required = if field.required() { " *" } else { "" };
-        let title = self.bold(&format!("{number}. {}{required}", field.label()));
+        let label = from_server(field.label(), "     ");
+        let title = self.bold(&format!("{number}. {label}{required}"));
         self.say(&format!("  {title} — {}", field.hint()))?;
         if let Some(description) = field.description() {
-            self.say(&format!("     {description}"))?;
+            self.say(&format!("     {}", from_server(description, "     ")))?;
         }
         let options = field.options();
         if !options.is_empty() {
             let listed: Vec<String> = options
                 .iter()
                 .enumerate()
-                .map(|(i, (_, label))| format!("{}) {label}", i + 1))
+                .map(|(i, (_, label))| format!("{}) {}", i + 1, from_server(label, "     ")))
                 .collect();
             self.say(&format!("     {}", listed.join("   ")))?;
         }
         loop {
             let shown = shown(field, input.value(field.name()));
+            let shown = from_server(&shown, "     ");
             let line = match self.ask(&format!("     [{shown}] >"))? {
                 Typed::Decline => return Ok(Step::Stop(ElicitResult::decline())),
                 Typed::Cancel => return Ok(Step::Stop(ElicitResult::cancel())),
@@ -124,7 +129,10 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
             };
             match input.set_text(field.name(), &typed) {
                 Ok(()) => return Ok(Step::Done),
-                Err(problem) => self.say(&format!("     ✗ {}", problem.reason))?,
+                Err(problem) => {
+                    let reason = from_server(&problem.reason, "     ");
+                    self.say(&format!("     ✗ {reason}"))?;
+                }
             }
         }
     }
@@ -134,16 +142,16 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
         let form = input.form();
         let heading = self.bold("Your answer:");
         self.say(&heading)?;
-        let width = form
+        let labels: Vec<_> = form
             .fields()
-            .map(|f| f.label().chars().count())
-            .max()
-            .unwrap_or(0)
-            + 2;
-        for (index, field) in form.fields().enumerate() {
+            .map(|f| from_server(f.label(), "     "))
+            .collect();
+        let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) + 2;
+        for ((index, field), label) in form.fields().enumerate().zip(&labels) {
             let required = if field.required() { " *" } else { "" };
-            let label = format!("{}{required}", field.label());
+            let label = format!("{label}{required}");
             let value = shown(field, input.value(field.name()));
+            let value = from_server(&value, "     ");
             self.say(&format!("  {}. {label:<width$} {value}", index + 1))?;
         }
         Ok(())

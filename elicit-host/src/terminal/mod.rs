@@ -9,6 +9,13 @@
 //! with its registrable site emphasised, and every finding; it never opens or fetches
 //! anything: the caller opens the page when the person says so.
 //!
+//! Every text from the server (its name, the message, titles, descriptions, option labels,
+//! defaults, the URL, the parameter names a finding quotes) goes through
+//! [`safe_text`](crate::safe_text): a control character, an escape sequence, a bidi control or
+//! an invisible character is shown as `<U+XXXX>`, never sent to the terminal. A message may
+//! have several lines; every line after the first is marked with a `┆`, so that no line of the
+//! server's can pass for a line of this screen (a site, a finding, a prompt).
+//!
 //! ```
 //! use elicit_host::terminal::Terminal;
 //! use elicit_host::{Elicitation, Consent, UrlReport};
@@ -55,7 +62,10 @@
 mod consent;
 mod form;
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
+
+use crate::safe_text;
 
 /// A terminal: where the person types, and where they read.
 #[derive(Debug)]
@@ -63,6 +73,17 @@ pub struct Terminal<R, W> {
     input: R,
     output: W,
     styled: bool,
+}
+
+/// Text from a server as this terminal shows it: [`safe_text`], with every line after the
+/// first marked by a `┆` under `indent`.
+fn from_server<'a>(text: &'a str, indent: &str) -> Cow<'a, str> {
+    let safe = safe_text(text);
+    if safe.contains('\n') {
+        Cow::Owned(safe.replace('\n', &format!("\n{indent}┆ ")))
+    } else {
+        safe
+    }
 }
 
 /// What the person typed at a prompt.
