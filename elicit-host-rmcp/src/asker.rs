@@ -17,7 +17,8 @@ pub struct Asker {
 }
 
 impl Asker {
-    /// The name to show: the title, else the name.
+    /// The name to show: the title, else the name. The server chose it: print it through
+    /// [`elicit_host::safe_text`].
     ///
     /// ```
     /// use elicit_host_rmcp::Asker;

@@ -23,6 +23,7 @@ use crate::host::Host;
 /// #     async fn fill(&self, _: &Asker, _: &FormModel) -> ElicitResult { ElicitResult::cancel() }
 /// #     async fn open(&self, _: &Asker, _: &UrlRequest, _: &UrlReport) -> Consent { Consent::Cancelled }
 /// # }
+/// use elicit_host::safe_text;
 /// use elicit_host_rmcp::{Answerer, ElicitingClient};
 /// use rmcp::ServiceExt;
 /// use rmcp::model::CallToolRequestParams;
@@ -35,7 +36,7 @@ use crate::host::Host;
 ///     .call_tool(&client, CallToolRequestParams::new("deploy"))
 ///     .await;
 /// for elicited in &call.elicitations {
-///     println!("{}: {:?}", elicited.asker.shown_name(), elicited.outcome);
+///     println!("{}: {:?}", safe_text(elicited.asker.shown_name()), elicited.outcome);
 /// }
 /// let result = call.result?;
 /// # let _ = result;

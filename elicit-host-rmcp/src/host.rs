@@ -17,7 +17,9 @@ use crate::outcome::Elicited;
 /// the spec's restricted grammar, a URL has a [`UrlReport`] and is never offered when the
 /// report refuses it. Show [`Asker::shown_name`] with each question, let the person review and
 /// change every value (defaults pre-filled: [`elicit_host::FormInput::new`]), and always offer
-/// decline and cancel.
+/// decline and cancel. The server's texts (its name, the message, labels, the URL) are still
+/// the server's: show them through [`elicit_host::safe_text`] (the terminal and HTML renderers
+/// do), so that no escape sequence reaches the terminal and no invisible character hides.
 ///
 /// ```
 /// use elicit_host::{Consent, FormInput, FormModel, UrlReport, UrlRequest};

@@ -21,28 +21,29 @@
 //! keeps, a host on the terminal renderer, a complete run, how calls end, and testing.
 //!
 //! ```
-//! use elicit_host::{Consent, FormInput, FormModel, UrlReport, UrlRequest};
+//! use elicit_host::{Consent, FormInput, FormModel, UrlReport, UrlRequest, safe_text};
 //! use elicit_host_rmcp::{Asker, Host};
 //! use elicit_wire::ElicitResult;
 //!
-//! /// A host that shows each question on the terminal.
+//! /// A host that shows each question on the terminal: every text from the server through
+//! /// `safe_text`, so that none of it can act on the terminal (an escape sequence) or hide.
 //! struct Terminal;
 //!
 //! impl Host for Terminal {
 //!     async fn fill(&self, asker: &Asker, form: &FormModel) -> ElicitResult {
-//!         println!("{} asks: {}", asker.shown_name(), form.message());
+//!         println!("{} asks: {}", safe_text(asker.shown_name()), safe_text(form.message()));
 //!         let input = FormInput::new(form); // defaults pre-filled
 //!         for field in form.fields() {
-//!             println!("  {} ({})", field.label(), field.hint());
+//!             println!("  {} ({})", safe_text(field.label()), field.hint());
 //!             // …read a line, `input.set_text(field.name(), &line)`, show its error…
 //!         }
 //!         input.accept().unwrap_or_else(|_| ElicitResult::cancel())
 //!     }
 //!
 //!     async fn open(&self, asker: &Asker, request: &UrlRequest, report: &UrlReport) -> Consent {
-//!         println!("{} wants to open {}", asker.shown_name(), report.sent());
+//!         println!("{} wants to open {}", safe_text(asker.shown_name()), safe_text(report.sent()));
 //!         for finding in report.findings() {
-//!             println!("  ! {finding}");
+//!             println!("  ! {}", safe_text(&finding.to_string()));
 //!         }
 //!         // …ask "open it? [y/N/esc]"; on yes, open the system browser…
 //!         # let _ = request;

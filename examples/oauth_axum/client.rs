@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::sync::{Arc, Mutex};
 
+use elicit_host::safe_text;
 use elicit_rmcp::WireFix;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
@@ -135,9 +136,11 @@ impl ClientHandler for User {
         let ElicitRequestParams::UrlElicitationParams { message, url, .. } = request else {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         };
+        // The server's words, shown and never obeyed.
         println!(
-            "  client: \"{message}\" -> accepts; the person opens {} a moment later",
-            path_of(&url)
+            "  client: \"{}\" -> accepts; the person opens {} a moment later",
+            safe_text(&message),
+            safe_text(path_of(&url))
         );
         self.links.lock().unwrap().push(url.clone());
         // As a person does it: the client's callback returns at once, and the person comes to
@@ -152,7 +155,8 @@ impl ClientHandler for User {
                         .split("<h1>")
                         .nth(1)
                         .and_then(|h| h.split("</h1>").next());
-                    println!("  browser shows: {}", heading.unwrap_or(page.body.trim()));
+                    let heading = heading.unwrap_or(page.body.trim());
+                    println!("  browser shows: {}", safe_text(heading));
                 }
                 Err(e) => println!("  browser: {e}"),
             }

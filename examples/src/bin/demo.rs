@@ -18,7 +18,7 @@ use std::time::Duration;
 use elicit_examples::web_host::WebHost;
 use elicit_host::terminal::Terminal;
 use elicit_host::wire::ElicitResult;
-use elicit_host::{Consent, Elicitation, UrlReport};
+use elicit_host::{Consent, Elicitation, UrlReport, safe_text};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
@@ -79,7 +79,8 @@ fn interactive_answer(params: &Value) -> Value {
     let mut terminal = Terminal::new(stdin.lock(), std::io::stdout());
     let result = match Elicitation::from_params(params) {
         Err(error) => {
-            println!("    (not shown: {error}; answered cancel)");
+            let error = error.to_string();
+            println!("    (not shown: {}; answered cancel)", safe_text(&error));
             ElicitResult::cancel()
         }
         Ok(Elicitation::Form(form)) => terminal
@@ -118,7 +119,10 @@ const READING_TIME: Duration = Duration::from_secs(3);
 /// token and the headers a browser sends for a same-origin form.
 fn open_in_browser(url: &str) -> Option<std::thread::JoinHandle<()>> {
     let Some(rest) = url.strip_prefix("http://") else {
-        println!("    (not opening {url}: the demo only opens its own loopback page)");
+        println!(
+            "    (not opening {}: the demo only opens its own loopback page)",
+            safe_text(url)
+        );
         return None;
     };
     let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
@@ -286,8 +290,8 @@ impl Connection {
                 let params = &message["params"];
                 println!(
                     "  ← {} ({})",
-                    message["method"].as_str().unwrap_or_default(),
-                    describe_request(params)
+                    safe_text(message["method"].as_str().unwrap_or_default()),
+                    safe_text(&describe_request(params))
                 );
                 let key = params["requestedSchema"]["properties"]
                     .as_object()
@@ -304,7 +308,8 @@ impl Connection {
                 self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}))
                     .await?;
             } else if let Some(method) = message.get("method") {
-                println!("  ← notification {method} {}", message["params"]);
+                let notification = format!("{method} {}", message["params"]);
+                println!("  ← notification {}", safe_text(&notification));
             } else if message["id"] == json!(id) {
                 return Ok(message);
             }
@@ -328,6 +333,7 @@ fn script_key_for(properties: &serde_json::Map<String, Value>) -> Option<String>
         .or_else(|| properties.keys().next().cloned())
 }
 
+/// One request in a line, in the server's own words: print it through [`safe_text`].
 fn describe_request(params: &Value) -> String {
     if params["mode"] == "url" {
         let id = params
@@ -404,14 +410,14 @@ async fn call(
             println!(
                 "  ← error {}: {}",
                 error["code"],
-                error["message"].as_str().unwrap_or_default()
+                safe_text(error["message"].as_str().unwrap_or_default())
             );
             return Ok(());
         }
         let result = &response["result"];
         if result["resultType"] != "input_required" {
             let text = result["content"][0]["text"].as_str().unwrap_or_default();
-            println!("  ← result: {text}");
+            println!("  ← result: {}", safe_text(text));
             return Ok(());
         }
         let state = result["requestState"].as_str().unwrap_or_default();
@@ -426,9 +432,10 @@ async fn call(
             state.len()
         );
         for (key, request) in &requests {
-            println!("    [{key}] {}", describe_request(&request["params"]));
+            let asked = describe_request(&request["params"]);
+            println!("    [{}] {}", safe_text(key), safe_text(&asked));
             let answer = user.answer(key, &request["params"]);
-            println!("    answer [{key}]: {answer}");
+            println!("    answer [{}]: {answer}", safe_text(key));
             responses.insert(key.clone(), answer);
         }
         params = first.clone();
@@ -516,7 +523,8 @@ async fn main() -> Result<(), Error> {
                 &mut user,
             )
             .await?;
-        println!("  ← initialized: {}", init["result"]["serverInfo"]);
+        let server_info = init["result"]["serverInfo"].to_string();
+        println!("  ← initialized: {}", safe_text(&server_info));
         conn.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await?;
     } else {
