@@ -174,7 +174,11 @@ fn a_lookalike_is_flagged_and_a_refused_link_is_never_offered() {
     assert_eq!(choice, Consent::Declined);
     assert!(screen.contains("  site     gıthub.com\n"), "{screen}");
     assert!(
-        screen.contains("  ! the site name uses non-ASCII letters"),
+        screen.contains("  ! `gıthub` is written in another alphabet but reads as `github`\n"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("  · the site name uses non-ASCII letters"),
         "{screen}"
     );
 

@@ -8,6 +8,8 @@ mod query;
 
 use url::{Host, Position, Url};
 
+use host::Place;
+
 pub use finding::{Finding, Sensitive, Severity};
 
 /// A safety report on a URL-mode request's URL, for the consent screen.
@@ -163,13 +165,42 @@ impl UrlReport {
         if let Some(server) = server_origin.and_then(|origin| Url::parse(origin).ok()) {
             self.compare(url, &server);
         }
+        if let Some(Host::Domain(name)) = url.host() {
+            self.embedded_sites(name);
+        }
+    }
+
+    /// Registrable domains written in the subdomains, in front of the real site; the server's
+    /// own name there is [`Finding::EmbedsServer`] already.
+    fn embedded_sites(&mut self, name: &str) {
+        let Some(site) = self.site.clone() else {
+            return;
+        };
+        for embedded in host::embedded_sites(name, &site) {
+            let embedded = idna::domain_to_unicode(embedded).0;
+            let named = self.findings.iter().any(|finding| {
+                matches!(finding, Finding::EmbedsServer { server_host, .. }
+                    if *server_host == embedded
+                        || server_host.ends_with(&format!(".{embedded}")))
+            });
+            if !named {
+                self.findings.push(Finding::EmbedsSite {
+                    embedded,
+                    site: self.site_unicode.clone().unwrap_or_else(|| site.clone()),
+                });
+            }
+        }
     }
 
     fn compare(&mut self, url: &Url, server: &Url) {
         let (Some(host), Some(server_host)) = (url.host_str(), server.host_str()) else {
             return;
         };
-        let server_site = host::registrable(server_host).unwrap_or(server_host);
+        // An IP address is its own site (the list would make `0.1` of `127.0.0.1`).
+        let server_site = match server.host() {
+            Some(Host::Domain(name)) => host::registrable(name).unwrap_or(name),
+            _ => server_host,
+        };
         self.relation = if url.origin() == server.origin() {
             Relation::SameOrigin
         } else if self.site.as_deref() == Some(server_site) {
@@ -184,7 +215,30 @@ impl UrlReport {
         let server_site_unicode = idna::domain_to_unicode(server_site).0;
         let host_unicode = self.host_unicode.clone().unwrap_or_else(|| host.to_owned());
         let site_unicode = self.site_unicode.clone().unwrap_or_else(|| host.to_owned());
-        if host::confusable(&host_unicode, &server_unicode)
+        let (place, server_place) = (
+            url.host().map_or(Place::Elsewhere, |h| host::place(&h)),
+            server.host().map_or(Place::Elsewhere, |h| host::place(&h)),
+        );
+        let site = self.site.clone().unwrap_or_else(|| host.to_owned());
+        let embedded_server = [server_host, server_site]
+            .into_iter()
+            .find(|name| host::embeds(host, &site, name));
+        if place == Place::ThisComputer && server_place != Place::ThisComputer {
+            self.findings.push(Finding::ThisComputer {
+                host: host.to_owned(),
+                server_site: server_site_unicode,
+            });
+        } else if place == Place::LocalNetwork && server_place == Place::Elsewhere {
+            self.findings.push(Finding::LocalNetwork {
+                host: host.to_owned(),
+                server_site: server_site_unicode,
+            });
+        } else if let Some(embedded) = embedded_server {
+            self.findings.push(Finding::EmbedsServer {
+                server_host: idna::domain_to_unicode(embedded).0,
+                site: site_unicode,
+            });
+        } else if host::confusable(&host_unicode, &server_unicode)
             || host::confusable(&site_unicode, &server_site_unicode)
         {
             self.findings.push(Finding::LooksLikeServer {
