@@ -32,7 +32,8 @@ struct RouteInput {
     sec_fetch_site: Option<String>,
     origin: Option<String>,
     host: Option<String>,
-    /// An origin configured with `LandingRoute::with_origin`.
+    /// An origin configured with `LandingRoute::with_origin` (`https://connect.example.com`
+    /// unless set; `null`: none, and only loopback hosts are served).
     route_origin: Option<String>,
     /// The posted token; `None`: the one the confirmation page gives the principal.
     token: Option<String>,
@@ -57,7 +58,7 @@ impl Default for RouteInput {
             sec_fetch_site: Some("same-origin".into()),
             origin: None,
             host: Some("connect.example.com".into()),
-            route_origin: None,
+            route_origin: Some("https://connect.example.com".into()),
             token: None,
             decision: "confirm".into(),
             body: None,
@@ -255,11 +256,8 @@ fn from_own_page(input: &RouteInput) -> bool {
 }
 
 /// Whether the request's `Host` names the route's origin, when it has one: the same host name
-/// (or both loopback names), port aside; without an origin, any host.
+/// (or both loopback names), port aside; without an origin, a loopback name.
 fn for_own_host(input: &RouteInput) -> bool {
-    let Some(origin) = &input.route_origin else {
-        return true;
-    };
     let name = |authority: &str| {
         let authority = authority.trim().to_ascii_lowercase();
         match authority.rsplit_once(':') {
@@ -268,6 +266,13 @@ fn for_own_host(input: &RouteInput) -> bool {
         }
     };
     let loopback = |name: &str| matches!(name, "localhost" | "127.0.0.1" | "[::1]");
+    let Some(origin) = &input.route_origin else {
+        return input
+            .host
+            .as_deref()
+            .map(name)
+            .is_some_and(|host| loopback(&host));
+    };
     // As `with_origin` keeps it.
     let Some((_, own)) = origin.trim_end_matches('/').split_once("://") else {
         return false;
@@ -336,6 +341,11 @@ pub fn seeds() -> Vec<Vec<u8>> {
         json!({"route_origin": "https://connect.example.com", "host": "attacker.example", "origin": "https://attacker.example"}),
         json!({"route_origin": "https://connect.example.com", "host": null}),
         json!({"route_origin": "http://127.0.0.1:8080", "host": "localhost:8080"}),
+        // No origin at all: only loopback names are served.
+        json!({"route_origin": null}),
+        json!({"route_origin": null, "host": "attacker.example", "method": "GET"}),
+        json!({"route_origin": null, "host": "127.0.0.1:8080"}),
+        json!({"route_origin": null, "host": "[::1]:8080", "method": "GET"}),
     ]
     .iter()
     .map(|seed| seed.to_string().into_bytes())

@@ -30,7 +30,9 @@
 //!   same address, as DNS rebinding sends it) is refused, with the uniform 404, before
 //!   anything else. `localhost`, `127.0.0.1` and `[::1]` stand for one another on the same
 //!   port, so loopback development works under any of them. Without an origin, the route
-//!   cannot tell its own host and `Host` is not checked: set one in production.
+//!   cannot tell its own host: it serves only the loopback names (`localhost`, `127.0.0.1`,
+//!   `[::1]`, any port), which is right for a local server's page and refuses every other
+//!   `Host`; a server reached under any other name needs its origin set.
 //! * **Only the page's own `POST` records.** The form carries a CSRF token
 //!   ([`LandingPage::confirmation_token`]): sealed under the server's keys over the handle
 //!   (the link's own, not just its flow), its expiry and the browser's user, so it is good for
@@ -114,8 +116,9 @@
 //!     }
 //! }
 //!
-//! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
-//!     .with_url(UrlSettings::in_memory());
+//! // The links' origin, where the route is served: requests for any other host are refused.
+//! let url = UrlSettings::in_memory().with_origin("https://app.example.com")?;
+//! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app")).with_url(url);
 //! let app = landing_routes(LandingPage::new(&server), Connect);
 //!
 //! // alice calls a tool that asks; her client gets the link.
@@ -132,8 +135,8 @@
 //! assert!(path.starts_with("/connect?elicitation="));
 //!
 //! // alice's browser opens it: a confirmation page, nothing recorded yet.
-//! let get = Request::get(path).header("x-user", "alice").body(Body::empty()).unwrap();
-//! let page = block_on(app.clone().oneshot(get)).unwrap();
+//! let get = Request::get(path).header("host", "app.example.com").header("x-user", "alice");
+//! let page = block_on(app.clone().oneshot(get.body(Body::empty())?))?;
 //! assert_eq!(page.status(), StatusCode::OK);
 //! let html = block_on(axum::body::to_bytes(page.into_body(), 1 << 16)).unwrap();
 //! let html = String::from_utf8(html.to_vec()).unwrap();
@@ -143,6 +146,7 @@
 //!
 //! // She presses Confirm: her browser posts the form back, from the page's own origin.
 //! let confirm = Request::post(path)
+//!     .header("host", "app.example.com")
 //!     .header("x-user", "alice")
 //!     .header("sec-fetch-site", "same-origin")
 //!     .header("content-type", "application/x-www-form-urlencoded")
@@ -160,8 +164,14 @@
 //! assert_eq!(result, Some(json!({"account": "alice@github"})));
 //!
 //! // The link is spent: the uniform refusal.
-//! let again = Request::get(path).header("x-user", "alice").body(Body::empty()).unwrap();
-//! assert_eq!(block_on(app.oneshot(again)).unwrap().status(), StatusCode::NOT_FOUND);
+//! let again = Request::get(path).header("host", "app.example.com").header("x-user", "alice");
+//! assert_eq!(block_on(app.clone().oneshot(again.body(Body::empty())?))?.status(), StatusCode::NOT_FOUND);
+//!
+//! // A page of hers fetched under another name for the server's address (DNS rebinding):
+//! // refused before anything is looked up.
+//! let rebound = Request::get(path).header("host", "evil.example").header("x-user", "alice");
+//! assert_eq!(block_on(app.oneshot(rebound.body(Body::empty())?))?.status(), StatusCode::NOT_FOUND);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! [`UrlSettings::with_origin`]: elicit_runtime::url::UrlSettings::with_origin
@@ -244,14 +254,16 @@ use route::Route;
 ///     }
 /// }
 ///
-/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"))
-///     .with_url(UrlSettings::in_memory());
+/// let url = UrlSettings::in_memory().with_origin("https://app.example.com")?;
+/// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app")).with_url(url);
 /// let app = landing_routes(LandingPage::new(&server), Connect);
 ///
 /// // A link without a handle is refused, with the one page every refusal shows.
-/// let request = Request::get("/connect").body(Body::empty()).unwrap();
+/// let request = Request::get("/connect").header("host", "app.example.com");
+/// let request = request.body(Body::empty()).unwrap();
 /// let response = pollster::block_on(app.oneshot(request)).unwrap();
 /// assert_eq!(response.status(), StatusCode::NOT_FOUND);
+/// # Ok::<(), elicit_runtime::url::OriginError>(())
 /// ```
 pub fn landing_routes<S>(page: LandingPage, hook: impl ConnectHook) -> Router<S>
 where
@@ -370,8 +382,8 @@ impl<H: ConnectHook> LandingRoute<H> {
     /// (the uniform 404: DNS rebinding), and a `POST`'s `Origin` must be one of them (403).
     /// Behind a proxy that rewrites `Host` (nginx's default sends the upstream's address), add
     /// the origin the proxy forwards to as well, e.g. `http://10.0.0.7:8080`, or every request is
-    /// refused. Without any origin, `Host` is not checked and a `POST`'s `Origin` must match its
-    /// own `Host` header.
+    /// refused. Without any origin, only loopback hosts are served (`localhost`, `127.0.0.1`,
+    /// `[::1]`, any port) and a `POST`'s `Origin` must match its own `Host` header.
     ///
     /// ```
     /// # use axum::http::request::Parts;
@@ -400,8 +412,8 @@ impl<H: ConnectHook> LandingRoute<H> {
 
     /// The route's origins: the links' origin
     /// ([`UrlSettings::with_origin`](elicit_runtime::url::UrlSettings::with_origin)), then
-    /// those set with [`with_origin`](LandingRoute::with_origin). Empty: `Host` is not checked,
-    /// and a `POST`'s `Origin` must be its `Host`.
+    /// those set with [`with_origin`](LandingRoute::with_origin). Empty: only loopback hosts
+    /// are served, and a `POST`'s `Origin` must be its `Host`.
     ///
     /// ```
     /// # use axum::http::request::Parts;

@@ -11,7 +11,9 @@
 //! what stops DNS rebinding: an attacker's name resolving to the server's address loads the
 //! page under the attacker's origin, where the browser lets the attacker's script read it and
 //! post its form with `Sec-Fetch-Site: same-origin`; the `Host` it sends is the attacker's
-//! name. Without any origin the route cannot tell its own host, and `Host` is not checked.
+//! name. Without any origin the route serves only this machine's loopback names
+//! (`localhost`, `127.0.0.1`, `[::1]`, on any port): what a local server's page is opened
+//! under, and a name no other site's page can have.
 //!
 //! Then, for a `POST`, in order:
 //!
@@ -69,20 +71,25 @@ fn header_str<'a>(parts: &'a Parts, name: &str) -> Result<Option<&'a str>, Strin
 }
 
 /// Why the request is refused as one for another host (for the log; it quotes the header as
-/// sent: the caller escapes it); `Ok` if `origins` is empty or its host is one of theirs.
+/// sent: the caller escapes it); `Ok` if its host is one of `origins`', or, when there are
+/// none, a loopback name (`localhost`, `127.0.0.1`, `[::1]`, any port).
 pub(super) fn check_host(parts: &Parts, origins: &[String]) -> Result<(), String> {
-    if origins.is_empty() {
-        return Ok(());
-    }
     let header = header_str(parts, header::HOST.as_str())?;
     let authority = parts.uri.authority().map(|a| a.as_str());
     if header.is_none() && authority.is_none() {
         return Err("no Host".to_owned());
     }
     for host in header.into_iter().chain(authority) {
-        let own = origins.iter().filter_map(|o| Own::parse(o)).any(|own| {
-            authority_of(host, own.default_port).is_some_and(|(host, port)| own.serves(&host, port))
-        });
+        let own = if origins.is_empty() {
+            // No origin to compare with: only this machine's own names, which no other site's
+            // page can be served under (a rebound name is the attacker's).
+            authority_of(host, 80).is_some_and(|(host, _)| is_loopback(&host))
+        } else {
+            origins.iter().filter_map(|o| Own::parse(o)).any(|own| {
+                authority_of(host, own.default_port)
+                    .is_some_and(|(host, port)| own.serves(&host, port))
+            })
+        };
         if !own {
             return Err(format!("Host \"{host}\" is not a host the route serves"));
         }
@@ -302,7 +309,7 @@ mod tests {
         check_host(&host_parts(hosts, "/connect?elicitation=x"), &origins).is_ok()
     }
 
-    /// Issue 32: with an origin, the `Host` must be its host (DNS rebinding sends the
+    /// With an origin, the `Host` must be its host (DNS rebinding sends the
     /// attacker's name); loopback development keeps working.
     #[test]
     fn host_must_be_the_origins_when_the_route_has_one() {
@@ -354,9 +361,6 @@ mod tests {
         }
         assert!(host_ok(&["http://localhost:3000"], &["127.0.0.1:3000"]));
         assert!(host_ok(&["http://[::1]:3000"], &["[::1]:3000"]));
-        // No origin: nothing to compare with, every host passes (as before).
-        assert!(host_ok(&[], &["attacker.example"]));
-        assert!(host_ok(&[], &[]));
         // A malformed configured origin serves no host: fail closed.
         assert!(!host_ok(&["app.example.com"], &["app.example.com"]));
         // An absolute URI's authority (HTTP/2's `:authority`) is checked too.
@@ -375,6 +379,30 @@ mod tests {
             reason.unwrap_err(),
             r#"Host "attacker.example" is not a host the route serves"#
         );
+    }
+
+    /// Without an origin the route cannot tell its own host: it serves only this machine's
+    /// loopback names, so a name an attacker rebinds to the server's address is refused.
+    #[test]
+    fn without_an_origin_only_loopback_hosts_are_served() {
+        for own in ["127.0.0.1:8080", "localhost", "LocalHost:3000", "[::1]:9"] {
+            assert!(host_ok(&[], &[own]), "{own}");
+        }
+        for foreign in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+            "127.0.0.1.evil.example",
+            "127.0.0.2:8080",
+            "0x7f.1",
+            "::1",
+            "",
+        ] {
+            assert!(!host_ok(&[], &[foreign]), "{foreign:?}");
+        }
+        assert!(!host_ok(&[], &[]), "no Host");
+        let rebound = host_parts(&[], "http://evil.example/connect");
+        assert!(check_host(&rebound, &[]).is_err());
     }
 
     #[test]

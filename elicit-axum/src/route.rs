@@ -27,7 +27,7 @@ pub(super) struct Route<H> {
     pub(super) hook: H,
     pub(super) texts: PageTexts,
     /// The route's own origins: the links' (the server's `UrlSettings::with_origin`), then those set
-    /// with `with_origin`. Empty: `Host` is not checked, and a `POST`'s `Origin` is compared
+    /// with `with_origin`. Empty: only loopback hosts are served, and a `POST`'s `Origin` is compared
     /// with the request's `Host`.
     pub(super) origins: Vec<String>,
 }

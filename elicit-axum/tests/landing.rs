@@ -255,6 +255,7 @@ fn reflected_text_is_escaped() {
         .with_buttons("<Go>", "<Stop>");
     let app = LandingRoute::new(LandingPage::new(&server), Hook::new(Then::Complete))
         .with_texts(texts)
+        .with_origin(ORIGIN)
         .into_router::<()>();
     let (status, html) = get(&app, &handle, Some("<b>eve</b>\""));
     assert_eq!(status, StatusCode::OK);
@@ -281,6 +282,7 @@ fn reflected_text_is_escaped() {
         .with_close_hint("Close <this> tab & go back.");
     let app = LandingRoute::new(LandingPage::new(&server), Hook::new(Then::Fail))
         .with_texts(texts)
+        .with_origin(ORIGIN)
         .into_router();
     let (status, html) = confirm(&app, &handle, ALICE);
     assert_eq!(status, StatusCode::OK);
@@ -407,6 +409,7 @@ fn a_refusing_hook_no_store_and_another_path() {
     let app: Router<AppState> = Router::new().merge(
         LandingRoute::new(LandingPage::new(&server), Hook::new(Then::Complete))
             .at("/github/connect")
+            .with_origin(ORIGIN)
             .into_router(),
     );
     let app = app.with_state(AppState);

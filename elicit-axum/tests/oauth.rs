@@ -193,9 +193,7 @@ async fn setup_with(account_path: Option<&str>) -> Setup {
         Some(path) => github.with_account_url(format!("{base}{path}")),
         None => github,
     };
-    let app = OAuth::new(&server, github, x_user, hook.clone())
-        .unwrap()
-        .routes();
+    let app = served(OAuth::new(&server, github, x_user, hook.clone()).unwrap());
     let caller = Caller::new(&server, Some(ALICE));
     Setup {
         server,
@@ -529,6 +527,13 @@ async fn the_account_endpoint_says_whose_token_it_is_or_the_flow_fails() {
     }
 }
 
+/// The connection's routes, its landing route served at [`ORIGIN`] (each request's `Host`
+/// checked against it).
+fn served<H: OAuthHook>(oauth: OAuth<H>) -> Router {
+    let landing = oauth.clone().landing_route().with_origin(ORIGIN);
+    oauth.callback_route().merge(landing.into_router())
+}
+
 /// Production over https: the binding cookie is `__Host-` and `Secure`. Wiring mistakes are
 /// refused at start-up.
 #[tokio::test]
@@ -537,9 +542,7 @@ async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
     let _ = store;
     let github = OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
         .with_redirect_url("https://app.example.com/oauth/callback");
-    let app: Router = OAuth::new(&server, github, x_user, App::default())
-        .unwrap()
-        .routes();
+    let app = served(OAuth::new(&server, github, x_user, App::default()).unwrap());
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, _) = start(&caller);
     let (status, response) = confirm_response(&app, &handle, ALICE);

@@ -336,7 +336,7 @@ fn rebinding_attempts(
         vec![("host", host), ("sec-fetch-site", "same-origin")],
         vec![],
     ] {
-        let (status, response) = send(app, Method::GET, &uri, Some(ALICE), &headers, "");
+        let (status, response) = send_as_is(app, Method::GET, &uri, Some(ALICE), &headers, "");
         seen.push((format!("GET {headers:?}"), (status, body(response))));
     }
     let form = form(token, "confirm");
@@ -357,7 +357,7 @@ fn rebinding_attempts(
             ("sec-fetch-site", "same-origin"),
         ],
     ] {
-        let (status, response) = send(app, Method::POST, &uri, Some(ALICE), &headers, &form);
+        let (status, response) = send_as_is(app, Method::POST, &uri, Some(ALICE), &headers, &form);
         seen.push((format!("POST {headers:?}"), (status, body(response))));
     }
     seen
@@ -464,28 +464,41 @@ fn the_links_origin_is_enforced_by_default_and_loopback_development_works() {
     let handle = handle_of(url);
     let hook = Hook::new(Then::Complete);
     let app = landing_routes(LandingPage::new(&server), hook.clone());
-    let uri = format!("/connect?elicitation={handle}");
+    serves_loopback_only(
+        &app,
+        &handle,
+        &store,
+        &hook,
+        // An attacker's name for 127.0.0.1, on the same port; another port of loopback.
+        &["attacker.example:8080", "127.0.0.1:9090"],
+    );
+}
 
+/// The page of `app` (a route on loopback port 8080) is served under `127.0.0.1`, `localhost`
+/// and `[::1]`; under each of the `foreign` hosts nothing is looked up or recorded, and the
+/// uniform refusal is all the attacker reads; then the user's own confirm records.
+fn serves_loopback_only(
+    app: &Router,
+    handle: &str,
+    store: &Recording,
+    hook: &Hook,
+    foreign: &[&str],
+) {
+    let uri = format!("/connect?elicitation={handle}");
     for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080"] {
-        let (status, response) = send(&app, Method::GET, &uri, Some(ALICE), &[("host", host)], "");
+        let (status, response) = send(app, Method::GET, &uri, Some(ALICE), &[("host", host)], "");
         assert_eq!(status, StatusCode::OK, "{host}");
         assert!(body(response).contains("name=\"token\""), "{host}");
     }
-    let (_, response) = send(
-        &app,
-        Method::GET,
-        &uri,
-        Some(ALICE),
-        &[("host", "127.0.0.1:8080")],
-        "",
-    );
-    let token = token_in(&body(response));
-    // An attacker's name for 127.0.0.1, on the same port; another port of loopback.
-    for host in ["attacker.example:8080", "127.0.0.1:9090"] {
-        for (what, answer) in rebinding_attempts(&app, &handle, &token, host, "http") {
+    let own = [("host", "127.0.0.1:8080")];
+    let token = token_in(&body(send(app, Method::GET, &uri, Some(ALICE), &own, "").1));
+    let asked = hook.subjects_asked.load(Ordering::SeqCst);
+    for host in foreign {
+        for (what, answer) in rebinding_attempts(app, handle, &token, host, "http") {
             assert_eq!(answer, refused(), "{host}: {what}");
         }
     }
+    assert_eq!(hook.subjects_asked.load(Ordering::SeqCst), asked);
     assert!(hook.opened.lock().unwrap().is_empty());
     assert!(store.snapshot().is_empty());
 
@@ -495,9 +508,33 @@ fn the_links_origin_is_enforced_by_default_and_loopback_development_works() {
         ("sec-fetch-site", "same-origin"),
     ];
     let form = form(&token, "confirm");
-    let (status, _) = send(&app, Method::POST, &uri, Some(ALICE), &own_post, &form);
+    let (status, _) = send(app, Method::POST, &uri, Some(ALICE), &own_post, &form);
     assert_eq!(status, StatusCode::OK);
     assert_eq!(store.snapshot().len(), 1);
+}
+
+/// A route with no origin at all (neither the links' nor its own) cannot tell its own host:
+/// it serves only this machine's loopback names, what a local server's page is opened under.
+/// An attacker's name rebound to the server's address gets the uniform refusal, before the
+/// user is looked up; no `Host` either.
+#[test]
+fn without_any_origin_only_loopback_hosts_are_served() {
+    let (store, server) = store_and_server(sealer());
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, _) = start(&caller);
+    let hook = Hook::new(Then::Complete);
+    let app = landing_routes(LandingPage::new(&server), hook.clone());
+    serves_loopback_only(
+        &app,
+        &handle,
+        &store,
+        &hook,
+        &[
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example:8080",
+        ],
+    );
 }
 
 /// Issue 32: a link asked again keeps its flow's id; the token of the first link's page

@@ -153,9 +153,9 @@ fn whoami(sign_in: &SignIn) -> Router {
     sign_in.routes().route("/whoami", page)
 }
 
-/// `GET uri` with `cookies`.
+/// `GET uri` with `cookies`, for the app's host.
 async fn browse(app: &Router, uri: &str, cookies: &[&str]) -> Response {
-    let mut request = Request::get(uri);
+    let mut request = Request::get(uri).header(header::HOST, "app.example.com");
     if !cookies.is_empty() {
         request = request.header(header::COOKIE, cookies.join("; "));
     }
@@ -253,16 +253,16 @@ async fn a_browser_without_a_session_signs_in_at_the_issuer_and_comes_back_signe
     assert_eq!(back.status(), StatusCode::SEE_OTHER);
     assert_eq!(location(&back), "/whoami?page=2", "back where it was");
     let cookies = set_cookies(&back);
-    assert_eq!(cookies.len(), 2, "{cookies:?}");
+    assert_eq!(
+        cookies.len(),
+        1,
+        "the nonce cookie stays until its Max-Age: {cookies:?}"
+    );
     assert!(
         cookies[0].starts_with("elicit_session=es1.")
             && cookies[0].ends_with("; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600"),
         "{}",
         cookies[0]
-    );
-    assert_eq!(
-        cookies[1], "elicit_signin=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0",
-        "the nonce is spent"
     );
     let exchange = issuer.exchanges.lock().unwrap()[0].clone();
     assert_eq!(exchange["grant_type"], "authorization_code");
@@ -369,8 +369,9 @@ async fn a_callback_the_browser_did_not_start_signs_nobody_in() {
     forbidden(&browse(&app, &victims.back, &[&victims.nonce]).await);
 }
 
-/// Two links opened before signing in (two tabs): both sign-ins come back, the first one
-/// first; the one cookie holds both nonces, and each callback spends only its own.
+/// Two links opened before signing in (two tabs): both sign-ins come back, in either order.
+/// They share the browser's one nonce (each its own single-use `state`), so the second does
+/// not push the first out, and the first coming back does not end the second.
 #[tokio::test]
 async fn two_sign_ins_under_way_in_one_browser_both_come_back() {
     let (provider, issuer) = issuer().await;
@@ -379,23 +380,70 @@ async fn two_sign_ins_under_way_in_one_browser_both_come_back() {
     let first = signs_in_at_issuer(&issuer, &browse(&app, "/whoami?tab=1", &[]).await, ALICE);
     let second_sent = browse(&app, "/whoami?tab=2", &[&first.nonce]).await;
     let second = signs_in_at_issuer(&issuer, &second_sent, ALICE);
-    let (a, b) = (&first.nonce["elicit_signin=".len()..], &second.nonce);
-    assert_eq!(*b, format!("elicit_signin={a}.{}", &b[b.len() - a.len()..]));
+    assert_eq!(second.nonce, first.nonce, "the nonce is shared");
+    assert_ne!(second.back, first.back, "each its own state");
 
-    // The browser's cookie now holds both; the first tab comes back first.
-    let back = browse(&app, &first.back, &[&second.nonce]).await;
-    assert_eq!(location(&back), "/whoami?tab=1");
-    let left = cookie_named(&back, "elicit_signin").unwrap();
-    assert_eq!(left, format!("elicit_signin={}", &b[b.len() - a.len()..]));
-    let back = browse(&app, &second.back, &[&left]).await;
+    // The second tab comes back first; the first still does.
+    let back = browse(&app, &second.back, &[&second.nonce]).await;
     assert_eq!(location(&back), "/whoami?tab=2");
     assert_eq!(
-        cookie_named(&back, "elicit_signin").unwrap(),
-        "elicit_signin=",
-        "the last one clears the cookie"
+        cookie_named(&back, "elicit_signin"),
+        None,
+        "the nonce stays"
     );
+    let back = browse(&app, &first.back, &[&first.nonce]).await;
+    assert_eq!(location(&back), "/whoami?tab=1");
     let session = cookie_named(&back, "elicit_session").unwrap();
     assert_eq!(body(browse(&app, "/whoami", &[&session]).await), ALICE);
+    // Each state once.
+    let again = browse(&app, &first.back, &[&first.nonce]).await;
+    assert_eq!(again.status(), StatusCode::FORBIDDEN);
+}
+
+/// A page of this origin opened by another site (a link, a redirect, `window.open`: top-level
+/// navigations, which carry `SameSite=Lax` cookies), as the other site's browser sends it.
+async fn navigate_from_another_site(app: &Router, uri: &str, cookie: &str) -> Response {
+    let request = Request::get(uri)
+        .header(header::HOST, "app.example.com")
+        .header("sec-fetch-site", "cross-site")
+        .header("sec-fetch-mode", "navigate")
+        .header(header::COOKIE, cookie);
+    app.clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap()
+}
+
+/// While alice signs in at the issuer, another site makes her browser open pages behind the
+/// sign-in again and again: each starts a sign-in of its own, but none pushes hers out (they
+/// share her browser's nonce), and her callback still signs her in.
+#[tokio::test]
+async fn pages_another_site_opens_do_not_end_the_sign_in_under_way() {
+    let (provider, issuer) = issuer().await;
+    let (_, server) = store_and_server(sealer());
+    let app = whoami(&SignIn::new(&server, provider).unwrap());
+    let alice = signs_in_at_issuer(&issuer, &browse(&app, "/whoami?mine", &[]).await, ALICE);
+
+    // The browser keeps the nonce cookie each answer sets.
+    let mut jar = alice.nonce.clone();
+    for i in 0..8 {
+        let forced = navigate_from_another_site(&app, &format!("/whoami?forced={i}"), &jar).await;
+        assert_eq!(forced.status(), StatusCode::SEE_OTHER);
+        assert!(location(&forced).contains("/authorize?"));
+        if let Some(set) = cookie_named(&forced, "elicit_signin") {
+            jar = set;
+        }
+    }
+    let back = browse(&app, &alice.back, &[&jar]).await;
+    assert_eq!(
+        back.status(),
+        StatusCode::SEE_OTHER,
+        "her callback signs her in"
+    );
+    assert_eq!(location(&back), "/whoami?mine");
+    let session = cookie_named(&back, "elicit_session").unwrap();
+    assert_eq!(body(browse(&app, "/whoami", &[&session]).await), ALICE);
+    assert_eq!(jar, alice.nonce, "one nonce, shared");
 }
 
 #[tokio::test]
@@ -435,11 +483,7 @@ async fn an_issuer_that_does_not_say_who_signed_in_or_refuses_signs_nobody_in() 
     let failed = async |uri: &str, nonce: &str, says: &str| {
         let response = browse(&app, uri, &[nonce]).await;
         assert_eq!(response.status(), StatusCode::FORBIDDEN);
-        let cookies = set_cookies(&response);
-        assert_eq!(
-            cookies,
-            ["elicit_signin=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0"]
-        );
+        assert_eq!(set_cookies(&response), Vec::<String>::new(), "no session");
         let html = body(response);
         assert!(html.contains("<h1>Sign-in failed</h1>"), "{html}");
         assert!(html.contains(&format!("<p>{says}</p>")), "{html}");
@@ -520,7 +564,15 @@ async fn the_connect_page_signs_the_browser_in_and_serves_only_the_user_who_did(
     let github = OAuthProvider::github("gh-id", "gh-secret")
         .with_redirect_url("http://127.0.0.1:8080/oauth/callback");
     let oauth = OAuth::new(&server, github, sign_in.clone(), App::default()).unwrap();
-    let app: Router = oauth.routes().merge(sign_in.routes());
+    let landing = oauth
+        .clone()
+        .landing_route()
+        .with_origin(ORIGIN)
+        .into_router();
+    let app: Router = oauth
+        .callback_route()
+        .merge(landing)
+        .merge(sign_in.routes());
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, _) = start(&caller);
     let link = format!("/connect?elicitation={handle}");

@@ -30,6 +30,26 @@ impl NonceCookie {
         self.0.set(&nonces[oldest_kept..].join("."), Some(max_age))
     }
 
+    /// The nonce a new flow of this browser's is bound to, and the `Set-Cookie` keeping the
+    /// cookie `max_age` seconds more (as long as that flow may live): the newest nonce the
+    /// browser holds, or `fresh` when it holds none. Nothing is pushed out, so flows started
+    /// by navigations another site forces on the browser (top-level `GET`s carry `SameSite=Lax`
+    /// cookies) cannot evict the one under way; they share its nonce, which only this browser
+    /// has. Each flow's `state` stays its own, single use.
+    pub(super) fn shared(self, parts: &Parts, fresh: String, max_age: u64) -> (String, String) {
+        let mut nonces = self.nonces(parts);
+        let oldest_kept = nonces.len().saturating_sub(NONCES);
+        nonces.drain(..oldest_kept);
+        let nonce = match nonces.last() {
+            Some(newest) => (*newest).to_owned(),
+            None => {
+                nonces.push(&fresh);
+                fresh.clone()
+            }
+        };
+        (nonce, self.0.set(&nonces.join("."), Some(max_age)))
+    }
+
     /// `Set-Cookie` removing `nonce` (the flow it started has ended), the others kept
     /// `max_age` seconds (as long as a flow may live), or clearing the cookie when it was the
     /// last.
@@ -65,6 +85,26 @@ mod tests {
             "n=b.c.d.e; Path=/; HttpOnly; SameSite=Lax; Max-Age=60"
         );
         assert_eq!(cookie.nonces(&parts("other=x; n=a..b")), ["a", "b"]);
+        // A flow shares the newest nonce the browser holds; a fresh one only when it has none.
+        assert_eq!(
+            cookie.shared(&parts(""), "f".into(), 60),
+            (
+                "f".to_owned(),
+                "n=f; Path=/; HttpOnly; SameSite=Lax; Max-Age=60".to_owned()
+            )
+        );
+        assert_eq!(
+            cookie.shared(&parts("n=a.b"), "f".into(), 600),
+            (
+                "b".to_owned(),
+                "n=a.b; Path=/; HttpOnly; SameSite=Lax; Max-Age=600".to_owned()
+            )
+        );
+        assert_eq!(
+            cookie.shared(&parts("n=a.b.c.d.e"), "f".into(), 60).1,
+            "n=b.c.d.e; Path=/; HttpOnly; SameSite=Lax; Max-Age=60",
+            "a cookie longer than any we set is cut"
+        );
         assert_eq!(
             cookie.remove(&parts("n=a.b"), "a", 600),
             "n=b; Path=/; HttpOnly; SameSite=Lax; Max-Age=600"

@@ -38,8 +38,10 @@ const MAX_SUBJECT: usize = 256;
 ///
 /// A browser without a session is sent to the provider's authorize endpoint (code grant with
 /// PKCE, `state` sealed with the server's keys and bound to a nonce cookie of this origin,
-/// `elicit_signin` (`__Host-elicit_signin` over https; it keeps up to four sign-ins under way,
-/// from two tabs), so another browser's code signs nobody in: login CSRF); on the way back
+/// `elicit_signin` (`__Host-elicit_signin` over https), so another browser's code signs nobody
+/// in: login CSRF). The browser's sign-ins under way (two tabs, or pages another site makes it
+/// open) share that one nonce, each with its own single-use `state`, so none pushes another
+/// out; the cookie ends with its `Max-Age`, the server's link lifetime. On the way back
 /// ([`routes`](SignIn::routes), `/signin/callback` by default) the code is traded, the
 /// provider's userinfo endpoint ([`OAuthProvider::with_account_url`]) is asked who the token
 /// is for, and its `sub` ([`with_subject_claim`](SignIn::with_subject_claim)) is the user,
@@ -306,7 +308,11 @@ impl Inner {
     /// The redirect to the provider, coming back to the page `parts` asked for.
     fn sign_in(&self, parts: &Parts) -> Response {
         let next = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-        let nonce = CsrfToken::new_random().secret().clone();
+        // Any `GET` gets here, another site's forced navigations too: they share the nonce of
+        // the browser's sign-in under way rather than push it out.
+        let fresh = CsrfToken::new_random().secret().clone();
+        let max_age = self.sealer.ttl().as_secs();
+        let (nonce, cookie) = self.nonce.shared(parts, fresh, max_age);
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let started = Started {
             next: next.to_owned(),
@@ -319,14 +325,13 @@ impl Inner {
             Ok(state) => state,
             Err(e) => {
                 let reason = format!("the sign-in state could not be sealed: {e}");
-                return self.failed(parts, None, &reason);
+                return self.failed(&reason);
             }
         };
-        let cookie = self.nonce.add(parts, &nonce, self.sealer.ttl().as_secs());
         let scopes = self.provider.scopes.iter().cloned();
         let response = match to_provider(&self.provider, state, challenge, scopes, &cookie) {
             Ok(response) => response,
-            Err(reason) => return self.failed(parts, None, &reason),
+            Err(reason) => return self.failed(&reason),
         };
         tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser sent to sign in");
         response
@@ -343,7 +348,7 @@ impl Inner {
         // callback the browser did not start (login CSRF) has none.
         let nonces = self.nonce.nonces(&parts);
         let bound = |nonce: &str| self.started_binding(nonce);
-        let (started, nonce) =
+        let (started, _) =
             match super::binding::redeem_for_any::<Started>(&self.sealer, &nonces, &state, bound)
                 .await
             {
@@ -354,9 +359,9 @@ impl Inner {
             (Some(code), None) => code,
             (_, Some(_)) => {
                 let reason = "the sign-in was not completed at the provider";
-                return self.failed(&parts, Some(nonce), reason);
+                return self.failed(reason);
             }
-            (None, None) => return self.failed(&parts, Some(nonce), "the provider sent no code"),
+            (None, None) => return self.failed("the provider sent no code"),
         };
         let subject = async {
             let token = exchange(&self.provider, &self.http, &code, started.verifier).await?;
@@ -377,20 +382,19 @@ impl Inner {
         };
         let subject = match subject.await {
             Ok(subject) => subject,
-            Err(reason) => return self.failed(&parts, Some(nonce), &reason),
+            Err(reason) => return self.failed(&reason),
         };
         let session = Session { subject };
         let sealed = match self.sessions.seal_now(&self.session_binding(), &session) {
             Ok(sealed) => sealed,
             Err(e) => {
                 let reason = format!("the session could not be sealed: {e}");
-                return self.failed(&parts, Some(nonce), &reason);
+                return self.failed(&reason);
             }
         };
         let mut response = Redirect::to(local_path(&started.next)).into_response();
         let max_age = self.sessions.ttl().as_secs();
         set_cookie(&mut response, &self.session.set(&sealed, Some(max_age)));
-        set_cookie(&mut response, &self.spent(&parts, nonce));
         tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser signed in");
         response
     }
@@ -402,22 +406,14 @@ impl Inner {
         self.texts.refused_page(StatusCode::FORBIDDEN)
     }
 
-    /// `Set-Cookie` removing `nonce`, whose sign-in ended (the browser's others go on).
-    fn spent(&self, parts: &Parts, nonce: &str) -> String {
-        self.nonce.remove(parts, nonce, self.sealer.ttl().as_secs())
-    }
-
-    /// A sign-in that did not complete: the reason on the page, and its nonce (if it had
-    /// one yet) removed.
-    fn failed(&self, parts: &Parts, nonce: Option<&str>, reason: &str) -> Response {
+    /// A sign-in that did not complete: the reason on the page. The nonce cookie stays: the
+    /// browser's other sign-ins under way share it, and it ends with its `Max-Age`.
+    fn failed(&self, reason: &str) -> Response {
         tracing::warn!(target: "elicit", reason = %reason.escape_debug(), "sign-in failed");
         let mut response = self
             .texts
             .failed_page(Some("Sign-in failed"), Some(&crate::html::sentence(reason)));
         *response.status_mut() = StatusCode::FORBIDDEN;
-        if let Some(nonce) = nonce {
-            set_cookie(&mut response, &self.spent(parts, nonce));
-        }
         response
     }
 }

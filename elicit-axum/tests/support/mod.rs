@@ -14,7 +14,7 @@ use axum::body::Body;
 use axum::http::request::Parts;
 use axum::http::{Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, landing_routes};
+use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
 use elicit_runtime::state::{KeyRing, StateSealer};
 use elicit_runtime::url::{
     Completion, CompletionStore, LandingPage, MemoryCompletionStore, StoreError, UrlSettings,
@@ -148,12 +148,15 @@ pub fn sealer() -> StateSealer {
     StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server")
 }
 
+/// The route served at [`ORIGIN`]: every request's `Host` is checked against it.
 pub fn app(server: &ElicitServer, hook: &Arc<Hook>) -> Router {
-    landing_routes(LandingPage::new(server), hook.clone())
+    let route = LandingRoute::new(LandingPage::new(server), hook.clone());
+    route.with_origin(ORIGIN).into_router()
 }
 
 pub fn app_failing(server: &ElicitServer) -> Router {
-    landing_routes(LandingPage::new(server), Hook::new(Then::Fail))
+    let route = LandingRoute::new(LandingPage::new(server), Hook::new(Then::Fail));
+    route.with_origin(ORIGIN).into_router()
 }
 
 /// Round 1 as the caller, asking `state`: the link's handle and the state to retry with.
@@ -196,6 +199,9 @@ pub fn fixture(then: Then) -> Fixture {
     }
 }
 
+/// Where the route is served.
+pub const ORIGIN: &str = "https://app.example.com";
+
 /// What a browser sends with the page's own form: same origin, by both headers.
 pub const SAME_ORIGIN: &[(&str, &str)] = &[
     ("host", "app.example.com"),
@@ -203,8 +209,28 @@ pub const SAME_ORIGIN: &[(&str, &str)] = &[
     ("sec-fetch-site", "same-origin"),
 ];
 
-/// Sends `method uri` as `user` (none: not signed in) with `headers` and a form `body`.
+/// Sends `method uri` as `user` (none: not signed in) with `headers` and a form `body`, for
+/// the route's own host unless `headers` name a `Host`.
 pub fn send(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    user: Option<&str>,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, Response) {
+    let mut all = headers.to_vec();
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        all.push(("host", "app.example.com"));
+    }
+    send_as_is(app, method, uri, user, &all, body)
+}
+
+/// [`send`] with exactly `headers` (no `Host` unless they name one).
+pub fn send_as_is(
     app: &Router,
     method: Method,
     uri: &str,
