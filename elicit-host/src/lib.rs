@@ -16,8 +16,11 @@
 //!   site to emphasise, and every reason for suspicion ([`Finding`]): a scheme other than
 //!   https (http only to this computer), user info before the host, an IP address,
 //!   internationalized names decoded with mixed-script and lookalike detection (Unicode's
-//!   UTS #39), credentials or personal data in the query, and where it leads compared with the
-//!   server's own origin. It never fetches the URL.
+//!   UTS #39), another site's name written in front of the real one
+//!   (`paypal.com.secure-login.example`), credentials or personal data in the query, and where
+//!   it leads compared with the server's own origin (a lookalike of it, its name in front of
+//!   another site, a remote server's link to this computer or the local network). It never
+//!   fetches the URL.
 //!
 //! ```
 //! use elicit_host::{Elicitation, FormInput, UrlReport};
