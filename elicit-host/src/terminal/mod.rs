@@ -10,11 +10,11 @@
 //! anything: the caller opens the page when the person says so.
 //!
 //! Every text from the server (its name, the message, titles, descriptions, option labels,
-//! defaults, the URL, the parameter names a finding quotes) goes through
-//! [`safe_text`](crate::safe_text): a control character, an escape sequence, a bidi control or
-//! an invisible character is shown as `<U+XXXX>`, never sent to the terminal. A message may
-//! have several lines; every line after the first is marked with a `┆`, so that no line of the
-//! server's can pass for a line of this screen (a site, a finding, a prompt).
+//! defaults, the URL, the parameter names a finding quotes) goes through [`safe_text`]: a
+//! control character, an escape sequence, a bidi control or an invisible character is shown
+//! as `<U+XXXX>`, never sent to the terminal. A message may have several lines; every line
+//! after the first is marked with a `┆`, so that no line of the server's can pass for a line
+//! of this screen (a site, a finding, a prompt).
 //!
 //! ```
 //! use elicit_host::terminal::Terminal;
