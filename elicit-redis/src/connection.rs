@@ -1,10 +1,14 @@
 //! The one Redis connection a store and a guard share: multiplexed, opened lazily, every wait
 //! bounded (connect, then each command), and dropped after a failure so that the next call
 //! connects again. Each new connection reads the namespace's epoch marker (see `epoch`), so a
-//! Redis that lost its data while the connection was down is noticed at once.
+//! Redis that lost its data while the connection was down is noticed at once. What Redis
+//! promises (see `setup`) is read on each new connection and again, on the open one, before
+//! the first command once [`REDIS_SETUP_RECHECK`] (or the interval set) has passed.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use redis::aio::MultiplexedConnection;
 
@@ -17,6 +21,20 @@ pub const REDIS_CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// How long Redis may take to answer one command by default.
 pub const REDIS_RESPONSE_TIMEOUT: Duration = Duration::from_millis(500);
 
+/// How long a connection trusts the last reading of what Redis promises (persistence, the
+/// primary, replicas) by default: the first command after it reads them again with `CONFIG`
+/// and `INFO`, and fails, the connection dropped, if a setting went wrong (see the crate docs,
+/// "What Redis must promise"). Eviction needs no interval: every redemption checks it.
+///
+/// ```
+/// use elicit_redis::{REDIS_SETUP_RECHECK, RedisCompletionStore};
+///
+/// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?;
+/// assert_eq!(store.replay_guard().setup_recheck(), REDIS_SETUP_RECHECK);
+/// # Ok::<(), elicit_runtime::url::StoreError>(())
+/// ```
+pub const REDIS_SETUP_RECHECK: Duration = Duration::from_secs(1);
+
 /// A lazily opened, multiplexed connection with bounded waits.
 pub(crate) struct Link {
     client: redis::Client,
@@ -26,12 +44,18 @@ pub(crate) struct Link {
     slot: Mutex<Slot>,
     /// The namespace's epoch marker key.
     epoch_key: String,
+    /// Redis's evicted-keys count when the marker was written (see `epoch`).
+    evictions_key: String,
     /// The epoch this process saw last (shared with the links made from this one).
     epoch: Arc<Mutex<Option<Epoch>>>,
     /// Whether each new connection's Redis is checked for what it must promise (`setup`).
     check_setup: bool,
     /// What the last check found (replicas a redemption waits for).
     setup: Mutex<Setup>,
+    /// How long a check holds before the open connection is checked again.
+    recheck: Duration,
+    /// When the open connection was last checked.
+    checked_at: Mutex<Option<Instant>>,
 }
 
 #[derive(Default)]
@@ -50,9 +74,12 @@ impl Link {
             response_timeout: REDIS_RESPONSE_TIMEOUT,
             slot: Mutex::new(Slot::default()),
             epoch_key: format!("{namespace}:elicit:epoch"),
+            evictions_key: format!("{namespace}:elicit:evictions"),
             epoch: Arc::default(),
             check_setup: true,
             setup: Mutex::default(),
+            recheck: REDIS_SETUP_RECHECK,
+            checked_at: Mutex::default(),
         })
     }
 
@@ -64,10 +91,27 @@ impl Link {
             response_timeout: response,
             slot: Mutex::new(Slot::default()),
             epoch_key: self.epoch_key.clone(),
+            evictions_key: self.evictions_key.clone(),
             epoch: Arc::clone(&self.epoch),
             check_setup: self.check_setup,
             setup: Mutex::default(),
+            recheck: self.recheck,
+            checked_at: Mutex::default(),
         }
+    }
+
+    /// The same link checking what Redis promises again `every` so long (and no connection
+    /// yet).
+    pub(crate) fn with_setup_recheck(&self, every: Duration) -> Self {
+        Link {
+            recheck: every,
+            ..self.with_timeouts(self.connect_timeout, self.response_timeout)
+        }
+    }
+
+    /// How long a reading of what Redis promises holds.
+    pub(crate) fn setup_recheck(&self) -> Duration {
+        self.recheck
     }
 
     /// The same link without the setup check (and no connection yet).
@@ -106,8 +150,17 @@ impl Link {
     /// across an await: callers that find no connection each connect, and the first one to
     /// finish is kept.
     pub(crate) async fn connection(&self) -> Result<(u64, MultiplexedConnection), String> {
-        if let Some(open) = self.slot().open.clone() {
-            return Ok(open);
+        let open = self.slot().open.clone();
+        if let Some((number, mut connection)) = open {
+            if self.check_due() {
+                // A setting changed while connected: this command fails, and so does every
+                // one after it until a new connection finds the promises kept again.
+                if let Err(why) = self.recheck_setup(&mut connection).await {
+                    self.forget(number);
+                    return Err(why);
+                }
+            }
+            return Ok((number, connection));
         }
         // The timeouts are ours (`tokio::time::timeout`), so both read the same way in errors.
         let config = redis::AsyncConnectionConfig::new()
@@ -128,8 +181,7 @@ impl Link {
         };
         // What this Redis promises first: nothing is written to one that cannot keep it.
         if self.check_setup {
-            let setup = self.check(&mut connection).await?;
-            *self.setup.lock().unwrap_or_else(PoisonError::into_inner) = setup;
+            self.recheck_setup(&mut connection).await?;
         }
         // A new connection: Redis may have restarted (and forgotten) while there was none.
         let ensure = self.ensure_cmd();
@@ -145,6 +197,28 @@ impl Link {
         let open = (slot.opened, connection);
         slot.open = Some(open.clone());
         Ok(open)
+    }
+
+    /// Whether the open connection's reading of what Redis promises is older than the
+    /// interval.
+    fn check_due(&self) -> bool {
+        self.check_setup
+            && self
+                .checked_at
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_none_or(|at| at.elapsed() >= self.recheck)
+    }
+
+    /// Reads what this Redis promises now and keeps what it found (and when).
+    async fn recheck_setup(&self, connection: &mut MultiplexedConnection) -> Result<(), String> {
+        let setup = self.check(connection).await?;
+        *self.setup.lock().unwrap_or_else(PoisonError::into_inner) = setup;
+        *self
+            .checked_at
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Instant::now());
+        Ok(())
     }
 
     /// Reads what this Redis promises (see `setup`), each answer within the response timeout.
@@ -221,6 +295,17 @@ impl Link {
         &self.epoch_key
     }
 
+    /// The key of the evicted-keys count the epoch began with (what the redemption script
+    /// compares).
+    pub(crate) fn evictions_key(&self) -> &str {
+        &self.evictions_key
+    }
+
+    /// The scripts' flag: `1` when the setup is checked (eviction is watched), else `0`.
+    pub(crate) fn check_flag(&self) -> &'static str {
+        if self.check_setup { "1" } else { "0" }
+    }
+
     /// The epoch this process knows, read from Redis if it knows none yet.
     pub(crate) async fn epoch(&self) -> Result<Epoch, String> {
         // Connecting reads the marker; a link sharing the memory may have read it already.
@@ -249,10 +334,12 @@ impl Link {
         let seen = self.known().map(|epoch| epoch.id).unwrap_or_default();
         let mut cmd = redis::cmd("EVAL");
         cmd.arg(ENSURE)
-            .arg(1)
+            .arg(2)
             .arg(&self.epoch_key)
+            .arg(&self.evictions_key)
             .arg(fresh_id())
-            .arg(seen);
+            .arg(seen)
+            .arg(self.check_flag());
         cmd
     }
 
@@ -270,8 +357,8 @@ impl Link {
                 before = %before.raw,
                 now = %epoch.raw,
                 first_admitted = epoch.first_admitted(),
-                "elicit: Redis lost data (restart without persistence, flush or deleted marker); \
-                 every requestState sealed before the new epoch is refused"
+                "elicit: Redis lost data (restart without persistence, flush, evicted keys or \
+                 deleted marker); every requestState sealed before the new epoch is refused"
             );
         }
         *known = Some(epoch.clone());

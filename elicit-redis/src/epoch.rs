@@ -2,10 +2,11 @@
 //!
 //! A Redis restarted without persistence or flushed forgets the state ids it redeemed, and
 //! would let a spent state be redeemed again. (Losing only part of them, by eviction or a
-//! crash restoring an older copy, keeps the marker: `setup` refuses those configurations.) Each namespace therefore holds one marker, `"{namespace}:elicit:epoch"`,
-//! written once (when absent) and never expiring: `"{id}:{created_ms}:{after_loss}"`, a random
-//! id, Redis's own clock when it was written (Unix milliseconds) and `1` once a replica has seen
-//! it replace another (a loss), else `0`.
+//! crash restoring an older copy, keeps the marker: `setup` refuses those configurations, and
+//! eviction is also watched while connected, below.) Each namespace therefore holds one
+//! marker, `"{namespace}:elicit:epoch"`, written once (when absent) and never expiring:
+//! `"{id}:{created_ms}:{after_loss}"`, a random id, Redis's own clock when it was written (Unix
+//! milliseconds) and `1` once a replica has seen it replace another (a loss), else `0`.
 //!
 //! Every redemption checks the marker in the same script that records the state id, so a loss
 //! between the two cannot slip through; each (re)connection reads it too. The marker decides
@@ -15,6 +16,16 @@
 //! - after a loss, also every state sealed less than [`MAX_CLOCK_SKEW`] after it, since the
 //!   replica that sealed it may have a clock that far ahead of Redis's.
 //!
+//! Eviction, which keeps the marker (it never expires, so the `volatile-*` policies never take
+//! it), is watched in the same script while the setup is checked: beside the marker,
+//! `"{namespace}:elicit:evictions"` holds Redis's `evicted_keys` count when the marker was
+//! written. The redemption script reads `INFO memory` and `INFO stats` (scripts may; `CONFIG`
+//! they may not), records nothing while a `maxmemory` with a policy other than `noeviction` is
+//! set, and ends the epoch (deletes the marker: a loss) once the count has moved, since any key
+//! evicted after the marker was written may have been a spent state. A `CONFIG RESETSTAT`, a
+//! restart of a Redis that had evicted keys before, or a namespace without the count moves it
+//! too, and is taken as a loss.
+//!
 //! A namespace seen for the first time counts as new, not lost (nothing tells the two apart):
 //! a replica that remembers an earlier marker turns the new one into a loss as soon as it
 //! sees it, and until then only states sealed before the marker are refused.
@@ -23,18 +34,33 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use elicit_state::MAX_CLOCK_SKEW;
 
-/// Reads the marker, writing it first when absent (`ARGV[1]`: a fresh id), and marks it as
-/// written after a loss when `ARGV[2]` (the id this replica saw last, or empty) is not its id.
+/// Reads the marker (`KEYS[1]`), writing it first when absent (`ARGV[1]`: a fresh id), and
+/// marks it as written after a loss when `ARGV[2]` (the id this replica saw last, or empty) is
+/// not its id. With `ARGV[3]` = `1` (the setup is checked) it also keeps `KEYS[2]`, Redis's
+/// `evicted_keys` count when the marker was written: a count that differs (keys were evicted
+/// since, or nobody counted) ends the epoch as a loss, and the new marker starts the count
+/// again.
 pub(super) const ENSURE: &str = r"
 if redis.replicate_commands then redis.replicate_commands() end
 local seen = ARGV[2]
 local marker = redis.call('GET', KEYS[1])
+local lost = seen ~= ''
+local evicted = false
+if ARGV[3] == '1' then
+  evicted = string.match(redis.call('INFO', 'stats'), '\nevicted_keys:(%d+)')
+  if not evicted then return redis.error_reply('ERR INFO stats gives no evicted_keys') end
+  if marker and redis.call('GET', KEYS[2]) ~= evicted then
+    marker = false
+    lost = true
+  end
+end
 if not marker then
   local now = redis.call('TIME')
-  local lost = '0'
-  if seen ~= '' then lost = '1' end
-  marker = ARGV[1] .. ':' .. now[1] .. string.format('%03d', math.floor(tonumber(now[2]) / 1000)) .. ':' .. lost
+  local flag = '0'
+  if lost then flag = '1' end
+  marker = ARGV[1] .. ':' .. now[1] .. string.format('%03d', math.floor(tonumber(now[2]) / 1000)) .. ':' .. flag
   redis.call('SET', KEYS[1], marker)
+  if evicted then redis.call('SET', KEYS[2], evicted) end
   return marker
 end
 if seen ~= '' and string.sub(marker, -2) == ':0' and string.sub(marker, 1, #seen + 1) ~= seen .. ':' then
@@ -44,10 +70,30 @@ end
 return marker
 ";
 
+/// What [`REDEEM`] answers when Redis may evict keys right now (a `maxmemory` with a policy
+/// other than `noeviction`): nothing is recorded.
+pub(super) const MAY_EVICT: i64 = -2;
+
 /// Records a state id (`KEYS[2]`, `SET NX PXAT ARGV[2]`) only while the marker (`KEYS[1]`) is
-/// still `ARGV[1]`: `1` recorded, `0` seen before, `-1` the marker changed.
+/// still `ARGV[1]`: `1` recorded, `0` seen before, `-1` the marker changed. With `ARGV[3]` =
+/// `1` (the setup is checked), in the same script: [`MAY_EVICT`] while Redis may evict keys,
+/// and, when Redis evicted any key since the marker was written (`evicted_keys` is no longer
+/// `KEYS[3]`), the marker is deleted and `-1` returned, so the epoch ends as after any loss.
 pub(super) const REDEEM: &str = r"
+if redis.replicate_commands then redis.replicate_commands() end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+if ARGV[3] == '1' then
+  local memory = redis.call('INFO', 'memory')
+  local limit = string.match(memory, '\nmaxmemory:(%d+)')
+  local policy = string.match(memory, '\nmaxmemory_policy:([%w%-]+)')
+  if limit ~= '0' and policy ~= 'noeviction' then return -2 end
+  local evicted = string.match(redis.call('INFO', 'stats'), '\nevicted_keys:(%d+)')
+  if not evicted then return -2 end
+  if redis.call('GET', KEYS[3]) ~= evicted then
+    redis.call('DEL', KEYS[1])
+    return -1
+  end
+end
 if redis.call('SET', KEYS[2], '1', 'NX', 'PXAT', ARGV[2]) then return 1 end
 return 0
 ";

@@ -11,6 +11,11 @@ use elicit_state::{Redemption, ReplayGuard, StateError};
 use crate::connection::Link;
 use crate::{epoch, keep_until};
 
+/// Why a redemption is refused while Redis may evict keys.
+const MAY_EVICT: &str = "this Redis may now evict the keys that remember spent states \
+    (a `maxmemory` is set and `maxmemory-policy` is no longer `noeviction`): no requestState is \
+    redeemed until it is set back; see elicit-redis's docs, \"What Redis must promise\"";
+
 /// A [`ReplayGuard`] in Redis: a state id is redeemed with `SET … NX PXAT`, so single use
 /// holds across replicas; `"{namespace}:elicit:epoch"`, checked in the same script, makes a
 /// Redis that lost its data refuse the states sealed before the loss
@@ -187,6 +192,46 @@ impl RedisReplayGuard {
     pub fn checks_setup(&self) -> bool {
         self.link.checks_setup()
     }
+
+    /// The same guard reading what Redis promises again `every` so long instead of every
+    /// [`REDIS_SETUP_RECHECK`](crate::REDIS_SETUP_RECHECK): before the first command after
+    /// the interval, on the open connection, failing closed while a setting is wrong. A live
+    /// change to persistence or the role is noticed within it; eviction is checked in every
+    /// redemption whatever the interval. `Duration::ZERO` checks before every command. It opens
+    /// its own connection on first use.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_redis::{REDIS_SETUP_RECHECK, RedisReplayGuard};
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(guard.setup_recheck(), REDIS_SETUP_RECHECK);
+    /// let guard = guard.with_setup_recheck(Duration::from_secs(10));
+    /// assert_eq!(guard.setup_recheck(), Duration::from_secs(10));
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn with_setup_recheck(self, every: Duration) -> Self {
+        RedisReplayGuard {
+            link: Arc::new(self.link.with_setup_recheck(every)),
+            ..self
+        }
+    }
+
+    /// How long a reading of what Redis promises holds (see
+    /// [`with_setup_recheck`](Self::with_setup_recheck)).
+    ///
+    /// ```
+    /// use elicit_redis::{REDIS_SETUP_RECHECK, RedisReplayGuard};
+    ///
+    /// let guard = RedisReplayGuard::new("redis://127.0.0.1:6379", "myapp")?;
+    /// assert_eq!(guard.setup_recheck(), REDIS_SETUP_RECHECK);
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn setup_recheck(&self) -> Duration {
+        self.link.setup_recheck()
+    }
 }
 
 impl ReplayGuard for RedisReplayGuard {
@@ -213,14 +258,20 @@ impl ReplayGuard for RedisReplayGuard {
                 let mut redeem = redis::cmd("EVAL");
                 redeem
                     .arg(epoch::REDEEM)
-                    .arg(2)
+                    .arg(3)
                     .arg(self.link.epoch_key())
                     .arg(&key)
+                    .arg(self.link.evictions_key())
                     .arg(&epoch.raw)
-                    .arg(keep_until(state.expires_at));
+                    .arg(keep_until(state.expires_at))
+                    .arg(self.link.check_flag());
                 match self.link.query::<i64>(&redeem).await {
                     Ok(1) => return self.replicated(&hex).await,
                     Ok(0) => return Err(StateError::Replayed),
+                    Ok(epoch::MAY_EVICT) => {
+                        tracing::error!(target: "elicit", state = %hex, "elicit: Redis refused: {MAY_EVICT}");
+                        return Err(StateError::ReplayGuardUnavailable(MAY_EVICT.to_owned()));
+                    }
                     Ok(_) => {}
                     Err(e) => return Err(StateError::ReplayGuardUnavailable(e)),
                 }

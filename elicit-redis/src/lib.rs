@@ -29,10 +29,10 @@
 //! # What Redis must promise
 //!
 //! A spent state must stay spent for as long as it could be replayed. On every new
-//! connection the store and the guard read what the server promises (`INFO` and `CONFIG GET`)
-//! and refuse, with an error naming the setting, a Redis that could forget a spent state
-//! while keeping the namespace's epoch marker (below), the one kind of loss the marker cannot
-//! see:
+//! connection, and again while connected (below), the store and the guard read what the server
+//! promises (`INFO` and `CONFIG GET`) and refuse, with an error naming the setting, a Redis
+//! that could forget a spent state while keeping the namespace's epoch marker (below), the one
+//! kind of loss the marker cannot see:
 //!
 //! | Risk | Refused at connect | Accepted |
 //! |---|---|---|
@@ -41,12 +41,39 @@
 //! | the connection reaches a replica | `role` other than `master` | the primary |
 //! | a failover to a replica that lags | — | each redemption waits (`WAIT`, within three quarters of the response timeout) until every replica connected to the primary has it, and fails closed when fewer confirm |
 //!
-//! Replicas are counted when the connection opens (a replica attached later is waited for
-//! from the next connection on), and a replica that may be promoted must keep the same
-//! promises itself. Redis Cluster is not supported (the marker and the spent states live in
+//! Replicas are counted at each reading (a replica attached later is waited for from the next
+//! one on), and a replica that may be promoted must keep the same promises itself. Redis Cluster is not supported (the marker and the spent states live in
 //! different slots: every redemption fails closed). A provider that hides `CONFIG` cannot be
 //! checked: keep the settings above some other way and say so with `trusting_setup()`
 //! ([`RedisReplayGuard::trusting_setup`], [`RedisCompletionStore::trusting_setup`]).
+//!
+//! ## Settings changed while connected
+//!
+//! A `CONFIG SET` does not wait for a new connection, so the promises are kept watching:
+//!
+//! * **Eviction, in every redemption, with no window.** The script that records a spent
+//!   state first reads `INFO memory` and `INFO stats` (a script may run `INFO`, not `CONFIG`).
+//!   While a `maxmemory` is set with a policy other than `noeviction`, it records nothing and
+//!   the redemption fails closed ([`StateError::ReplayGuardUnavailable`]). Beside the epoch
+//!   marker, `"{namespace}:elicit:evictions"` keeps Redis's `evicted_keys` count from when the
+//!   marker was written; once that count has moved, any spent state may have been evicted, so
+//!   the epoch ends as after a flush (below): every state sealed before it is refused
+//!   ([`StateError::ReplayMemoryLost`]), also after the policy is set back. A spent state
+//!   therefore never runs again because of eviction, however briefly the policy was changed.
+//!   The count is the whole server's: evicting any key of that Redis ends the epoch, and so
+//!   does a `CONFIG RESETSTAT`, a restart of a Redis that had evicted keys before, or a
+//!   namespace without the count (written by an earlier version of this crate): each refuses
+//!   the states under way once, then all works as always.
+//! * **Persistence and the role, every [`REDIS_SETUP_RECHECK`].** Only `CONFIG` tells them, so
+//!   they are read again on the open connection before the first command after the interval
+//!   (`with_setup_recheck` sets another; zero reads them before every command). While a
+//!   setting is wrong every command fails (redemptions with
+//!   [`StateError::ReplayGuardUnavailable`]) and the connection is dropped; once it is set
+//!   back, the next connection works again. The window is honest about what it cannot see: a
+//!   change made and undone within one interval, and a crash inside the interval after a live
+//!   change (to `appendfsync everysec`, say) that loses the last writes while keeping the
+//!   marker. Keep the interval short, and keep `CONFIG SET` from the servers' Redis user (an ACL
+//!   such as `-config|set`, leaving `+config|get` for this check).
 //!
 //! Two losses no setting prevents are yours to handle: a `FLUSHALL`/`FLUSHDB` (noticed, as
 //! below) and **restoring a backup** (an older copy with the marker in it): after restoring
@@ -104,7 +131,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use elicit_state::MAX_CLOCK_SKEW;
 
-pub use connection::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT};
+pub use connection::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, REDIS_SETUP_RECHECK};
 pub use guard::RedisReplayGuard;
 pub use store::RedisCompletionStore;
 

@@ -1,7 +1,8 @@
 //! What a Redis must promise before it may remember spent states: read from the server on
-//! every new connection, and refused (a clear error, the connection not used) when the
-//! configuration could forget a spent state while keeping the namespace's epoch marker, the
-//! one kind of loss the marker cannot see.
+//! every new connection and again while connected (`connection`), and refused (a clear error,
+//! the connection not used) when the configuration could forget a spent state while keeping
+//! the namespace's epoch marker, the one kind of loss the marker cannot see. (Eviction is also
+//! checked by every redemption's script, `epoch`.)
 //!
 //! | Risk | Refused | Kept |
 //! |---|---|---|

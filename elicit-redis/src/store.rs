@@ -160,6 +160,28 @@ impl RedisCompletionStore {
         }
     }
 
+    /// The same store (and the guards [`replay_guard`](Self::replay_guard) makes from it)
+    /// reading what Redis promises again `every` so long instead of every
+    /// [`REDIS_SETUP_RECHECK`](crate::REDIS_SETUP_RECHECK); see
+    /// [`RedisReplayGuard::with_setup_recheck`]. It opens its own connection on first use.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use elicit_redis::RedisCompletionStore;
+    ///
+    /// let store = RedisCompletionStore::new("redis://127.0.0.1:6379", "myapp")?
+    ///     .with_setup_recheck(Duration::ZERO);
+    /// assert_eq!(store.replay_guard().setup_recheck(), Duration::ZERO);
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    #[must_use]
+    pub fn with_setup_recheck(self, every: Duration) -> Self {
+        RedisCompletionStore {
+            link: Arc::new(self.link.with_setup_recheck(every)),
+            ..self
+        }
+    }
+
     /// The connect and response timeouts.
     ///
     /// ```

@@ -71,6 +71,38 @@ impl Drop for Configured {
 
 const NO_PERSISTENCE: [&str; 4] = ["--save", "", "--appendonly", "no"];
 
+/// A `redis-server` without persistence, with `maxmemory 4mb` and `policy`.
+fn limited_to_4mb(policy: &str) -> Configured {
+    Configured::start(
+        &[
+            &NO_PERSISTENCE[..],
+            &["--maxmemory", "4mb", "--maxmemory-policy", policy],
+        ]
+        .concat(),
+    )
+}
+
+/// Fills a Redis that evicts keys with expiring values until eviction took every spent state of
+/// namespace `ns` (the epoch marker, which never expires, stays).
+async fn evict_spent_states(redis: &Configured, ns: &str) {
+    let replay_keys = format!("{ns}:elicit:replay:*");
+    let filler = "x".repeat(64 * 1024);
+    for n in 0..2_000 {
+        redis
+            .command(&["SET", &format!("{ns}:filler:{n}"), &filler, "EX", "86400"])
+            .await
+            .unwrap();
+        if redis.command(&["KEYS", &replay_keys]).await.unwrap() == redis::Value::Array(vec![]) {
+            break;
+        }
+    }
+    assert_eq!(
+        redis.command(&["KEYS", &replay_keys]).await.unwrap(),
+        redis::Value::Array(vec![]),
+        "eviction took the spent state's key"
+    );
+}
+
 fn spent(id: u8) -> Redemption {
     let now = SystemTime::now();
     Redemption::new([id; 16], now, now + Duration::from_secs(600), now)
@@ -92,13 +124,7 @@ async fn refused(url: &str, ns: &str) -> String {
 #[tokio::test]
 #[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn a_redis_that_may_evict_is_refused_and_eviction_lets_a_spent_state_run_again() {
-    let redis = Configured::start(
-        &[
-            &NO_PERSISTENCE[..],
-            &["--maxmemory", "4mb", "--maxmemory-policy", "volatile-lru"],
-        ]
-        .concat(),
-    );
+    let redis = limited_to_4mb("volatile-lru");
     let ns = namespace("evict");
     let why = refused(&redis.url, &ns).await;
     assert!(
@@ -118,22 +144,7 @@ async fn a_redis_that_may_evict_is_refused_and_eviction_lets_a_spent_state_run_a
         .trusting_setup();
     let state = spent(1);
     guard.redeem(state).await.unwrap();
-    let replay_keys = format!("{ns}:elicit:replay:*");
-    let filler = "x".repeat(64 * 1024);
-    for n in 0..2_000 {
-        redis
-            .command(&["SET", &format!("{ns}:filler:{n}"), &filler, "EX", "86400"])
-            .await
-            .unwrap();
-        if redis.command(&["KEYS", &replay_keys]).await.unwrap() == redis::Value::Array(vec![]) {
-            break;
-        }
-    }
-    assert_eq!(
-        redis.command(&["KEYS", &replay_keys]).await.unwrap(),
-        redis::Value::Array(vec![]),
-        "eviction took the spent state's key"
-    );
+    evict_spent_states(&redis, &ns).await;
     assert!(
         guard.redeem(state).await.is_ok(),
         "the spent state ran again"
@@ -143,13 +154,7 @@ async fn a_redis_that_may_evict_is_refused_and_eviction_lets_a_spent_state_run_a
 #[tokio::test]
 #[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn a_full_redis_that_never_evicts_fails_closed() {
-    let redis = Configured::start(
-        &[
-            &NO_PERSISTENCE[..],
-            &["--maxmemory", "4mb", "--maxmemory-policy", "noeviction"],
-        ]
-        .concat(),
-    );
+    let redis = limited_to_4mb("noeviction");
     let ns = namespace("full");
     let guard = RedisReplayGuard::connect(&redis.url, &ns)
         .await
@@ -333,4 +338,124 @@ async fn a_replica_is_refused_and_a_primary_waits_for_its_replicas() {
         matches!(verdict, Err(StateError::ReplayGuardUnavailable(_))),
         "{verdict:?}"
     );
+}
+
+/// The hazard above, set live: Redis is accepted (a `maxmemory` with `noeviction`), then an
+/// administrator switches it to `volatile-lru` while the servers are connected. From that
+/// command on nothing is redeemed; once eviction took a spent state's key, the epoch ends, so
+/// that state stays refused after the policy is set back, on this replica and on one connecting
+/// afterwards. A state sealed after the new epoch's line works as always.
+#[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
+async fn an_eviction_policy_set_while_connected_fails_closed_and_what_it_evicted_stays_spent() {
+    let redis = limited_to_4mb("noeviction");
+    let ns = namespace("live-evict");
+    let guard = RedisReplayGuard::connect(&redis.url, &ns)
+        .await
+        .expect("accepted");
+    let state = spent(9);
+    guard.redeem(state).await.unwrap();
+
+    redis
+        .command(&["CONFIG", "SET", "maxmemory-policy", "volatile-lru"])
+        .await
+        .unwrap();
+    // The very next redemption, on the connection already open: refused, nothing recorded.
+    let fresh = spent(10);
+    match guard.redeem(fresh).await {
+        Err(StateError::ReplayGuardUnavailable(why)) => assert_eq!(
+            why,
+            "this Redis may now evict the keys that remember spent states (a `maxmemory` is set \
+             and `maxmemory-policy` is no longer `noeviction`): no requestState is redeemed \
+             until it is set back; see elicit-redis's docs, \"What Redis must promise\""
+        ),
+        other => panic!("redeemed while Redis may evict: {other:?}"),
+    }
+    let hex: String = fresh.id.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        redis
+            .command(&["EXISTS", &format!("{ns}:elicit:replay:{hex}")])
+            .await
+            .unwrap(),
+        redis::Value::Int(0),
+        "nothing recorded"
+    );
+
+    // Eviction takes the spent state's key (and keeps the marker).
+    evict_spent_states(&redis, &ns).await;
+    assert_eq!(
+        redis
+            .command(&["EXISTS", &format!("{ns}:elicit:epoch")])
+            .await
+            .unwrap(),
+        redis::Value::Int(1),
+        "the marker is kept"
+    );
+
+    // Set back (with room to write): the evicted spent state is still refused, here and on a
+    // replica connecting now.
+    redis
+        .command(&["CONFIG", "SET", "maxmemory-policy", "noeviction"])
+        .await
+        .unwrap();
+    redis
+        .command(&["CONFIG", "SET", "maxmemory", "256mb"])
+        .await
+        .unwrap();
+    assert_eq!(guard.redeem(state).await, Err(StateError::ReplayMemoryLost));
+    assert_eq!(guard.redeem(fresh).await, Err(StateError::ReplayMemoryLost));
+    let other = RedisReplayGuard::connect(&redis.url, &ns).await.unwrap();
+    assert_eq!(other.redeem(state).await, Err(StateError::ReplayMemoryLost));
+
+    // A state sealed after the new epoch's line is redeemed once, as always.
+    let later = SystemTime::now() + elicit_runtime::state::MAX_CLOCK_SKEW + Duration::from_secs(5);
+    let after = Redemption::new([11; 16], later, later + Duration::from_secs(600), later);
+    assert_eq!(guard.redeem(after).await, Ok(()));
+    assert_eq!(other.redeem(after).await, Err(StateError::Replayed));
+}
+
+/// Persistence changed while connected: with the promises read again before every command
+/// (`with_setup_recheck(Duration::ZERO)`), the store and the guard refuse from the first command
+/// after `CONFIG SET appendfsync everysec`, and work again once it is set back.
+#[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
+async fn persistence_changed_while_connected_fails_closed_until_set_back() {
+    let redis = Configured::start(&[
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--save",
+        "",
+    ]);
+    let ns = namespace("live-persist");
+    let store = RedisCompletionStore::connect(&redis.url, &ns)
+        .await
+        .expect("accepted")
+        .with_setup_recheck(Duration::ZERO);
+    let guard = store.replay_guard();
+    guard.redeem(spent(12)).await.unwrap();
+    assert_eq!(store.lookup("flow").await.unwrap(), None);
+
+    redis
+        .command(&["CONFIG", "SET", "appendfsync", "everysec"])
+        .await
+        .unwrap();
+    let verdict = guard.redeem(spent(13)).await;
+    let Err(StateError::ReplayGuardUnavailable(why)) = &verdict else {
+        panic!("redeemed on a Redis that may lose its last writes: {verdict:?}");
+    };
+    assert!(
+        why.contains("the append-only file is fsynced `everysec`"),
+        "{why}"
+    );
+    let why = store.lookup("flow").await.unwrap_err().to_string();
+    assert!(why.contains("fsynced `everysec`"), "{why}");
+
+    redis
+        .command(&["CONFIG", "SET", "appendfsync", "always"])
+        .await
+        .unwrap();
+    assert_eq!(guard.redeem(spent(13)).await, Ok(()));
+    assert_eq!(guard.redeem(spent(13)).await, Err(StateError::Replayed));
 }

@@ -68,7 +68,7 @@ impl Silent {
 }
 
 /// Reads RESP commands from `stream` and answers them: the script reading the epoch marker
-/// (`EVAL` with one key) with a marker written in 1970, a redemption (`EVAL` with two keys)
+/// (`EVAL` with two keys) with a marker written in 1970, a redemption (`EVAL` with three keys)
 /// with `1` (recorded), anything else `+OK`. With `mute_at_redemption`, stops answering at the
 /// first redemption (and reads on until the client hangs up).
 fn answer_ok(mut stream: TcpStream, mute_at_redemption: bool) {
@@ -87,11 +87,11 @@ fn answer_ok(mut stream: TcpStream, mute_at_redemption: bool) {
             pending.drain(..used);
             let eval = args[0].eq_ignore_ascii_case("EVAL");
             let keys = args.get(2).map(String::as_str);
-            let redemption = eval && keys == Some("2");
+            let redemption = eval && keys == Some("3");
             muted |= mute_at_redemption && redemption;
             let answer: &[u8] = match (eval, keys) {
-                (true, Some("1")) => b"$15\r\nfake0001:1000:0\r\n",
-                (true, Some("2")) => b":1\r\n",
+                (true, Some("2")) => b"$15\r\nfake0001:1000:0\r\n",
+                (true, Some("3")) => b":1\r\n",
                 _ => b"+OK\r\n",
             };
             if !muted && stream.write_all(answer).is_err() {
