@@ -12,26 +12,31 @@
 //! ```
 //! (`scripts/host-interop` runs the elicitation scenarios this way.)
 
-use elicit_host::{Consent, FormInput, FormModel, UrlReport, UrlRequest};
+use elicit_host::{Consent, FormInput, FormModel, UrlReport, UrlRequest, safe_text};
 use elicit_host_rmcp::{Answerer, Asker, ElicitingClient, Host};
 use elicit_wire::ElicitResult;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
 
-/// Accepts each form with what it is pre-filled with; opens nothing.
+/// Accepts each form with what it is pre-filled with; opens nothing. What the server sends is
+/// printed through `safe_text`: shown, never obeyed by the terminal.
 struct AcceptsDefaults;
 
 impl Host for AcceptsDefaults {
     async fn fill(&self, asker: &Asker, form: &FormModel) -> ElicitResult {
-        println!("{} asks: {}", asker.shown_name(), form.message());
+        println!(
+            "{} asks: {}",
+            safe_text(asker.shown_name()),
+            safe_text(form.message())
+        );
         FormInput::new(form)
             .accept()
             .unwrap_or_else(|_| ElicitResult::cancel())
     }
 
     async fn open(&self, _: &Asker, request: &UrlRequest, _: &UrlReport) -> Consent {
-        println!("not opening {}", request.url);
+        println!("not opening {}", safe_text(&request.url));
         Consent::Declined
     }
 }
@@ -72,9 +77,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .call_tool(&client, CallToolRequestParams::new(tool.name.clone()))
             .await;
         let outcomes: Vec<_> = call.elicitations.iter().map(|e| &e.outcome).collect();
+        let tool = safe_text(&tool.name);
         match call.result {
-            Ok(result) => println!("{}: {:?} {:?}", tool.name, outcomes, result.content),
-            Err(error) => println!("{}: {:?} failed: {error}", tool.name, outcomes),
+            Ok(result) => println!("{tool}: {outcomes:?} {:?}", result.content),
+            Err(error) => println!(
+                "{tool}: {outcomes:?} failed: {}",
+                safe_text(&error.to_string())
+            ),
         }
     }
     client.cancel().await?;
