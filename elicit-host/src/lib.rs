@@ -87,6 +87,14 @@ mod safe_text;
 pub mod terminal;
 mod url_report;
 
+// The bodies of the fuzz targets `host_request` and `html_read`, outside `src/` and outside
+// the published package: compiled only with `--cfg fuzzing` (cargo-fuzz sets it;
+// `./scripts/test` replays the corpora with it).
+#[cfg(fuzzing)]
+#[doc(hidden)]
+#[path = "../fuzz_targets/mod.rs"]
+pub mod fuzz_targets;
+
 pub use consent::Consent;
 pub use elicit_wire as wire;
 pub use form::{Field, FieldKind, FormModel};
