@@ -1,6 +1,9 @@
 //! The confirmation page a `GET` of the link shows: which server asks, what for (the
 //! elicitation's message), for which user, what is being confirmed (the bound state's fields
-//! marked `#[elicit(show)]`), and a form that posts back with the CSRF token.
+//! marked `#[elicit(show)]`, each whole, its whitespace kept and its invisible characters
+//! marked), and a form that posts back with the CSRF token. A value too long to seal whole
+//! says how much of it is not shown, and the page then offers only Cancel: nobody confirms
+//! what they were not shown.
 
 use ::axum::response::Response;
 use http::StatusCode;
@@ -9,6 +12,7 @@ use elicit_runtime::url::Shown;
 
 use super::html::{Escaped, document};
 use super::texts::PageTexts;
+use super::visible::Visible;
 
 /// The form field carrying the confirmation token.
 pub(super) const TOKEN_FIELD: &str = "token";
@@ -18,6 +22,17 @@ pub(super) const DECISION_FIELD: &str = "decision";
 pub(super) const CONFIRM: &str = "confirm";
 /// The cancel button's value.
 pub(super) const CANCEL: &str = "cancel";
+/// What the page says instead of its warning when a value is not shown whole.
+const TOO_LONG: &str = "Part of this request is too long to show here, so it cannot be confirmed. \
+     Cancel, and ask your assistant for a shorter request.";
+/// What a confirm of such a page records (the page offered none).
+pub(super) const NOT_SHOWN: &str =
+    "the confirmation page could not show everything this request acts on";
+
+/// Whether every shown value is whole (none has characters left out).
+pub(super) fn shows_all(shown: &[Shown]) -> bool {
+    shown.iter().all(|s| s.hidden() == 0)
+}
 
 /// What the confirmation page shows.
 pub(super) struct Confirmation<'a> {
@@ -50,10 +65,26 @@ impl PageTexts {
             .shown
             .iter()
             .map(|s| {
-                let (label, value) = (Escaped(s.label()), Escaped(s.value()));
-                format!("<dt>{label}</dt><dd>{value}</dd>")
+                let (label, value) = (Visible(s.label()), Visible(s.value()));
+                let cut = match s.hidden() {
+                    0 => String::new(),
+                    1 => "<span class=\"cut\">1 more character not shown</span>".to_owned(),
+                    n => format!("<span class=\"cut\">{n} more characters not shown</span>"),
+                };
+                format!("<dt>{label}</dt><dd>{value}{cut}</dd>")
             })
             .collect();
+        // Nothing left out, or no Confirm.
+        let (warning, confirm) = if shows_all(c.shown) {
+            let button = format!(
+                "<button type=\"submit\" name=\"{DECISION_FIELD}\" value=\"{CONFIRM}\" \
+                 class=\"confirm\">{}</button>",
+                Escaped(confirm)
+            );
+            (warning, button)
+        } else {
+            (TOO_LONG, String::new())
+        };
         let main = format!(
             "<p class=\"from\">Request from {server}</p>\n\
              <h1>{heading}</h1>\n\
@@ -64,16 +95,15 @@ impl PageTexts {
              <input type=\"hidden\" name=\"{TOKEN_FIELD}\" value=\"{token}\">\n\
              <div class=\"actions\">\
              <button type=\"submit\" name=\"{DECISION_FIELD}\" value=\"{CANCEL}\" class=\"cancel\">{cancel}</button>\
-             <button type=\"submit\" name=\"{DECISION_FIELD}\" value=\"{CONFIRM}\" class=\"confirm\">{confirm}</button>\
+             {confirm}\
              </div></form>\n",
-            server = Escaped(c.server),
+            server = Visible(c.server),
             heading = Escaped(heading),
-            message = Escaped(message),
-            user = Escaped(c.user),
+            message = Visible(message),
+            user = Visible(c.user),
             warning = Escaped(warning),
             token = Escaped(c.token),
             cancel = Escaped(cancel),
-            confirm = Escaped(confirm),
         );
         document(StatusCode::OK, heading, &main)
     }

@@ -26,7 +26,10 @@ pub(super) const STYLE: &str = concat!(
     ".ask{margin:0 0 20px;padding:12px 16px;border-left:3px solid var(--accent);",
     "background:var(--bg);border-radius:4px}",
     "dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:0 0 20px;font-size:14px}",
-    "dt{color:var(--muted)}dd{margin:0;font-weight:600}",
+    "dt{color:var(--muted)}dd{margin:0;font-weight:600;white-space:pre-wrap}",
+    ".esc{font:12px ui-monospace,monospace;color:var(--muted);border:1px solid var(--line);",
+    "border-radius:3px;padding:0 2px}",
+    ".cut{display:block;font-weight:400;color:var(--muted)}",
     ".hint{color:var(--muted);font-size:14px;margin:0}",
     "form{margin:24px 0 0}.actions{display:flex;gap:12px;justify-content:flex-end}",
     "button{font:inherit;font-weight:600;padding:8px 20px;border-radius:8px;",
@@ -40,7 +43,7 @@ pub(super) const STYLE: &str = concat!(
 /// application's connect step may redirect to an OAuth provider; the one form is ours, its
 /// target the page's own URL.
 pub(super) const CSP: &str = "default-src 'none'; \
-     style-src 'sha256-l53oB4LqXL93FNIoQuMQsJZ/Jhl3azaWLEhWyAnvxm4='; \
+     style-src 'sha256-mCQ0X7rY+08jo1LmIEbqUIrgri9wHjq2SDDlO5EkrPg='; \
      base-uri 'none'; frame-ancestors 'none'";
 
 /// Headers on every page of the route: the link's handle is in the URL, so no caching and no

@@ -202,6 +202,7 @@ mod origin;
 mod route;
 mod scope;
 mod texts;
+mod visible;
 
 // The body of the `landing_route` fuzz target, outside `src/` and outside the published
 // package: compiled only with `--cfg fuzzing` (cargo-fuzz sets it; `./scripts/test` replays the

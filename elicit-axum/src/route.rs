@@ -8,7 +8,7 @@ use ::axum::response::Response;
 use http::request::Parts;
 use http::{HeaderValue, Method, StatusCode, header};
 
-use super::confirm::Confirmation;
+use super::confirm::{self, Confirmation};
 use super::form::{self, Decision};
 use super::hook::{ConnectHook, ConnectStep, OpenedLink, StepKind};
 use super::origin;
@@ -111,6 +111,16 @@ impl<H: ConnectHook> Route<H> {
                 Ok(()) => {
                     tracing::info!(target: "elicit", id = link.id(), key = link.key(), "landing page cancelled a flow");
                     self.texts.cancelled_page()
+                }
+                Err(error) => self.refuse(&error),
+            };
+        }
+        if !confirm::shows_all(link.opened.shown()) {
+            // Its page offered no Confirm: a value was not shown whole. The hook never sees it.
+            return match self.page.fail_raw(&link.opened, confirm::NOT_SHOWN).await {
+                Ok(()) => {
+                    tracing::warn!(target: "elicit", id = link.id(), key = link.key(), "landing page failed a flow whose page could not show all it acts on");
+                    self.texts.failed_page(None, None)
                 }
                 Err(error) => self.refuse(&error),
             };

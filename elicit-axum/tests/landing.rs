@@ -19,7 +19,7 @@ use common::trace::recorded;
 use common::url::*;
 use elicit_axum::{LandingRoute, PageTexts};
 use elicit_runtime::state::{KeyRing, StateSealer};
-use elicit_runtime::url::{Completion, LandingPage, PageError};
+use elicit_runtime::url::{Completion, LandingPage, PageError, Shown};
 use elicit_runtime::{ElicitContext, ElicitServer, ElicitUrl, UrlAnswer};
 use pollster::block_on;
 use serde_json::json;
@@ -221,6 +221,71 @@ fn two_tabs_open_the_link_and_the_second_record_is_refused() {
         block_on(page.complete_raw(&other_tab, None)).unwrap_err(),
         PageError::AlreadyRecorded
     );
+}
+
+/// The page shows everything the hook will act on: a long value whole (seventeen repository
+/// names of 30 characters, one a line), its whitespace kept, a bidirectional override marked
+/// rather than obeyed.
+#[test]
+fn a_shown_value_appears_whole_with_its_whitespace_and_its_invisible_characters_marked() {
+    let (_, server) = store_and_server(sealer());
+    let caller = Caller::new(&server, Some(ALICE));
+    let repos: Vec<String> = (0..17)
+        .map(|i| format!("octo-org/repository-number-{i:03}"))
+        .collect();
+    assert!(repos.iter().all(|repo| repo.len() == 30));
+    let listed = ConnectGithub {
+        provider: "github".into(),
+        repo: format!("{}\n\tand  evil\u{202e}gro-otco", repos.join("\n")),
+    };
+    let (handle, _) = start_with(&caller, listed);
+    let app = app(&server, &Hook::new(Then::Complete));
+    let (status, page) = get(&app, &handle, Some(ALICE));
+    assert_eq!(status, StatusCode::OK);
+    let expected = format!(
+        "<dt>Repository</dt><dd>{}\n\tand  evil<span class=\"esc\">&lt;U+202E&gt;</span>gro-otco</dd></dl>",
+        repos.join("\n")
+    );
+    assert!(page.contains(&expected), "{page}");
+    assert!(page.contains("dd{margin:0;font-weight:600;white-space:pre-wrap}"));
+    assert!(page.contains(
+        "<button type=\"submit\" name=\"decision\" value=\"confirm\" class=\"confirm\">Confirm</button>"
+    ));
+    let (status, _) = confirm(&app, &handle, ALICE);
+    assert_eq!(status, StatusCode::OK);
+}
+
+/// A value too long to seal whole: the page says how much of it is not shown and offers only
+/// Cancel; a confirm posted anyway fails the flow and never reaches the hook.
+#[test]
+fn a_value_not_shown_whole_cannot_be_confirmed() {
+    let (store, server) = store_and_server(sealer());
+    let caller = Caller::new(&server, Some(ALICE));
+    let long = ConnectGithub {
+        provider: "github".into(),
+        repo: "x".repeat(Shown::MAX_CHARS + 25),
+    };
+    let (handle, _) = start_with(&caller, long);
+    let hook = Hook::new(Then::Complete);
+    let app = app(&server, &hook);
+    let (status, page) = get(&app, &handle, Some(ALICE));
+    assert_eq!(status, StatusCode::OK);
+    let expected = format!(
+        "<dt>Repository</dt><dd>{}<span class=\"cut\">25 more characters not shown</span></dd></dl>\n\
+         <p class=\"hint\">Part of this request is too long to show here, so it cannot be \
+         confirmed. Cancel, and ask your assistant for a shorter request.</p>\n",
+        "x".repeat(Shown::MAX_CHARS)
+    );
+    assert!(page.contains(&expected), "{page}");
+    assert!(!page.contains("value=\"confirm\""), "no Confirm: {page}");
+    assert!(page.contains("value=\"cancel\" class=\"cancel\">Cancel</button></div>"));
+
+    let (status, html) = press(&app, &handle, ALICE, &token_in(&page), "confirm");
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<h1>Not completed</h1>"), "{html}");
+    assert!(hook.opened.lock().unwrap().is_empty(), "the hook never ran");
+    let reason = "the confirmation page could not show everything this request acts on".to_owned();
+    assert_eq!(store.snapshot(), vec![Completion::Failed { reason }]);
 }
 
 #[test]

@@ -417,7 +417,10 @@ impl OpenedHandleKey {
     }
     /// What the confirmation page shows of the bound state, so the user sees what is being
     /// confirmed: the fields the author marked `#[elicit(show)]`, as sealed when the link was
-    /// made ([`ElicitUrl::shown`](crate::ElicitUrl::shown)). Show each label and value, escaped.
+    /// made ([`ElicitUrl::shown`](crate::ElicitUrl::shown)). Show each label and value whole,
+    /// escaped, whitespace kept, control, bidirectional and zero-width characters made visible;
+    /// a value with characters left out ([`Shown::hidden`](super::Shown::hidden)) says so, and
+    /// then the page must not let the user confirm.
     ///
     /// ```
     /// # use elicit_runtime::{ElicitServer, elicit_url};
