@@ -1,20 +1,41 @@
 //! The pool of requests left open while a person acts: 2025-11-25 requests waiting on a
 //! URL-mode page or on a pushed question's answer, and 2026-07-28 retries held for a page.
 //! Bounded in all, and per user, so one user (or one silent client) cannot hold every wait;
-//! and fair when full: a user holding fewer waits than the busiest one takes that user's
-//! oldest wait (which ends early) instead of being refused, so many accounts that never
-//! answer cannot keep everyone else out for a whole state lifetime.
+//! and fair when full, so neither one account with many waits nor many accounts with one wait
+//! each can keep a newcomer out:
+//!
+//! - a user holding at least two waits fewer than the busiest user takes that user's oldest
+//!   wait;
+//! - a user holding no wait takes the oldest wait of the pool once it has been held
+//!   [`YIELD_AFTER`].
+//!
+//! A wait taken ends early: a held 2026-07-28 retry asks its question again (the page's
+//! outcome is read by the next retry), a 2025-11-25 wait ends `busy`.
+//!
+//! Cost: O(log n) time per acquire and per release, n the waits held (three ordered maps and a
+//! hash map, no scan). Memory grows with the waits held, not with the pool's size: by the
+//! sizes of what each wait keeps (its entries in those maps, its user's 32-byte hash and
+//! sequence set once per user, the flag that tells it it was taken), under 500 bytes per wait
+//! with every wait held by a different user, the worst case: the default 256 waits hold under
+//! 128 kB.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::Poll;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
 /// The most waits a pool holds, whatever it is asked for (as tokio's semaphore counts).
 pub(crate) const MAX_WAITS: usize = usize::MAX >> 3;
+
+/// How long a wait is held before a user holding none may take it from a full pool: long
+/// enough that a held retry is not ended by every newcomer (each ending costs the client a
+/// round), short against the 30 s a retry is held, so accounts renewing one wait each cannot
+/// keep a full pool to themselves.
+pub(crate) const YIELD_AFTER: Duration = Duration::from_secs(10);
 
 #[derive(Debug, Clone)]
 pub(crate) struct UrlWaits {
@@ -23,12 +44,26 @@ pub(crate) struct UrlWaits {
     held: Arc<Mutex<Held>>,
 }
 
-/// The waits held, oldest first for each user (principals hashed by the caller; never logged).
+/// A user's principal hash (the caller hashes; never logged).
+type User = Arc<[u8]>;
+
+/// The waits held, indexed three ways so that every operation is O(log n).
 #[derive(Debug, Default)]
 struct Held {
-    total: usize,
     next: u64,
-    by_user: HashMap<Vec<u8>, VecDeque<(u64, Arc<Taken>)>>,
+    /// Every wait by its sequence number: oldest first.
+    all: BTreeMap<u64, Slot>,
+    /// Each user's waits, oldest first.
+    by_user: HashMap<User, BTreeSet<u64>>,
+    /// Users by how many waits they hold: busiest last.
+    by_count: BTreeSet<(usize, User)>,
+}
+
+#[derive(Debug)]
+struct Slot {
+    user: User,
+    since: Instant,
+    taken: Arc<Taken>,
 }
 
 /// Set once a wait was given to another user.
@@ -41,7 +76,6 @@ struct Taken {
 /// One wait: released (in all and for its user) when dropped, unless another user took it.
 pub(crate) struct UrlWait {
     held: Arc<Mutex<Held>>,
-    user: Vec<u8>,
     seq: u64,
     taken: Arc<Taken>,
 }
@@ -56,47 +90,77 @@ impl UrlWaits {
     }
 
     /// A wait for `user`, if the user's share has room and the pool does, or can make it by
-    /// taking the oldest wait of a user who holds more than `user` would.
+    /// taking a wait as the module's rules say.
     pub fn try_acquire(&self, user: &[u8]) -> Option<UrlWait> {
+        self.try_acquire_at(user, Instant::now())
+    }
+
+    /// [`try_acquire`](Self::try_acquire) at `now`.
+    fn try_acquire_at(&self, user: &[u8], now: Instant) -> Option<UrlWait> {
         let mut held = lock(&self.held);
-        let mine = held.by_user.get(user).map_or(0, VecDeque::len);
+        let mine = held.by_user.get(user).map_or(0, BTreeSet::len);
         if mine >= self.per_user {
             return None;
         }
-        if held.total >= self.size {
-            // Full: the slot of the busiest user's oldest wait, if fairness allows.
-            let (busiest, most) = held
-                .by_user
-                .iter()
-                .map(|(u, waits)| (u, waits.len()))
-                .max_by_key(|(_, n)| *n)?;
-            if most <= mine + 1 {
-                return None;
-            }
-            let busiest = busiest.clone();
-            let waits = held.by_user.get_mut(&busiest)?;
-            let (_, oldest) = waits.pop_front()?;
-            if waits.is_empty() {
-                held.by_user.remove(&busiest);
-            }
-            oldest.taken.store(true, Ordering::Release);
-            oldest.notify.notify_one();
-            held.total -= 1;
+        if held.all.len() >= self.size {
+            let seq = held.to_take(mine, now)?;
+            let slot = held.remove(seq)?;
+            slot.taken.taken.store(true, Ordering::Release);
+            slot.taken.notify.notify_one();
         }
         let seq = held.next;
         held.next += 1;
-        held.total += 1;
+        let user: User = held
+            .by_user
+            .get_key_value(user)
+            .map_or_else(|| Arc::from(user), |(known, _)| Arc::clone(known));
         let taken = Arc::new(Taken::default());
-        held.by_user
-            .entry(user.to_vec())
-            .or_default()
-            .push_back((seq, Arc::clone(&taken)));
+        held.all.insert(
+            seq,
+            Slot {
+                user: Arc::clone(&user),
+                since: now,
+                taken: Arc::clone(&taken),
+            },
+        );
+        held.by_count.remove(&(mine, Arc::clone(&user)));
+        held.by_count.insert((mine + 1, Arc::clone(&user)));
+        held.by_user.entry(user).or_default().insert(seq);
         Some(UrlWait {
             held: Arc::clone(&self.held),
-            user: user.to_vec(),
             seq,
             taken,
         })
+    }
+}
+
+impl Held {
+    /// In a full pool, the wait a user holding `mine` may take, if any: the busiest user's
+    /// oldest if that user holds at least two more, else for a user holding none the pool's
+    /// oldest once held [`YIELD_AFTER`].
+    fn to_take(&self, mine: usize, now: Instant) -> Option<u64> {
+        let (most, busiest) = self.by_count.last()?;
+        if *most >= mine + 2 {
+            return self.by_user.get(busiest)?.first().copied();
+        }
+        let (&oldest, slot) = self.all.first_key_value()?;
+        (mine == 0 && now.saturating_duration_since(slot.since) >= YIELD_AFTER).then_some(oldest)
+    }
+
+    /// Takes wait `seq` out of every index.
+    fn remove(&mut self, seq: u64) -> Option<Slot> {
+        let slot = self.all.remove(&seq)?;
+        let waits = self.by_user.get_mut(&slot.user)?;
+        waits.remove(&seq);
+        let left = waits.len();
+        if left == 0 {
+            self.by_user.remove(&slot.user);
+        }
+        self.by_count.remove(&(left + 1, Arc::clone(&slot.user)));
+        if left > 0 {
+            self.by_count.insert((left, Arc::clone(&slot.user)));
+        }
+        Some(slot)
     }
 }
 
@@ -135,13 +199,7 @@ impl Drop for UrlWait {
         if self.taken.taken.load(Ordering::Acquire) {
             return;
         }
-        if let Some(waits) = held.by_user.get_mut(&self.user) {
-            waits.retain(|(seq, _)| *seq != self.seq);
-            if waits.is_empty() {
-                held.by_user.remove(&self.user);
-            }
-        }
-        held.total -= 1;
+        held.remove(self.seq);
     }
 }
 

@@ -174,10 +174,14 @@ impl UrlSettings {
     /// pool while the client answers, at most for the state lifetime (`-32603`,
     /// `data.reason = "timeout"` after it).
     ///
-    /// When the pool is full, a user holding at least two waits fewer than the busiest user
-    /// takes that user's oldest wait instead of being refused: the held retry it belonged to
-    /// asks its question again, and a 2025-11-25 wait ends `busy`. So many accounts that never
-    /// answer cannot keep everyone else out for a whole state lifetime.
+    /// When the pool is full, a newcomer takes a wait instead of being refused: a user holding
+    /// at least two waits fewer than the busiest user takes that user's oldest wait, and a user
+    /// holding none takes the oldest wait of the pool once it has been held 10 s. The held
+    /// retry it belonged to asks its question again (the person's page goes on; the client's
+    /// next retry reads its outcome), and a 2025-11-25 wait ends `busy`. So neither a few
+    /// accounts with many waits nor many accounts renewing one wait each can keep everyone
+    /// else out. Taking and giving back a wait costs O(log n) for n waits held, and the pool
+    /// keeps under 500 bytes per wait held (nothing for a free one).
     ///
     /// More than tokio's semaphore can count (`Semaphore::MAX_PERMITS`, `usize::MAX >> 3`)
     /// is that many: any `max` is safe.

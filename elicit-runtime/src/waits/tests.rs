@@ -17,7 +17,7 @@ fn a_user_gets_their_share_and_no_more_and_drops_release_both_counts() {
         "bob's wait went back to the pool"
     );
     assert!(!is_taken(&a1));
-    assert_eq!(lock(&waits.held).by_user[&b"alice".to_vec()].len(), 2);
+    assert_eq!(lock(&waits.held).by_user[&b"alice"[..]].len(), 2);
 }
 
 #[test]
@@ -43,11 +43,96 @@ fn a_full_pool_gives_a_new_user_the_busiest_users_oldest_wait() {
     assert!(waits.try_acquire(b"alice").is_none(), "nor alice's second");
     // Dropping a taken wait frees nothing twice; dropping a live one frees its slot.
     drop(mallory);
-    assert_eq!(lock(&waits.held).total, 3);
+    assert_eq!(lock(&waits.held).all.len(), 3);
     assert!(waits.try_acquire(b"dave").is_some());
     drop((alice, bob, carol));
-    assert_eq!(lock(&waits.held).total, 0);
-    assert!(lock(&waits.held).by_user.is_empty());
+    let held = lock(&waits.held);
+    assert_eq!(held.all.len(), 0);
+    assert!(held.by_user.is_empty());
+    assert!(held.by_count.is_empty());
+}
+
+/// `n` accounts, each holding one wait taken at `at`.
+fn one_wait_each(waits: &UrlWaits, n: usize, at: Instant) -> Vec<UrlWait> {
+    (0..n)
+        .map(|i| {
+            waits
+                .try_acquire_at(format!("account-{i}").as_bytes(), at)
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn many_accounts_holding_one_renewed_wait_each_cannot_keep_a_newcomer_out() {
+    let t0 = Instant::now();
+    let hold = Duration::from_secs(30);
+    let waits = UrlWaits::new(256, 8);
+    let accounts = one_wait_each(&waits, 256, t0);
+    // Each account renews its wait as its 30 s hold passes (the retry ends, the next comes):
+    // the pool never has a free slot for long.
+    let renewed = t0 + hold;
+    let accounts: Vec<UrlWait> = accounts
+        .into_iter()
+        .enumerate()
+        .map(|(i, ended)| {
+            drop(ended);
+            let account = format!("account-{i}");
+            waits.try_acquire_at(account.as_bytes(), renewed).unwrap()
+        })
+        .collect();
+    assert_eq!(lock(&waits.held).all.len(), 256);
+    // Halfway through the renewed holds, a newcomer is let in: the oldest wait yields.
+    let alice = waits
+        .try_acquire_at(b"alice", renewed + hold / 2)
+        .expect("a newcomer is let in");
+    assert!(is_taken(&accounts[0]), "the oldest wait yields");
+    assert!(accounts[1..].iter().all(|w| !is_taken(w)));
+    // And so is the next, from the next oldest; the pool stays at its size.
+    let bob = waits.try_acquire_at(b"bob", renewed + hold / 2).unwrap();
+    assert!(is_taken(&accounts[1]));
+    let held = lock(&waits.held);
+    assert_eq!(held.all.len(), 256);
+    assert_eq!(held.by_user.len(), 256);
+    drop(held);
+    drop((alice, bob, accounts));
+    let held = lock(&waits.held);
+    assert!(held.all.is_empty() && held.by_user.is_empty() && held.by_count.is_empty());
+}
+
+#[test]
+fn a_wait_is_kept_for_a_while_before_it_yields_to_a_newcomer() {
+    let t0 = Instant::now();
+    let waits = UrlWaits::new(2, 2);
+    let first = one_wait_each(&waits, 2, t0);
+    // Younger than YIELD_AFTER: a full pool refuses the newcomer.
+    let young = t0 + YIELD_AFTER - Duration::from_millis(1);
+    assert!(waits.try_acquire_at(b"alice", young).is_none());
+    assert!(first.iter().all(|w| !is_taken(w)));
+    // Old enough: alice and bob take them, oldest first.
+    let alice = waits.try_acquire_at(b"alice", t0 + YIELD_AFTER).unwrap();
+    let bob = waits.try_acquire_at(b"bob", t0 + YIELD_AFTER).unwrap();
+    assert!(first.iter().all(is_taken));
+    // A wait just given is not taken by the next newcomer at once: no chain of endings.
+    assert!(waits.try_acquire_at(b"carol", t0 + YIELD_AFTER).is_none());
+    assert!(!is_taken(&alice) && !is_taken(&bob));
+    let carol = waits
+        .try_acquire_at(b"carol", t0 + YIELD_AFTER * 2)
+        .unwrap();
+    assert!(is_taken(&alice) && !is_taken(&bob));
+    drop(carol);
+}
+
+#[test]
+fn only_a_user_holding_no_wait_takes_an_old_wait_of_an_equal_user() {
+    let t0 = Instant::now();
+    let waits = UrlWaits::new(3, 2);
+    let others = one_wait_each(&waits, 2, t0);
+    let alice = waits.try_acquire_at(b"alice", t0).unwrap();
+    // Alice holds one: her second wait would take another user's only one. Refused.
+    let later = t0 + YIELD_AFTER * 3;
+    assert!(waits.try_acquire_at(b"alice", later).is_none());
+    assert!(others.iter().all(|w| !is_taken(w)) && !is_taken(&alice));
 }
 
 #[test]

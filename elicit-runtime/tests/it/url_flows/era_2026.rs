@@ -152,6 +152,68 @@ async fn held_retries_are_bounded_per_user() {
     assert_asked_again(&input_required(alice.call(&a3, connect).await));
 }
 
+/// A full pool lets a newcomer in by ending another user's held retry early: that retry asks
+/// the same question again (the same flow), and the person's page, finished meanwhile, is read
+/// by the next retry. Nothing of the flow is lost.
+#[tokio::test]
+async fn a_held_retry_whose_wait_goes_to_a_newcomer_is_asked_again_and_its_flow_goes_on() {
+    let server = tuned(&server(), |url| {
+        url.with_hold(Duration::from_secs(60))
+            .with_max_waits(2)
+            .with_max_waits_per_user(2)
+    });
+    let alice = Caller::new(&server, Some(ALICE));
+    let bob = Caller::new(&server, Some("bob"));
+    let ask = input_required(alice.call(&alice.first(), connect).await);
+    let handle = handle_of(&url_request(&ask));
+    let first = alice.retry(&state_of(&ask), Some(answer("accept")));
+    let ask = input_required(alice.call(&alice.first(), connect).await);
+    let second_handle = handle_of(&url_request(&ask));
+    let second = alice.retry(&state_of(&ask), Some(answer("accept")));
+    let ask = input_required(bob.call(&bob.first(), connect).await);
+    let bobs_handle = handle_of(&url_request(&ask));
+    let bobs = bob.retry(&state_of(&ask), Some(answer("accept")));
+
+    let page = LandingPage::new(&server);
+    let finish = |handle: String, user: &'static str, result: Value| {
+        let page = &page;
+        async move {
+            let opened = page.open::<ConnectGithub>(&handle, user).await.unwrap();
+            page.complete(&opened, Some(result)).await.unwrap();
+        }
+    };
+    let ended_early = async {
+        // Alice's two retries fill the pool; bob's takes the older one's wait.
+        let ask = input_required(alice.call(&first, connect).await);
+        let again = assert_asked_again(&ask);
+        let reopened = page.open::<ConnectGithub>(&again, ALICE).await.unwrap();
+        let opened = page.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
+        assert_eq!(reopened.id(), opened.id(), "the same flow, asked again");
+        // The person finishes the page; the client's next retry reads it, with no wait.
+        finish(handle.clone(), ALICE, json!("first")).await;
+        let retry = alice.retry(&state_of(&ask), Some(answer("accept")));
+        let outcome = complete(alice.call(&retry, connect).await);
+        assert_eq!(outcome, completed(Some(json!("first"))));
+        // The two still held are woken by their pages.
+        finish(second_handle.clone(), ALICE, json!("second")).await;
+        finish(bobs_handle.clone(), "bob", json!("bob's")).await;
+    };
+    let still_held = async {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        alice.call(&second, connect).await
+    };
+    let newcomer = async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        bob.call(&bobs, connect).await
+    };
+    let all = async { tokio::join!(ended_early, still_held, newcomer) };
+    let ((), second, bobs) = tokio::time::timeout(Duration::from_secs(20), all)
+        .await
+        .expect("the newcomer ended alice's oldest held retry, not the 60 s hold");
+    assert_eq!(complete(second), completed(Some(json!("second"))));
+    assert_eq!(complete(bobs), completed(Some(json!("bob's"))));
+}
+
 /// A held retry whose request the SDK cancels (the client sent `notifications/cancelled` or
 /// went away) ends at once, and its wait is back in the user's share.
 #[tokio::test]
