@@ -13,6 +13,9 @@
 #[allow(dead_code)]
 #[path = "../../elicit-axum/tests/browser/cdp.rs"]
 mod cdp;
+#[allow(dead_code)]
+#[path = "support/forms.rs"]
+mod forms;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -22,22 +25,7 @@ use elicit_host::{Elicitation, FormInput, FormModel, UrlReport, html};
 use serde_json::json;
 
 fn release() -> FormModel {
-    let params = json!({"message": "Deploy checkout", "requestedSchema": {
-        "type": "object",
-        "properties": {
-            "environment": {"type": "string", "title": "Environment", "description": "Where it runs",
-                "oneOf": [{"const": "staging", "title": "Staging"},
-                          {"const": "production", "title": "Production"}],
-                "default": "staging"},
-            "replicas": {"type": "integer", "title": "Replicas", "minimum": 1, "maximum": 10, "default": 2},
-            "notify": {"type": "array", "title": "Notify",
-                "items": {"anyOf": [{"const": "email", "title": "Email"}, {"const": "chat", "title": "Chat"}]}},
-            "owner": {"type": "string", "title": "Owner's email", "format": "email"},
-            "canary": {"type": "boolean", "title": "Canary first", "default": true}
-        },
-        "required": ["environment", "replicas", "owner"]
-    }});
-    match Elicitation::from_params(&params).unwrap() {
+    match Elicitation::from_params(&forms::typical()).unwrap() {
         Elicitation::Form(form) => form,
         Elicitation::Url(_) => unreachable!(),
     }

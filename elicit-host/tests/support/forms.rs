@@ -49,12 +49,12 @@ pub fn maximal() -> Value {
         "properties": properties, "required": required}})
 }
 
-/// A form as servers ask it: five fields of each kind.
+/// A form as servers ask it: five fields, one of each kind.
 pub fn typical() -> Value {
-    json!({"message": "Deploy checkout?", "requestedSchema": {
+    json!({"message": "Deploy checkout", "requestedSchema": {
         "type": "object",
         "properties": {
-            "environment": {"type": "string", "title": "Environment",
+            "environment": {"type": "string", "title": "Environment", "description": "Where it runs",
                 "oneOf": [{"const": "staging", "title": "Staging"},
                           {"const": "production", "title": "Production"}],
                 "default": "staging"},

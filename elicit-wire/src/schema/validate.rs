@@ -327,24 +327,39 @@ fn check_multi(s: &MultiSelectSchema, value: &Value) -> Result<(), String> {
     let Value::Array(chosen) = value else {
         return Err("must be a list of options".to_owned());
     };
-    if chosen.len() > SEARCHED_IN_PLACE {
-        check_many(s, chosen)?;
+    // A long list is looked up through sets, the options' and the choices' so far: searched
+    // in place, its cost would grow with the square of its length. (An empty set allocates
+    // nothing.)
+    let long = chosen.len() > SEARCHED_IN_PLACE;
+    let options: HashSet<&str> = if long {
+        s.options.values().collect()
     } else {
-        for (i, item) in chosen.iter().enumerate() {
-            let Value::String(v) = item else {
-                return Err(format!("must list options as text, not {}", kind_of(item)));
-            };
-            if !s.options.contains(v) {
-                let mut reason = format!("chooses `{}`, which is not one of ", Quoted(v));
-                push_options(&mut reason, &s.options);
-                return Err(reason);
-            }
-            if chosen[..i]
+        HashSet::new()
+    };
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (i, item) in chosen.iter().enumerate() {
+        let Value::String(v) = item else {
+            return Err(format!("must list options as text, not {}", kind_of(item)));
+        };
+        let known = if long {
+            options.contains(v.as_str())
+        } else {
+            s.options.contains(v)
+        };
+        if !known {
+            let mut reason = format!("chooses `{}`, which is not one of ", Quoted(v));
+            push_options(&mut reason, &s.options);
+            return Err(reason);
+        }
+        let repeated = if long {
+            !seen.insert(v)
+        } else {
+            chosen[..i]
                 .iter()
                 .any(|earlier| earlier.as_str() == Some(v))
-            {
-                return Err(format!("chooses `{}` more than once", Quoted(v)));
-            }
+        };
+        if repeated {
+            return Err(format!("chooses `{}` more than once", Quoted(v)));
         }
     }
     let count = chosen.len() as u64;
@@ -353,29 +368,6 @@ fn check_multi(s: &MultiSelectSchema, value: &Value) -> Result<(), String> {
     }
     if let Some(max) = s.max_items.filter(|&max| count > max) {
         return Err(format!("must choose at most {}", options_count(max)));
-    }
-    Ok(())
-}
-
-/// [`check_multi`]'s loop for a long list: the options and the choices so far in sets, so
-/// each choice is one lookup (the short loop's cost grows with the square of the list). The
-/// first unknown or repeated choice fails, as in the short loop.
-#[cold]
-fn check_many(s: &MultiSelectSchema, chosen: &[Value]) -> Result<(), String> {
-    let options: HashSet<&str> = s.options.values().collect();
-    let mut seen: HashSet<&str> = HashSet::with_capacity(chosen.len().min(options.len()));
-    for item in chosen {
-        let Value::String(v) = item else {
-            return Err(format!("must list options as text, not {}", kind_of(item)));
-        };
-        if !options.contains(v.as_str()) {
-            let mut reason = format!("chooses `{}`, which is not one of ", Quoted(v));
-            push_options(&mut reason, &s.options);
-            return Err(reason);
-        }
-        if !seen.insert(v) {
-            return Err(format!("chooses `{}` more than once", Quoted(v)));
-        }
     }
     Ok(())
 }
