@@ -309,3 +309,28 @@ fn every_field_has_its_own_ids_and_each_label_points_at_its_own_control() {
     ));
     assert!(page.contains(r#"<label for="elicit-_5fc3_5fa9-0"><input type="checkbox" id="elicit-_5fc3_5fa9-0" name="field:_c3_a9""#));
 }
+
+#[test]
+fn an_option_with_a_comma_in_its_value_is_read_back_whole() {
+    let params = json!({"message": "Where?", "requestedSchema": {"type": "object", "properties": {
+        "city": {"type": "string", "enum": ["Paris, France", "Paris, Texas"]},
+        "stops": {"type": "array", "items": {"type": "string", "enum": ["Rome, Italy", "Oslo"]}}
+    }}});
+    let Elicitation::Form(form) = Elicitation::from_params(&params).unwrap() else {
+        unreachable!()
+    };
+    let sent = html::read(
+        &form,
+        posted(&[
+            ("field:city", "Paris, Texas"),
+            ("field:stops", "Rome, Italy"),
+            ("field:stops", "Oslo"),
+            ("elicit-action", "accept"),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::to_value(sent).unwrap(),
+        json!({"action": "accept", "content": {"city": "Paris, Texas", "stops": ["Rome, Italy", "Oslo"]}})
+    );
+}
