@@ -16,11 +16,21 @@ use crate::ask::{ask, parse, to_rmcp};
 use crate::asker::Asker;
 use crate::host::Host;
 use crate::limits::Limits;
-use crate::links::Links;
+use crate::links::{Links, Server};
 use crate::outcome::{Elicited, Outcome};
 
 /// Answers a server's elicitations through a [`Host`]: strictly parsed, checked, with every
 /// outcome named. Cheap to clone (one shared state).
+///
+/// One answerer (or its clones) may answer several servers at once: each server's 2025-11-25
+/// `elicitationId`s are kept apart, by the connection they came on, so no server can make
+/// another's request a replay or report another's page complete. What it remembers of them is
+/// bounded per server: [`REMEMBERED_URL_REQUESTS`](crate::REMEMBERED_URL_REQUESTS) requests
+/// in at most [`MAX_REMEMBERED_BYTES`](crate::MAX_REMEMBERED_BYTES) (13 MiB), a URL request
+/// over [`MAX_URL_BYTES`](crate::MAX_URL_BYTES),
+/// [`MAX_URL_MESSAGE_BYTES`](crate::MAX_URL_MESSAGE_BYTES) or
+/// [`MAX_ELICITATION_ID_BYTES`](crate::MAX_ELICITATION_ID_BYTES) being refused unseen, and a
+/// server's ids are dropped once its connection is gone.
 ///
 /// Put it in your own `ClientHandler` (two methods forward to it, and
 /// [`capability`](Self::capability) goes in `get_info`), or use the ready
@@ -210,7 +220,9 @@ impl<H: Host> Answerer<H> {
     ///
     /// A request that must not be shown is refused without asking: a malformed or
     /// out-of-grammar one and a mode not declared with `-32602`; a URL the report refuses with
-    /// `decline`; an `elicitationId` seen before with `cancel`. The person has the
+    /// `decline`; an `elicitationId` this server sent before with `cancel`; a URL, message or
+    /// id over its cap ([`MAX_URL_BYTES`](crate::MAX_URL_BYTES) and the two beside it) with
+    /// `-32602`. The person has the
     /// [answer timeout](Limits::with_answer_timeout); a request the server cancels is
     /// withdrawn from the host.
     ///
@@ -236,8 +248,9 @@ impl<H: Host> Answerer<H> {
             Elicitation::Url(request) => request.elicitation_id.clone(),
             Elicitation::Form(_) => None,
         };
-        if let (Some(id), Elicitation::Url(request)) = (&id, &elicitation)
-            && !self.shared.links.first_sight(id, &asker, request)
+        let server = Server::of(&context.peer);
+        if let Some(id) = &id
+            && !self.shared.links.first_sight(&server, id)
         {
             self.report(&asker, None, Some(elicitation), Outcome::Replayed);
             return Ok(to_rmcp(&elicit_wire::ElicitResult::cancel()));
@@ -246,8 +259,10 @@ impl<H: Host> Answerer<H> {
         let withdrawn = context.ct.cancelled();
         let (result, outcome) =
             ask(&self.shared.host, &asker, timeout, &elicitation, withdrawn).await;
-        if let (Some(id), Outcome::Opened) = (&id, &outcome) {
-            self.shared.links.opened(id);
+        if let (Some(id), Elicitation::Url(request), Outcome::Opened) =
+            (&id, &elicitation, &outcome)
+        {
+            self.shared.links.opened(&server, id, request);
         }
         self.report(&asker, None, Some(elicitation), outcome);
         Ok(to_rmcp(&result))
@@ -256,13 +271,12 @@ impl<H: Host> Answerer<H> {
     /// Takes `notifications/elicitation/complete` (rmcp delivers it to
     /// `ClientHandler::on_custom_notification`); other notifications are ignored. An open
     /// page's elicitation becomes [`Outcome::Completed`]; unknown and already completed ids
-    /// are ignored.
+    /// are ignored, and so are ids of requests `peer` did not send (another server's).
     pub fn on_custom_notification(
         &self,
         notification: &CustomNotification,
         peer: &Peer<RoleClient>,
     ) {
-        let _ = peer;
         if notification.method != elicit_wire::METHOD_ELICITATION_COMPLETE {
             return;
         }
@@ -271,14 +285,22 @@ impl<H: Host> Answerer<H> {
             .as_ref()
             .and_then(|params| params.get("elicitationId"))
             .and_then(Value::as_str);
-        if let Some((asker, request)) = id.and_then(|id| self.shared.links.complete(id)) {
+        let server = Server::of(peer);
+        if let Some(request) = id.and_then(|id| self.shared.links.complete(&server, id)) {
             self.report(
-                &asker,
+                &self.asker(peer),
                 None,
                 Some(Elicitation::Url(request)),
                 Outcome::Completed,
             );
         }
+    }
+
+    /// The bytes the remembered 2025-11-25 URL requests of every server hold now: at most
+    /// [`MAX_REMEMBERED_BYTES`](crate::MAX_REMEMBERED_BYTES) per server.
+    #[doc(hidden)]
+    pub fn remembered_bytes(&self) -> usize {
+        self.shared.links.bytes()
     }
 
     pub(crate) fn report(

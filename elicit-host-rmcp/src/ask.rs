@@ -4,13 +4,14 @@
 use std::future::Future;
 use std::time::Duration;
 
-use elicit_host::{Elicitation, UrlReport};
+use elicit_host::{Elicitation, RequestError, UrlReport, UrlRequest};
 use elicit_wire::ElicitAction;
 use elicit_wire::ElicitResult;
 use serde_json::{Map, Value};
 
 use crate::asker::Asker;
 use crate::host::Host;
+use crate::limits::{MAX_ELICITATION_ID_BYTES, MAX_URL_BYTES, MAX_URL_MESSAGE_BYTES};
 use crate::outcome::{Mode, Outcome};
 use elicit_host::Consent;
 
@@ -18,10 +19,33 @@ use elicit_host::Consent;
 pub(crate) fn parse(params: &Value, url_mode: bool) -> Result<Elicitation, Outcome> {
     let elicitation =
         Elicitation::from_params(&without_empty_id(params)).map_err(Outcome::Malformed)?;
-    if !url_mode && matches!(elicitation, Elicitation::Url(_)) {
-        return Err(Outcome::Unsupported(Mode::Url));
+    if let Elicitation::Url(request) = &elicitation {
+        if !url_mode {
+            return Err(Outcome::Unsupported(Mode::Url));
+        }
+        within_caps(request).map_err(Outcome::Malformed)?;
     }
     Ok(elicitation)
+}
+
+/// A URL request's texts within their caps: what a host may show and remember of it is
+/// bounded ([`MAX_REMEMBERED_BYTES`](crate::MAX_REMEMBERED_BYTES)).
+fn within_caps(request: &UrlRequest) -> Result<(), RequestError> {
+    let too_long = |member, problem| Err(RequestError::Malformed { member, problem });
+    if request.url.len() > MAX_URL_BYTES {
+        return too_long("url", "is longer than 8192 bytes");
+    }
+    if request.message.len() > MAX_URL_MESSAGE_BYTES {
+        return too_long("message", "is longer than 4096 bytes");
+    }
+    if request
+        .elicitation_id
+        .as_ref()
+        .is_some_and(|id| id.len() > MAX_ELICITATION_ID_BYTES)
+    {
+        return too_long("elicitationId", "is longer than 256 bytes");
+    }
+    Ok(())
 }
 
 /// rmcp writes a 2026-07-28 URL request's absent `elicitationId` as `""`: the same absence.
@@ -110,5 +134,47 @@ pub(crate) fn to_rmcp(result: &ElicitResult) -> rmcp::model::ElicitResult {
     match &result.content {
         Some(content) => reply.with_content(Value::Object(content.clone())),
         None => reply,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn url_request(message: usize, url: usize, id: usize) -> Value {
+        let path = "a".repeat(url - "https://example.com/".len());
+        json!({
+            "mode": "url",
+            "message": "m".repeat(message),
+            "url": format!("https://example.com/{path}"),
+            "elicitationId": "i".repeat(id),
+        })
+    }
+
+    #[test]
+    fn a_url_request_is_taken_up_to_each_cap_and_refused_one_byte_past_it() {
+        let (message, url, id) = (
+            MAX_URL_MESSAGE_BYTES,
+            MAX_URL_BYTES,
+            MAX_ELICITATION_ID_BYTES,
+        );
+        assert!(parse(&url_request(message, url, id), true).is_ok());
+        let refused = |params: Value| match parse(&params, true) {
+            Err(Outcome::Malformed(error)) => error.to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            refused(url_request(message, url + 1, id)),
+            "`url` is longer than 8192 bytes"
+        );
+        assert_eq!(
+            refused(url_request(message + 1, url, id)),
+            "`message` is longer than 4096 bytes"
+        );
+        assert_eq!(
+            refused(url_request(message, url, id + 1)),
+            "`elicitationId` is longer than 256 bytes"
+        );
     }
 }

@@ -73,5 +73,8 @@ pub use client::ElicitingClient;
 pub use elicit_host;
 pub use elicit_host::Consent;
 pub use host::Host;
-pub use limits::{DEFAULT_ANSWER_TIMEOUT, DEFAULT_MAX_ROUNDS, DEFAULT_MAX_WAIT, Limits};
+pub use limits::{
+    DEFAULT_ANSWER_TIMEOUT, DEFAULT_MAX_ROUNDS, DEFAULT_MAX_WAIT, Limits, MAX_ELICITATION_ID_BYTES,
+    MAX_REMEMBERED_BYTES, MAX_URL_BYTES, MAX_URL_MESSAGE_BYTES, REMEMBERED_URL_REQUESTS,
+};
 pub use outcome::{Call, CallError, Elicited, Mode, Outcome};

@@ -15,6 +15,43 @@ pub const DEFAULT_MAX_WAIT: Duration = Duration::from_secs(10 * 60);
 /// ([`Outcome::TimedOut`](crate::Outcome::TimedOut)).
 pub const DEFAULT_ANSWER_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
+/// The longest URL a URL-mode request may carry, in bytes; a longer one is refused unseen
+/// ([`Outcome::Malformed`](crate::Outcome::Malformed): `-32602`, or `cancel` in a round). Most
+/// web servers refuse request lines longer than this anyway.
+pub const MAX_URL_BYTES: usize = 8 * 1024;
+
+/// The longest message a URL-mode request may carry, in bytes; a longer one is refused unseen,
+/// as [`MAX_URL_BYTES`].
+pub const MAX_URL_MESSAGE_BYTES: usize = 4 * 1024;
+
+/// The longest `elicitationId`, in bytes; a longer one is refused unseen, as
+/// [`MAX_URL_BYTES`].
+pub const MAX_ELICITATION_ID_BYTES: usize = 256;
+
+/// How many 2025-11-25 URL requests an [`Answerer`](crate::Answerer) remembers per server (to
+/// refuse a repeated `elicitationId` and take its `notifications/elicitation/complete` once);
+/// past it, the oldest are forgotten.
+pub const REMEMBERED_URL_REQUESTS: usize = 1024;
+
+/// The most memory one server's remembered URL requests take, in bytes (13 MiB): each is its
+/// id, and once the person opened its page the request (message, URL and id, each within its
+/// cap), with 512 bytes of bookkeeping; a request refused or answered without opening keeps
+/// only its id. A server's are dropped once its connection is gone (when the next request
+/// comes).
+///
+/// ```
+/// use elicit_host_rmcp::{
+///     MAX_ELICITATION_ID_BYTES, MAX_REMEMBERED_BYTES, MAX_URL_BYTES, MAX_URL_MESSAGE_BYTES,
+///     REMEMBERED_URL_REQUESTS,
+/// };
+///
+/// let entry = 2 * MAX_ELICITATION_ID_BYTES + MAX_URL_MESSAGE_BYTES + MAX_URL_BYTES + 512;
+/// assert_eq!(MAX_REMEMBERED_BYTES, REMEMBERED_URL_REQUESTS * entry);
+/// assert_eq!(MAX_REMEMBERED_BYTES, 13 * 1024 * 1024);
+/// ```
+pub const MAX_REMEMBERED_BYTES: usize = REMEMBERED_URL_REQUESTS
+    * (2 * MAX_ELICITATION_ID_BYTES + MAX_URL_MESSAGE_BYTES + MAX_URL_BYTES + 512);
+
 /// The bounds on what a server may ask of the person and the host.
 ///
 /// Rounds that ask the person something new count against

@@ -51,7 +51,7 @@ pub enum Outcome {
     /// Not shown: a URL the report refuses (a scheme other than https, userinfo before the
     /// host, a lookalike of the server's host, …). Answered `decline`.
     Refused(Vec<Finding>),
-    /// Not shown again: a URL request whose `elicitationId` was answered before
+    /// Not shown again: a URL request whose `elicitationId` the same server sent before
     /// (2025-11-25). Answered `cancel`.
     Replayed,
     /// The host's `accept` did not pass the form's own schema: `cancel` was sent instead, never

@@ -23,7 +23,7 @@ use crate::answerer::Answerer;
 use crate::ask::{ask, parse, to_rmcp};
 use crate::asker::Asker;
 use crate::host::Host;
-use crate::links::State;
+use crate::links::{Server, State};
 use crate::outcome::{Call, CallError, Elicited, Outcome};
 
 /// The least time from one request of a waiting round to the next, doubling to the cap (a
@@ -139,6 +139,7 @@ impl<H: Host> Answerer<H> {
         let mut run = Run {
             answerer: self,
             asker: self.asker(peer),
+            server: Server::of(peer),
             elicitations: Vec::new(),
             open: HashMap::new(),
             new_rounds: 0,
@@ -173,6 +174,8 @@ struct Open {
 struct Run<'a, H> {
     answerer: &'a Answerer<H>,
     asker: Asker,
+    /// The connection, whose 2025-11-25 ids are its own.
+    server: Server,
     elicitations: Vec<Elicited>,
     /// Open pages by the key they were asked under: the index of their elicitation, when they
     /// were opened, and the page (the URL without its query: a server asking again may send
@@ -393,12 +396,12 @@ impl<H: Host> Run<'_, H> {
         }
         if links
             .iter()
-            .any(|(id, _)| inner.shared.links.state(id).is_none())
+            .any(|(id, _)| inner.shared.links.state(&self.server, id).is_none())
         {
             self.count_round()?;
         }
         for (id, request) in &links {
-            match inner.shared.links.state(id) {
+            match inner.shared.links.state(&self.server, id) {
                 Some(State::Opened | State::Completed) => continue,
                 Some(State::Answered) => {
                     self.record(
@@ -410,7 +413,7 @@ impl<H: Host> Run<'_, H> {
                 }
                 None => {}
             }
-            inner.shared.links.first_sight(id, &self.asker, request);
+            inner.shared.links.first_sight(&self.server, id);
             let elicitation = Elicitation::Url(request.clone());
             let timeout = inner.limits.answer_timeout();
             let (_, outcome) = ask(
@@ -423,7 +426,7 @@ impl<H: Host> Run<'_, H> {
             .await;
             let opened = outcome == Outcome::Opened;
             if opened {
-                inner.shared.links.opened(id);
+                inner.shared.links.opened(&self.server, id, request);
             }
             self.record(None, Some(elicitation), outcome);
             if !opened {
@@ -447,7 +450,7 @@ impl<H: Host> Run<'_, H> {
         let max_wait = inner.limits.max_wait();
         let mut completions = inner.shared.links.watch();
         let check = Instant::now();
-        while !inner.shared.links.all_completed(&ids) {
+        while !inner.shared.links.all_completed(&self.server, &ids) {
             let waited = since.elapsed();
             if waited >= max_wait {
                 return Err(CallError::WaitedOut { waited });

@@ -9,7 +9,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use elicit_host::Finding;
-use elicit_host_rmcp::{Answerer, CallError, Consent, Limits, Mode, Outcome};
+use elicit_host_rmcp::{
+    Answerer, CallError, Consent, Limits, MAX_ELICITATION_ID_BYTES, MAX_REMEMBERED_BYTES,
+    MAX_URL_BYTES, MAX_URL_MESSAGE_BYTES, Mode, Outcome, REMEMBERED_URL_REQUESTS,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomNotification,
     ElicitRequestParams, InputRequests, InputRequiredResult, ServerCapabilities, ServerConfig,
@@ -103,6 +106,17 @@ impl ServerHandler for Rogue {
                 Some("old"),
             ),
             "push" => return Ok(done(push(&context).await)),
+            "page" => {
+                let id = argument(&request, "id");
+                return Ok(done(page(&context, &id, "Connect", &connect_url(0)).await));
+            }
+            "pages" => return Ok(done(pages(&request, &context).await)),
+            "complete" => {
+                complete(&context, &argument(&request, "id")).await;
+                // Time for the client to take it.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                return Ok(done("sent".to_owned()));
+            }
             _ => done(seen.to_string()),
         })
     }
@@ -123,17 +137,63 @@ async fn push(context: &RequestContext<RoleServer>) -> String {
         });
     }
     for id in ["e1", "e1", "never-sent"] {
-        let complete = CustomNotification::new(
-            "notifications/elicitation/complete",
-            Some(json!({"elicitationId": id})),
-        );
-        let _ = context
-            .peer
-            .send_notification(ServerNotification::CustomNotification(complete))
-            .await;
+        complete(context, id).await;
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
     told.join(" | ")
+}
+
+fn argument(request: &CallToolRequestParams, name: &str) -> String {
+    let arguments = request.arguments.as_ref();
+    let value = arguments.and_then(|arguments| arguments.get(name));
+    value.and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+/// An https page on another site, `bytes` long (at least its site and a slash).
+fn connect_url(bytes: usize) -> String {
+    let site = "https://connect.example.com/";
+    format!("{site}{}", "p".repeat(bytes.saturating_sub(site.len())))
+}
+
+/// 2025-11-25: one URL request; the action the client answered, or its error.
+async fn page(context: &RequestContext<RoleServer>, id: &str, message: &str, url: &str) -> String {
+    let link: ElicitRequestParams = serde_json::from_value(json!({
+        "mode": "url", "message": message, "url": url, "elicitationId": id
+    }))
+    .unwrap();
+    match context.peer.create_elicitation(link).await {
+        Ok(result) => serde_json::to_value(result).unwrap()["action"]
+            .as_str()
+            .unwrap()
+            .to_owned(),
+        Err(error) => format!("error: {error}"),
+    }
+}
+
+/// 2025-11-25: `count` URL requests, each with a new id of `id` bytes, a message of `message`
+/// bytes and a URL of `url` bytes; what the client answered to each, counted.
+async fn pages(request: &CallToolRequestParams, context: &RequestContext<RoleServer>) -> String {
+    let size = |name| argument(request, name).parse::<usize>().unwrap();
+    let mut answers = std::collections::BTreeMap::<String, usize>::new();
+    for n in 0..size("count") {
+        let id = format!("{n:0>width$}", width = size("id"));
+        let message = "m".repeat(size("message"));
+        let answer = page(context, &id, &message, &connect_url(size("url"))).await;
+        *answers.entry(answer).or_default() += 1;
+    }
+    serde_json::to_string(&answers).unwrap()
+}
+
+/// `notifications/elicitation/complete` for `id`.
+async fn complete(context: &RequestContext<RoleServer>, id: &str) {
+    let complete = CustomNotification::new(
+        "notifications/elicitation/complete",
+        Some(json!({"elicitationId": id})),
+    );
+    let _ = context
+        .peer
+        .send_notification(ServerNotification::CustomNotification(complete))
+        .await;
 }
 
 fn person() -> Person {
@@ -287,4 +347,128 @@ async fn every_way_a_call_ends_without_a_result_is_named() {
         panic!("{error:?}")
     };
     assert_eq!(reason.as_deref(), Some("invalid_request_state"));
+}
+
+/// `pages` with these sizes, through the client's answerer.
+async fn send_pages(
+    client: &common::Client,
+    count: usize,
+    id: usize,
+    message: usize,
+    url: usize,
+) -> Value {
+    let sizes = json!({
+        "count": count.to_string(), "id": id.to_string(),
+        "message": message.to_string(), "url": url.to_string(),
+    });
+    serde_json::from_str(&text(&drive(client, "pages", sizes).await.result.unwrap())).unwrap()
+}
+
+#[tokio::test]
+async fn what_is_remembered_of_url_requests_stays_within_its_bound() {
+    let person = person();
+    let answerer = Answerer::new(person.clone());
+    let (client, wire) = connect(Rogue::default(), Era::Legacy, answerer.clone()).await;
+    // Past its cap, the URL, the message or the id: refused unseen, and nothing kept of it.
+    let (id, message, url) = (16, 16, 64);
+    let refused = |member: &str, cap: usize| {
+        let error = format!(
+            "error: Mcp error: -32602: Invalid elicitation request: `{member}` is longer than {cap} bytes"
+        );
+        json!({error: 2})
+    };
+    assert_eq!(
+        send_pages(&client, 2, id, message, MAX_URL_BYTES + 1).await,
+        refused("url", MAX_URL_BYTES)
+    );
+    assert_eq!(
+        send_pages(&client, 2, id, MAX_URL_MESSAGE_BYTES + 1, url).await,
+        refused("message", MAX_URL_MESSAGE_BYTES)
+    );
+    assert_eq!(
+        send_pages(&client, 2, MAX_ELICITATION_ID_BYTES + 1, message, url).await,
+        refused("elicitationId", MAX_ELICITATION_ID_BYTES)
+    );
+    // Many requests with every text 12 kB long (15 MB, were they kept): all refused.
+    let big = 12_000;
+    let answers = send_pages(&client, 250, big, big, big).await;
+    let answers = answers.as_object().unwrap();
+    assert_eq!(answers.values().collect::<Vec<_>>(), [&json!(250)]);
+    assert!(
+        answers
+            .keys()
+            .all(|answer| answer.starts_with("error: Mcp error: -32602: "))
+    );
+    assert!(person.seen().pages.is_empty(), "none was shown");
+    assert_eq!(answerer.remembered_bytes(), 0);
+    assert_eq!(wire.client_answers().len(), 256);
+
+    // More requests than are remembered, each at its caps and opened: the oldest are
+    // forgotten, and what is kept is within the bound.
+    let count = REMEMBERED_URL_REQUESTS + 50;
+    let answers = send_pages(
+        &client,
+        count,
+        MAX_ELICITATION_ID_BYTES,
+        MAX_URL_MESSAGE_BYTES,
+        MAX_URL_BYTES,
+    )
+    .await;
+    assert_eq!(answers, json!({"accept": count}));
+    let remembered = answerer.remembered_bytes();
+    let texts = REMEMBERED_URL_REQUESTS
+        * (2 * MAX_ELICITATION_ID_BYTES + MAX_URL_MESSAGE_BYTES + MAX_URL_BYTES);
+    assert!(
+        (texts..=MAX_REMEMBERED_BYTES).contains(&remembered),
+        "{remembered} bytes remembered"
+    );
+
+    // Once that server's connection is gone, what was kept of it goes at the next request.
+    client.cancel().await.unwrap();
+    let (client, _) = connect(Rogue::default(), Era::Legacy, answerer.clone()).await;
+    assert_eq!(send_pages(&client, 1, 1, 1, 64).await, json!({"accept": 1}));
+    let remembered = answerer.remembered_bytes();
+    assert!(remembered < 1024, "{remembered} bytes remembered");
+}
+
+#[tokio::test]
+async fn servers_sharing_an_answerer_cannot_replay_or_complete_each_others_requests() {
+    let person = person();
+    let answerer = Answerer::new(person.clone());
+    let (a, _) = connect(Rogue::default(), Era::Legacy, answerer.clone()).await;
+    let (b, _) = connect(Rogue::default(), Era::Legacy, answerer).await;
+    let page = |client, id: &'static str| async move {
+        text(
+            &drive(client, "page", json!({"id": id}))
+                .await
+                .result
+                .unwrap(),
+        )
+    };
+    assert_eq!(page(&a, "e1").await, "accept");
+    // The same id from another server is that server's own request, shown and answered.
+    assert_eq!(page(&b, "e1").await, "accept");
+    assert_eq!(person.seen().pages.len(), 2);
+    // Another server's completion of A's open page is ignored; A's own is taken.
+    drive(&b, "complete", json!({"id": "e1"})).await;
+    assert_eq!(
+        person.seen().outcomes,
+        [Outcome::Opened, Outcome::Opened, Outcome::Completed]
+    );
+    assert_eq!(page(&a, "a-only").await, "accept");
+    drive(&b, "complete", json!({"id": "a-only"})).await;
+    assert_eq!(
+        person.seen().outcomes[3..],
+        [Outcome::Opened],
+        "B completed A's page"
+    );
+    drive(&a, "complete", json!({"id": "a-only"})).await;
+    assert_eq!(
+        person.seen().outcomes[3..],
+        [Outcome::Opened, Outcome::Completed]
+    );
+    // Each server's own repeat is still a replay.
+    assert_eq!(page(&b, "e1").await, "cancel");
+    assert_eq!(page(&a, "a-only").await, "cancel");
+    assert_eq!(person.seen().pages.len(), 3);
 }
