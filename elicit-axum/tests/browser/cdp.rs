@@ -6,14 +6,23 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-/// How long one command may take.
+/// How long one command may take once the browser is ready.
 const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a starting Chromium may take to become ready: its first command answered and a
+/// first page rendered. The first start on a machine writes the profile and finds the fonts
+/// (building fontconfig's cache if no package did), which took over 30 s on a fresh machine
+/// busy with the rest of the test run; it stops waiting at once if Chromium exits.
+const FIRST_START: Duration = Duration::from_secs(300);
+
+/// How often a wait for a reply looks whether Chromium is still running.
+const POLL: Duration = Duration::from_millis(100);
 
 /// The Chromium binary: `ELICIT_CHROMIUM`, else `chromium` or `chromium-browser` on `PATH`.
 pub fn find_chromium() -> Option<String> {
@@ -92,22 +101,62 @@ impl Browser {
                 }
                 message.clear();
             }
+            // Chromium closed its end: nothing more will be answered.
+            routes.lock().unwrap().clear();
         });
-        Browser {
+        let mut browser = Browser {
             child,
             input,
             next_id: 0,
             waiting,
             profile,
+        };
+        browser.wait_until_ready();
+        browser
+    }
+
+    /// Waits, up to [`FIRST_START`], until the browser answers and has rendered a first page
+    /// with text, so that no test command meets a browser still starting.
+    fn wait_until_ready(&mut self) {
+        self.call_within(None, "Browser.getVersion", json!({}), FIRST_START);
+        let (target_id, session) = self.open_page(FIRST_START);
+        let laid_out = self.call_within(
+            Some(&session),
+            "Runtime.evaluate",
+            json!({
+                "expression": "document.body.textContent = 'ready'; \
+                               document.fonts.ready.then(() => document.body.offsetHeight > 0)",
+                "awaitPromise": true,
+                "returnByValue": true,
+            }),
+            FIRST_START,
+        );
+        assert_eq!(laid_out["result"]["value"], true, "{laid_out}");
+        self.call_within(
+            None,
+            "Target.closeTarget",
+            json!({"targetId": target_id}),
+            FIRST_START,
+        );
+    }
+
+    /// [`Browser::call`] with `within` for the reply.
+    fn call_within(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+        within: Duration,
+    ) -> Value {
+        match self.try_call_within(session, method, params, within) {
+            Ok(result) => result,
+            Err(error) => panic!("{method} failed: {error}"),
         }
     }
 
     /// Sends `method` (to `session`'s page, or the browser) and waits for its result.
     pub fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
-        match self.try_call(session, method, params) {
-            Ok(result) => result,
-            Err(error) => panic!("{method} failed: {error}"),
-        }
+        self.call_within(session, method, params, TIMEOUT)
     }
 
     /// [`Browser::call`], with the error DevTools answered instead of a panic.
@@ -116,6 +165,18 @@ impl Browser {
         session: Option<&str>,
         method: &str,
         params: Value,
+    ) -> Result<Value, Value> {
+        self.try_call_within(session, method, params, TIMEOUT)
+    }
+
+    /// [`Browser::try_call`] with `within` for the reply. Panics when the reply does not
+    /// come in time, or Chromium exits first.
+    fn try_call_within(
+        &mut self,
+        session: Option<&str>,
+        method: &str,
+        params: Value,
+        within: Duration,
     ) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
@@ -127,18 +188,37 @@ impl Browser {
         self.waiting.lock().unwrap().insert(id, reply);
         let mut bytes = serde_json::to_vec(&command).unwrap();
         bytes.push(0);
-        self.input.write_all(&bytes).unwrap();
-        self.input.flush().unwrap();
-        let value = replied
-            .recv_timeout(TIMEOUT)
-            .unwrap_or_else(|_| panic!("no reply to {method} in {TIMEOUT:?}"));
+        if let Err(error) = self
+            .input
+            .write_all(&bytes)
+            .and_then(|()| self.input.flush())
+        {
+            let status = self.child.try_wait();
+            panic!("cannot send {method}: {error} (Chromium's exit status: {status:?})");
+        }
+        let start = Instant::now();
+        let value = loop {
+            match replied.recv_timeout(POLL) {
+                Ok(value) => break value,
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("Chromium closed its pipe before answering {method}")
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("Chromium exited ({status}) before answering {method}");
+            }
+            assert!(
+                start.elapsed() < within,
+                "no reply to {method} in {within:?}"
+            );
+        };
         match value.get("error") {
             Some(error) => Err(error.clone()),
             None => Ok(value["result"].clone()),
         }
     }
 
-    /// A new tab, attached: its session id.
     /// Signs the browser in to `origin` as its login would: the `session` cookie, `HttpOnly`
     /// and `SameSite=Lax`.
     pub fn sign_in(&mut self, session: &str, origin: &str, value: &str) {
@@ -150,15 +230,28 @@ impl Browser {
         );
     }
 
+    /// A new tab, attached: its session id.
     pub fn new_page(&mut self) -> String {
-        let target = self.call(None, "Target.createTarget", json!({"url": "about:blank"}));
+        self.open_page(TIMEOUT).1
+    }
+
+    /// A new tab, attached, each command answered `within`: its target and session ids.
+    fn open_page(&mut self, within: Duration) -> (String, String) {
+        let target = self.call_within(
+            None,
+            "Target.createTarget",
+            json!({"url": "about:blank"}),
+            within,
+        );
         let target_id = target["targetId"].as_str().unwrap().to_owned();
-        let attached = self.call(
+        let attached = self.call_within(
             None,
             "Target.attachToTarget",
             json!({"targetId": target_id, "flatten": true}),
+            within,
         );
-        attached["sessionId"].as_str().unwrap().to_owned()
+        let session = attached["sessionId"].as_str().unwrap().to_owned();
+        (target_id, session)
     }
 
     /// Evaluates `expression` in the page (DevTools is not bound by the page's CSP).
