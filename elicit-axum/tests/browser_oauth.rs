@@ -65,7 +65,14 @@ fn provider() -> Router {
     Router::new()
         .route("/authorize", get(authorize))
         .route("/token", post(token))
+        .route("/elsewhere", get(elsewhere))
         .nest("/issuer", issuer())
+}
+
+/// A page of another site (opened as `http://localhost:<port>`, another site than the app's
+/// `127.0.0.1`), whose script sends the browser where it likes.
+async fn elsewhere() -> Html<&'static str> {
+    Html("<!doctype html><title>Elsewhere</title><h1>Another site</h1>")
 }
 
 /// The authorization server browsers sign in at (`SignIn`): `/authorize` is its sign-in page
@@ -270,13 +277,27 @@ fn through_the_provider(tls: bool, who: Browser) -> Value {
         Browser::SignsIn => {
             // The link sends the browser to sign in; "Sign in as alice" brings it back.
             browser.navigate(&tab, &link);
-            browser.wait_for(
-                &tab,
-                &format!(
-                    "location.href.startsWith('{provider_origin}/issuer/authorize') \
-                     && document.readyState === 'complete' && document.querySelector('#signin')"
-                ),
+            let at_issuer = format!(
+                "location.href.startsWith('{provider_origin}/issuer/authorize') \
+                 && document.readyState === 'complete' && document.querySelector('#signin')"
             );
+            browser.wait_for(&tab, &at_issuer);
+            // Meanwhile another site's script sends the browser to pages behind the sign-in,
+            // top-level (carrying the app's `SameSite=Lax` cookies) again and again: each
+            // starts a sign-in of its own, and none may end alice's.
+            let other_site = provider_origin.replace("127.0.0.1", "localhost");
+            let elsewhere = browser.new_page();
+            for i in 0..5 {
+                browser.goto(&elsewhere, &format!("{other_site}/elsewhere"));
+                let forced =
+                    serde_json::to_string(&format!("{origin}/connect?elicitation=forced-{i}"));
+                let go = format!(
+                    "setTimeout(() => {{ location.href = {} }}, 0)",
+                    forced.unwrap()
+                );
+                browser.eval(&elsewhere, &go);
+                browser.wait_for(&elsewhere, &at_issuer);
+            }
             browser.click(&tab, "#signin");
             browser.wait_for(
                 &tab,
