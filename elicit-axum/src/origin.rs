@@ -90,6 +90,11 @@ pub(super) fn check_host(parts: &Parts, origins: &[String]) -> Result<(), String
                     .is_some_and(|(host, port)| own.serves(&host, port))
             })
         };
+        if !own && origins.is_empty() {
+            return Err(format!(
+                "Host \"{host}\" is not a loopback name, the only hosts a route without an origin serves (UrlSettings::with_origin, LandingRoute::with_origin)"
+            ));
+        }
         if !own {
             return Err(format!("Host \"{host}\" is not a host the route serves"));
         }
@@ -403,6 +408,12 @@ mod tests {
         assert!(!host_ok(&[], &[]), "no Host");
         let rebound = host_parts(&[], "http://evil.example/connect");
         assert!(check_host(&rebound, &[]).is_err());
+        // The reason says what to set.
+        assert_eq!(
+            check_host(&host_parts(&["app.example.com"], "/"), &[]).unwrap_err(),
+            "Host \"app.example.com\" is not a loopback name, the only hosts a route without an \
+             origin serves (UrlSettings::with_origin, LandingRoute::with_origin)"
+        );
     }
 
     #[test]

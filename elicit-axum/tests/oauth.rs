@@ -14,7 +14,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::{Form, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, Request, StatusCode, header};
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use base64::Engine as _;
@@ -542,9 +542,20 @@ async fn https_uses_a_host_cookie_and_bad_settings_are_refused_at_start_up() {
     let _ = store;
     let github = OAuthProvider::github(CLIENT_ID, CLIENT_SECRET)
         .with_redirect_url("https://app.example.com/oauth/callback");
-    let app = served(OAuth::new(&server, github, x_user, App::default()).unwrap());
+    // No links' origin: the landing route serves the redirect URL's, where the app is.
+    let app: Router = OAuth::new(&server, github, x_user, App::default())
+        .unwrap()
+        .routes();
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, _) = start(&caller);
+    let uri = format!("/connect?elicitation={handle}");
+    let rebound = [("host", "evil.example")];
+    let (status, _) = send(&app, Method::GET, &uri, Some(ALICE), &rebound, "");
+    assert_eq!(
+        status,
+        StatusCode::NOT_FOUND,
+        "another name for the app's address"
+    );
     let (status, response) = confirm_response(&app, &handle, ALICE);
     assert_eq!(status, StatusCode::SEE_OTHER);
     let location = response.headers()[header::LOCATION].to_str().unwrap();

@@ -106,9 +106,9 @@ use http::{HeaderValue, header};
 use oauth2::{CsrfToken, PkceCodeChallenge, Scope};
 use serde_json::Value;
 
+use super::LandingRoute;
 use super::hook::{ConnectHook, ConnectStep, OpenedLink};
 use super::texts::PageTexts;
-use super::{LandingRoute, landing_routes};
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::StateSealer;
 use elicit_runtime::url::LandingPage;
@@ -297,17 +297,26 @@ impl<H: OAuthHook> OAuth<H> {
     }
 
     /// The landing route at `/connect` (its confirmation page sends the browser to the
-    /// provider) and the callback route at the redirect URL's path, on one router.
+    /// provider) and the callback route at the redirect URL's path, on one router. The landing
+    /// route serves the links' origin and the redirect URL's (see
+    /// [`landing_route`](OAuth::landing_route)).
     pub fn routes<S: Clone + Send + Sync + 'static>(self) -> Router<S> {
-        let page = self.inner.page.clone();
-        self.callback_route().merge(landing_routes(page, self))
+        let callback = self.callback_route();
+        callback.merge(self.landing_route().into_router())
     }
 
     /// The landing route alone, to move or restyle it ([`LandingRoute::at`], texts), with
-    /// [`callback_route`](OAuth::callback_route) mounted beside it.
+    /// [`callback_route`](OAuth::callback_route) mounted beside it. Its origins are the links'
+    /// ([`UrlSettings::with_origin`](elicit_runtime::url::UrlSettings::with_origin)) and the
+    /// redirect URL's, where this app is served: a request for any other `Host` is refused.
     pub fn landing_route(self) -> LandingRoute<Self> {
         let page = self.inner.page.clone();
-        LandingRoute::new(page, self)
+        let callback = self.inner.provider.callback_origin().map(str::to_owned);
+        let route = LandingRoute::new(page, self);
+        match callback {
+            Some(origin) if !route.origins().contains(&origin) => route.with_origin(origin),
+            _ => route,
+        }
     }
 
     /// The provider's callback route alone, at the redirect URL's path.

@@ -192,6 +192,16 @@ impl OAuthProvider {
         Some(path.split(['?', '#']).next().unwrap_or(path))
     }
 
+    /// The origin of the callback URL (`scheme://host[:port]`): where this app is served.
+    pub(super) fn callback_origin(&self) -> Option<&str> {
+        let url = self.redirect_url.as_deref()?;
+        let scheme_end = url.find("://")? + 3;
+        let end = url[scheme_end..]
+            .find(['/', '?', '#'])
+            .map_or(url.len(), |at| scheme_end + at);
+        Some(&url[..end])
+    }
+
     /// Whether the callback is served over `https` (then the binding cookie is a `__Host-`
     /// cookie, `Secure`); `http` is loopback development.
     pub(super) fn secure(&self) -> bool {
