@@ -1,12 +1,14 @@
 //! The cookie that ties a callback to the browser that started its flow: the nonces of the
-//! flows (OAuth connections, sign-ins) a browser has under way.
+//! flows a browser has under way. An OAuth connection, started only by the page's own
+//! confirmed `POST`, adds a nonce of its own ([`NonceCookie::add`]); sign-ins, which any `GET`
+//! starts (another site's forced navigations too), share one ([`NonceCookie::shared`]).
 
 use http::request::Parts;
 
 use crate::cookie::RouteCookie;
 
-/// The most nonces one cookie keeps: flows one browser has under way at once (a GitHub and a
-/// Google connection, two links opened before signing in); the oldest goes first.
+/// The most nonces one cookie keeps: connections one browser has under way at once (a GitHub
+/// and a Google connection, two links confirmed in two tabs); the oldest goes first.
 const NONCES: usize = 4;
 
 /// A cookie holding the nonces of the flows a browser started and has not finished, separated
