@@ -4,11 +4,10 @@
 //! isolates, zero-width characters, the soft hyphen, tag characters), the line and paragraph
 //! separators, the invisible Hangul fillers, and private-use and unassigned code points are
 //! shown as a marked `<U+XXXX>`, so text cannot reorder itself, hide a part of itself, or look
-//! like another text. The same characters `elicit-host`'s `safe_text` marks for a host.
+//! like another text: the characters `elicit_formats::is_marked` names, which `elicit-host`'s
+//! `safe_text` marks for a host too.
 
 use std::fmt;
-
-use unicode_general_category::{GeneralCategory, get_general_category};
 
 use super::html::Escaped;
 
@@ -18,7 +17,7 @@ pub(super) struct Visible<'a>(pub(super) &'a str);
 impl fmt::Display for Visible<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut rest = self.0;
-        while let Some(at) = rest.find(marked) {
+        while let Some(at) = rest.find(elicit_formats::is_marked) {
             write!(f, "{}", Escaped(&rest[..at]))?;
             let c = rest[at..].chars().next().unwrap_or_default();
             write!(
@@ -30,27 +29,6 @@ impl fmt::Display for Visible<'_> {
         }
         write!(f, "{}", Escaped(rest))
     }
-}
-
-/// Whether `c` is shown as its code point rather than as itself.
-fn marked(c: char) -> bool {
-    if c == '\n' || c == '\t' {
-        return false;
-    }
-    if c.is_ascii() {
-        return c.is_ascii_control();
-    }
-    matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
-        || matches!(
-            get_general_category(c),
-            GeneralCategory::Control
-                | GeneralCategory::Format
-                | GeneralCategory::LineSeparator
-                | GeneralCategory::ParagraphSeparator
-                | GeneralCategory::PrivateUse
-                | GeneralCategory::Surrogate
-                | GeneralCategory::Unassigned
-        )
 }
 
 #[cfg(test)]

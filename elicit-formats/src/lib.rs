@@ -3,13 +3,19 @@
 //!
 //! The checks for the four string `format`s a form may ask for, in one place: `elicit-macros`
 //! runs them on `default` literals at compile time and `elicit-runtime` on every answer, so a
-//! default the compiler accepts is one the runtime accepts.
+//! default the compiler accepts is one the runtime accepts. And which characters of a text
+//! from the other side are shown as their code point ([`is_marked`]), for the host's renderers
+//! and the landing page alike.
 //!
 //! All of them work on bytes or `char`s, never slice a `str` unchecked, and accept any input
 //! without panicking.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+mod shown;
+
+pub use shown::is_marked;
 
 /// Whether `s` looks like a deliverable email address (`format: "email"`).
 ///

@@ -4,8 +4,6 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use unicode_general_category::{GeneralCategory, get_general_category};
-
 /// `text` from a server, safe to show: every character that could act on a terminal or hide
 /// in the text is replaced by a visible `<U+XXXX>` (its code point in hex, at least four
 /// digits), so the person sees that something was there and nothing happens.
@@ -65,25 +63,9 @@ pub fn safe_text(text: &str) -> Cow<'_, str> {
     Cow::Owned(safe)
 }
 
-/// Whether `c` is not shown as it is.
+/// Whether `c` is not shown as it is: a tab (four spaces), or a character shown marked.
 fn replaced(c: char) -> bool {
-    if c == '\n' {
-        return false;
-    }
-    if c.is_ascii() {
-        return c.is_ascii_control();
-    }
-    matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
-        || matches!(
-            get_general_category(c),
-            GeneralCategory::Control
-                | GeneralCategory::Format
-                | GeneralCategory::LineSeparator
-                | GeneralCategory::ParagraphSeparator
-                | GeneralCategory::PrivateUse
-                | GeneralCategory::Surrogate
-                | GeneralCategory::Unassigned
-        )
+    c == '\t' || elicit_formats::is_marked(c)
 }
 
 #[cfg(test)]

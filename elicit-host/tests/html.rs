@@ -334,3 +334,40 @@ fn an_option_with_a_comma_in_its_value_is_read_back_whole() {
         json!({"action": "accept", "content": {"city": "Paris, Texas", "stops": ["Rome, Italy", "Oslo"]}})
     );
 }
+
+#[test]
+fn values_the_browser_posts_back_are_the_servers_own_and_their_labels_show_what_hides() {
+    // A field name and option values with a zero-width space and a right-to-left mark: shown
+    // marked in the labels, posted back exactly as the server wrote them.
+    let params = json!({"message": "Pick", "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "pick\u{200b}": {"type": "string", "title": "Pick",
+                "oneOf": [{"const": "a\u{200b}b", "title": "A\u{200b}B"},
+                          {"const": "c\u{200f}", "title": "C"}]},
+            "tags": {"type": "array", "title": "Tags",
+                "items": {"anyOf": [{"const": "x\u{200b}", "title": "X\u{200b}"}]}}
+        },
+        "required": ["pick\u{200b}"]
+    }});
+    let Elicitation::Form(form) = Elicitation::from_params(&params).unwrap() else {
+        unreachable!()
+    };
+    let page = html::form("Desk", &FormInput::new(&form), "/answer", &[]);
+    assert!(page.contains("name=\"field:pick\u{200b}\""), "{page}");
+    assert!(page.contains("<option value=\"a\u{200b}b\">A&lt;U+200B&gt;B</option>"));
+    assert!(page.contains("value=\"x\u{200b}\"> X&lt;U+200B&gt;</label>"));
+    let result = html::read(
+        &form,
+        posted(&[
+            ("elicit-action", "accept"),
+            ("field:pick\u{200b}", "a\u{200b}b"),
+            ("field:tags", "x\u{200b}"),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::to_value(result).unwrap(),
+        json!({"action": "accept", "content": {"pick\u{200b}": "a\u{200b}b", "tags": ["x\u{200b}"]}})
+    );
+}

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use elicit_wire::schema::{PropertySchema, StringFormat};
 use serde_json::Value;
 
-use super::{actions, escape, id_of, name_of};
+use super::{actions, escape, exact, id_of, name_of};
 use crate::form::{Field, FieldKind};
 use crate::input::{FieldProblem, FormInput};
 
@@ -83,7 +83,7 @@ pub fn form(
 /// One field: its label, control, help and problem.
 fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) -> String {
     let id = id_of(field.name());
-    let name = escape(&name_of(field.name()));
+    let name = exact(&name_of(field.name()));
     let label = escape(field.label());
     let star = if field.required() {
         " <span class=\"elicit-required\" aria-hidden=\"true\">*</span>"
@@ -124,7 +124,7 @@ fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) 
                 let _ = write!(
                     options,
                     "<option value=\"{}\"{selected}>{}</option>",
-                    escape(option),
+                    exact(option),
                     escape(title)
                 );
             }
@@ -148,7 +148,7 @@ fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) 
                 let _ = writeln!(
                     boxes,
                     "      <label for=\"{id}-{index}\"><input type=\"checkbox\" id=\"{id}-{index}\" name=\"{name}\" value=\"{}\"{checked}> {}</label>",
-                    escape(option),
+                    exact(option),
                     escape(title)
                 );
             }

@@ -48,10 +48,17 @@ pub use consent::consent;
 pub use form::form;
 pub use read::{ReadError, filled, read, read_consent};
 
-/// `text` escaped for HTML text and attribute values, after [`safe_text`](crate::safe_text):
-/// no bidi control reorders the page and no invisible character hides in it.
+/// `text` from a server as the page shows it: [`safe_text`](crate::safe_text), then escaped
+/// for HTML text and attribute values, so no bidi control reorders the page and no invisible
+/// character hides in it.
 fn escape(text: &str) -> String {
-    let text = crate::safe_text(text);
+    exact(&crate::safe_text(text))
+}
+
+/// `text` escaped for an HTML attribute value and nothing else: for the values the browser
+/// posts back (a field's name, an option's value), which the person never sees and which must
+/// come back exactly as the server wrote them.
+fn exact(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
