@@ -5,15 +5,15 @@
 //! promises (see `setup`) is read on each new connection and again, on the open one, before
 //! the first command once [`REDIS_SETUP_RECHECK`] (or the interval set) has passed.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use redis::aio::MultiplexedConnection;
-
 use super::epoch::{ENSURE, Epoch, fresh_id};
 use super::setup::{self, Setup};
+use super::target::{Connection, Target};
 
 /// How long opening a connection to Redis (TCP connect and handshake) may take by default.
 pub const REDIS_CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
@@ -37,7 +37,7 @@ pub const REDIS_SETUP_RECHECK: Duration = Duration::from_secs(1);
 
 /// A lazily opened, multiplexed connection with bounded waits.
 pub(crate) struct Link {
-    client: redis::Client,
+    target: Target,
     connect_timeout: Duration,
     response_timeout: Duration,
     /// The open connection, with a number telling it apart from the ones before it.
@@ -60,33 +60,33 @@ pub(crate) struct Link {
 
 #[derive(Default)]
 struct Slot {
-    open: Option<(u64, MultiplexedConnection)>,
+    open: Option<(u64, Connection)>,
     opened: u64,
 }
 
 impl Link {
-    /// A link to `url` for `namespace` with the default timeouts (checked here, connected on
-    /// first use).
-    pub(crate) fn new(url: &str, namespace: &str) -> Result<Self, String> {
-        Ok(Link {
-            client: redis::Client::open(url).map_err(|e| e.to_string())?,
+    /// A link to `target` for the namespace whose keys begin with `keyspace` (see
+    /// [`keyspace`](crate::keyspace)), with the default timeouts (connected on first use).
+    pub(crate) fn new(target: Target, keyspace: &str) -> Self {
+        Link {
+            target,
             connect_timeout: REDIS_CONNECT_TIMEOUT,
             response_timeout: REDIS_RESPONSE_TIMEOUT,
             slot: Mutex::new(Slot::default()),
-            epoch_key: format!("{namespace}:elicit:epoch"),
-            evictions_key: format!("{namespace}:elicit:evictions"),
+            epoch_key: format!("{keyspace}:elicit:epoch"),
+            evictions_key: format!("{keyspace}:elicit:evictions"),
             epoch: Arc::default(),
             check_setup: true,
             setup: Mutex::default(),
             recheck: REDIS_SETUP_RECHECK,
             checked_at: Mutex::default(),
-        })
+        }
     }
 
     /// The same link with other timeouts (and no connection yet).
     pub(crate) fn with_timeouts(&self, connect: Duration, response: Duration) -> Self {
         Link {
-            client: self.client.clone(),
+            target: self.target.clone(),
             connect_timeout: connect,
             response_timeout: response,
             slot: Mutex::new(Slot::default()),
@@ -136,9 +136,9 @@ impl Link {
         (self.connect_timeout, self.response_timeout)
     }
 
-    /// The client connections are opened with (the completion subscriber opens its own).
-    pub(crate) fn client(&self) -> &redis::Client {
-        &self.client
+    /// What connections are opened to (the completion subscriber opens its own).
+    pub(crate) fn target(&self) -> &Target {
+        &self.target
     }
 
     fn slot(&self) -> MutexGuard<'_, Slot> {
@@ -149,7 +149,7 @@ impl Link {
     /// The open connection, or a new one within the connect timeout. The lock is never held
     /// across an await: callers that find no connection each connect, and the first one to
     /// finish is kept.
-    pub(crate) async fn connection(&self) -> Result<(u64, MultiplexedConnection), String> {
+    pub(crate) async fn connection(&self) -> Result<(u64, Connection), String> {
         let open = self.slot().open.clone();
         if let Some((number, mut connection)) = open {
             if self.check_due() {
@@ -163,15 +163,10 @@ impl Link {
             return Ok((number, connection));
         }
         // The timeouts are ours (`tokio::time::timeout`), so both read the same way in errors.
-        let config = redis::AsyncConnectionConfig::new()
-            .set_connection_timeout(None)
-            .set_response_timeout(None);
-        let connecting = self
-            .client
-            .get_multiplexed_async_connection_with_config(&config);
+        let connecting = self.target.open();
         let mut connection = match tokio::time::timeout(self.connect_timeout, connecting).await {
             Ok(Ok(connection)) => connection,
-            Ok(Err(e)) => return Err(format!("cannot connect to Redis: {e}")),
+            Ok(Err(e)) => return Err(e),
             Err(_) => {
                 return Err(format!(
                     "Redis did not accept the connection within {:?}",
@@ -211,7 +206,7 @@ impl Link {
     }
 
     /// Reads what this Redis promises now and keeps what it found (and when).
-    async fn recheck_setup(&self, connection: &mut MultiplexedConnection) -> Result<(), String> {
+    async fn recheck_setup(&self, connection: &mut Connection) -> Result<(), String> {
         let setup = self.check(connection).await?;
         *self.setup.lock().unwrap_or_else(PoisonError::into_inner) = setup;
         *self
@@ -221,16 +216,10 @@ impl Link {
         Ok(())
     }
 
-    /// Reads what this Redis promises (see `setup`), each answer within the response timeout.
-    async fn check(&self, connection: &mut MultiplexedConnection) -> Result<Setup, String> {
-        let [memory, persistence, replication, save, fsync] = setup::commands();
-        let text = async |cmd: redis::Cmd, connection: &mut MultiplexedConnection| {
-            self.bounded(cmd.query_async::<String>(connection)).await
-        };
-        let list = async |cmd: redis::Cmd, connection: &mut MultiplexedConnection| {
-            self.bounded(cmd.query_async::<Vec<String>>(connection))
-                .await
-        };
+    /// Reads what this Redis promises (see `setup`), each answer within the response timeout:
+    /// on a cluster, what every primary promises (the namespace's slot may move to any of
+    /// them), and the replicas of the one holding the namespace now.
+    async fn check(&self, connection: &mut Connection) -> Result<Setup, String> {
         let no_answer = self.no_answer();
         let unreadable = |e: String| {
             if e == no_answer {
@@ -242,14 +231,48 @@ impl Link {
                  elicit-redis's docs, \"What Redis must promise\""
             )
         };
-        let memory = text(memory, connection).await.map_err(unreadable)?;
-        let persistence = text(persistence, connection).await.map_err(unreadable)?;
-        let replication = text(replication, connection).await.map_err(unreadable)?;
-        let save = list(save, connection).await.map_err(unreadable)?;
-        let fsync = list(fsync, connection).await.map_err(unreadable)?;
-        setup::judge(&memory, &persistence, &replication, &save, &fsync).inspect_err(|why| {
-            tracing::error!(target: "elicit", "elicit: Redis refused: {why}");
-        })
+        let mut nodes: BTreeMap<String, Vec<redis::Value>> = BTreeMap::new();
+        for cmd in setup::commands() {
+            let answers = self
+                .bounded(connection.on_every_primary(&cmd))
+                .await
+                .map_err(unreadable)?;
+            for (node, answer) in answers {
+                nodes.entry(node).or_default().push(answer);
+            }
+        }
+        let mut found = Setup::default();
+        for (node, answers) in nodes {
+            found = setup::judge_answers(answers)
+                .map_err(|why| match node.as_str() {
+                    "" => why,
+                    node => format!("the cluster's primary {node}: {why}"),
+                })
+                .inspect_err(|why| {
+                    tracing::error!(target: "elicit", "elicit: Redis refused: {why}");
+                })?;
+        }
+        if let Connection::Cluster(_) = connection {
+            let replication = setup::commands()[2].clone();
+            let answer = self
+                .bounded(connection.on_primary_of(&self.epoch_key, &replication))
+                .await
+                .and_then(|v| redis::from_redis_value::<String>(v).map_err(|e| e.to_string()))
+                .map_err(unreadable)?;
+            found = Setup {
+                replicas: setup::connected_replicas(&answer),
+            };
+        }
+        Ok(found)
+    }
+
+    /// `WAIT`s on the primary that holds the namespace (within the response timeout) and gives
+    /// how many replicas confirmed.
+    pub(crate) async fn wait_for_replicas(&self, cmd: &redis::Cmd) -> Result<u64, String> {
+        let (number, mut connection) = self.connection().await?;
+        let waited = connection.on_primary_of(&self.epoch_key, cmd);
+        let value = self.on_open(number, waited).await?;
+        redis::from_redis_value(value).map_err(|e| format!("Redis failed: {e}"))
     }
 
     /// Runs `cmd`: connects if needed, then waits at most the response timeout for its answer.
@@ -259,7 +282,17 @@ impl Link {
         cmd: &redis::Cmd,
     ) -> Result<T, String> {
         let (number, mut connection) = self.connection().await?;
-        match tokio::time::timeout(self.response_timeout, cmd.query_async(&mut connection)).await {
+        self.on_open(number, cmd.query_async(&mut connection)).await
+    }
+
+    /// `answer` on open connection `number`, within the response timeout; a timeout or a
+    /// broken connection drops the connection.
+    async fn on_open<T>(
+        &self,
+        number: u64,
+        answer: impl Future<Output = redis::RedisResult<T>>,
+    ) -> Result<T, String> {
+        match tokio::time::timeout(self.response_timeout, answer).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => {
                 if e.is_io_error() || e.is_connection_dropped() || e.is_unrecoverable_error() {

@@ -9,7 +9,8 @@ use elicit_state::StoreError;
 use elicit_state::{Redemption, ReplayGuard, StateError};
 
 use crate::connection::Link;
-use crate::{epoch, keep_until};
+use crate::target::Target;
+use crate::{epoch, keep_until, keyspace};
 
 /// Why a redemption is refused while Redis may evict keys.
 const MAY_EVICT: &str = "this Redis may now evict the keys that remember spent states \
@@ -59,19 +60,21 @@ impl std::fmt::Debug for RedisReplayGuard {
 
 impl RedisReplayGuard {
     /// A guard in `namespace` on `link` (a store's, or its own).
-    pub(crate) fn on(link: Arc<Link>, namespace: &str) -> Self {
+    pub(crate) fn on(link: Arc<Link>, keyspace: &str) -> Self {
         RedisReplayGuard {
             link,
-            prefix: format!("{namespace}:elicit:replay:"),
+            prefix: format!("{keyspace}:elicit:replay:"),
         }
     }
 
-    /// A guard on `url`; keys are `"{namespace}:elicit:replay:{id}"`. Connects on first use.
+    /// A guard on the Redis at `url`; keys are `"{<namespace>}:elicit:replay:{id}"` (the
+    /// namespace in braces: see [the crate docs](crate#keys-and-redis-cluster)). Connects on
+    /// first use.
     /// [`RedisCompletionStore::replay_guard`](crate::RedisCompletionStore::replay_guard) makes one on a store's connection instead.
     ///
     /// # Errors
     ///
-    /// A [`StoreError`] if `url` is not a Redis URL.
+    /// A [`StoreError`] if `url` is not a Redis URL, or `namespace` is empty or holds a brace.
     ///
     /// ```
     /// use elicit_redis::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisReplayGuard};
@@ -81,8 +84,48 @@ impl RedisReplayGuard {
     /// # Ok::<(), elicit_runtime::url::StoreError>(())
     /// ```
     pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
-        let link = Link::new(url, namespace).map_err(StoreError::new)?;
-        Ok(Self::on(Arc::new(link), namespace))
+        Self::on_target(Target::single(url), namespace)
+    }
+
+    /// A guard on the Redis Cluster reached through any of `urls` (each `redis://host:port` of
+    /// a node: the client learns the rest): every key of `namespace` lives in one slot (see
+    /// [the crate docs](crate#keys-and-redis-cluster)). Connects on first use.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `urls` is empty or one is not a Redis URL, or `namespace` is empty
+    /// or holds a brace.
+    ///
+    /// ```
+    /// use elicit_redis::RedisReplayGuard;
+    ///
+    /// let urls = ["redis://10.0.0.1:6379", "redis://10.0.0.2:6379"];
+    /// let guard = RedisReplayGuard::new_cluster(&urls, "myapp")?;
+    /// assert!(guard.checks_setup());
+    /// assert!(RedisReplayGuard::new_cluster(&[], "myapp").is_err());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    pub fn new_cluster(urls: &[&str], namespace: &str) -> Result<Self, StoreError> {
+        Self::on_target(Target::cluster(urls), namespace)
+    }
+
+    /// [`new_cluster`](Self::new_cluster), connected now (see [`connect`](Self::connect)).
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] as [`new_cluster`](Self::new_cluster) says, or if the cluster cannot
+    /// be reached in time or does not keep what [the crate docs](crate#what-redis-must-promise)
+    /// require on every primary.
+    pub async fn connect_cluster(urls: &[&str], namespace: &str) -> Result<Self, StoreError> {
+        let guard = Self::new_cluster(urls, namespace)?;
+        guard.link.epoch().await.map_err(StoreError::new)?;
+        Ok(guard)
+    }
+
+    fn on_target(target: Result<Target, String>, namespace: &str) -> Result<Self, StoreError> {
+        let keyspace = keyspace(namespace).map_err(StoreError::new)?;
+        let link = Link::new(target.map_err(StoreError::new)?, &keyspace);
+        Ok(Self::on(Arc::new(link), &keyspace))
     }
 
     /// [`new`](Self::new), connected now (within the connect timeout), so that a wrong URL or
@@ -146,9 +189,9 @@ impl RedisReplayGuard {
         let mut wait = redis::cmd("WAIT");
         wait.arg(replicas)
             .arg(u64::try_from(within.as_millis()).unwrap_or(u64::MAX).max(1));
-        let acked: u64 = self
+        let acked = self
             .link
-            .query(&wait)
+            .wait_for_replicas(&wait)
             .await
             .map_err(StateError::ReplayGuardUnavailable)?;
         if acked < replicas {

@@ -126,6 +126,7 @@ mod guard;
 mod notify;
 mod setup;
 mod store;
+mod target;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -134,6 +135,19 @@ use elicit_state::MAX_CLOCK_SKEW;
 pub use connection::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, REDIS_SETUP_RECHECK};
 pub use guard::RedisReplayGuard;
 pub use store::RedisCompletionStore;
+
+/// What every key (and the channel) of `namespace` begins with: the namespace in braces, a
+/// Redis Cluster hash tag, so that all of them hash to one slot and each script touches one
+/// node. An empty namespace, or one with a brace, would hash key by key: refused.
+fn keyspace(namespace: &str) -> Result<String, String> {
+    if namespace.is_empty() || namespace.contains(['{', '}']) {
+        return Err(format!(
+            "the namespace {namespace:?} must be non-empty and hold no `{{` or `}}` (its keys are \
+             `{{<namespace>}}:elicit:…`, one Redis Cluster hash tag)"
+        ));
+    }
+    Ok(format!("{{{namespace}}}"))
+}
 
 /// Unix milliseconds of `at` (at least 1: `PXAT 0` is an error).
 fn millis(at: SystemTime) -> u64 {
@@ -151,4 +165,18 @@ const SKEW_MARGIN: Duration = Duration::from_secs(2 * MAX_CLOCK_SKEW.as_secs());
 /// `PXAT` for a key that must outlive a token expiring at `at` on any replica's clock.
 fn keep_until(at: SystemTime) -> u64 {
     millis(at.checked_add(SKEW_MARGIN).unwrap_or(at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::keyspace;
+
+    #[test]
+    fn every_key_of_a_namespace_carries_one_hash_tag() {
+        assert_eq!(keyspace("myapp").as_deref(), Ok("{myapp}"));
+        assert_eq!(keyspace("a:b").as_deref(), Ok("{a:b}"));
+        for refused in ["", "}app", "my{app}", "a}"] {
+            assert!(keyspace(refused).is_err(), "{refused:?}");
+        }
+    }
 }

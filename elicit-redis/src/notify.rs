@@ -20,7 +20,11 @@ const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
 /// The subscriber of one store (shared by its clones).
 pub(crate) struct Listener {
-    client: redis::Client,
+    /// The nodes to subscribe on, tried in turn (one Redis: just it; a cluster: its seeds,
+    /// any of which hears every classic `PUBLISH`).
+    clients: Vec<redis::Client>,
+    /// The one tried next.
+    next: std::sync::atomic::AtomicUsize,
     channel: String,
     signals: CompletionSignals,
     timeouts: (Duration, Duration),
@@ -31,12 +35,13 @@ pub(crate) struct Listener {
 
 impl Listener {
     pub(crate) fn new(
-        client: redis::Client,
+        clients: Vec<redis::Client>,
         channel: String,
         timeouts: (Duration, Duration),
     ) -> Self {
         Listener {
-            client,
+            clients,
+            next: std::sync::atomic::AtomicUsize::new(0),
             channel,
             signals: CompletionSignals::new(),
             timeouts,
@@ -131,9 +136,23 @@ async fn listen(me: Weak<Listener>) {
 
 type Subscription = (redis::aio::PubSubSink, redis::aio::PubSubStream);
 
+/// Subscribes on the node tried next; after a failure the one after it is tried.
 async fn subscribe(listener: &Listener) -> Result<Subscription, String> {
+    let turn = listener.next.fetch_add(1, Ordering::SeqCst);
+    let Some(client) = listener.clients.get(turn % listener.clients.len().max(1)) else {
+        return Err("no Redis to subscribe on".to_owned());
+    };
+    let subscribed = subscribe_on(client, listener).await;
+    if subscribed.is_ok() {
+        // Stay on this node next time unless it fails.
+        listener.next.store(turn, Ordering::SeqCst);
+    }
+    subscribed
+}
+
+async fn subscribe_on(client: &redis::Client, listener: &Listener) -> Result<Subscription, String> {
     let (connect, response) = listener.timeouts;
-    let mut pubsub = match tokio::time::timeout(connect, listener.client.get_async_pubsub()).await {
+    let mut pubsub = match tokio::time::timeout(connect, client.get_async_pubsub()).await {
         Ok(Ok(pubsub)) => pubsub,
         Ok(Err(e)) => return Err(format!("cannot connect to Redis: {e}")),
         Err(_) => {

@@ -57,6 +57,37 @@ fn config_value(answer: &[String]) -> Option<&str> {
 const FIX: &str = "see elicit-redis's docs, \"What Redis must promise\" \
      (`trusting_setup()` skips this check if you keep the promise some other way)";
 
+/// Judges the answers to [`commands`] as Redis gave them, in order (see [`judge`]).
+pub(crate) fn judge_answers(answers: Vec<redis::Value>) -> Result<Setup, String> {
+    let unreadable = |e: redis::ParsingError| format!("cannot read what this Redis promises: {e}");
+    let Ok([memory, persistence, replication, save, fsync]) =
+        <[redis::Value; 5]>::try_from(answers)
+    else {
+        return Err("this Redis did not answer every check".to_owned());
+    };
+    let text = |v| redis::from_redis_value::<String>(v).map_err(unreadable);
+    let list = |v| redis::from_redis_value::<Vec<String>>(v).map_err(unreadable);
+    judge(
+        &text(memory)?,
+        &text(persistence)?,
+        &text(replication)?,
+        &list(save)?,
+        &list(fsync)?,
+    )
+}
+
+/// The replicas connected to a primary, from its `INFO replication`.
+pub(crate) fn connected_replicas(replication: &str) -> u64 {
+    connected_replicas_in(&fields(replication))
+}
+
+fn connected_replicas_in(replication: &HashMap<&str, &str>) -> u64 {
+    replication
+        .get("connected_slaves")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
 /// Judges the answers to [`commands`], in order: the setup, or why a spent state could run
 /// again on this Redis.
 pub(crate) fn judge(
@@ -110,11 +141,9 @@ pub(crate) fn judge(
              a restart (use `appendonly yes` with `appendfsync always`, or no persistence at all)"
         ));
     }
-    let replicas = replication
-        .get("connected_slaves")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    Ok(Setup { replicas })
+    Ok(Setup {
+        replicas: connected_replicas_in(&replication),
+    })
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@ use elicit_state::{Completion, CompletionStore, StoreError};
 
 use crate::connection::Link;
 use crate::guard::RedisReplayGuard;
-use crate::keep_until;
 use crate::notify::Listener;
+use crate::target::Target;
+use crate::{keep_until, keyspace};
 
 /// A [`CompletionStore`] in Redis. Entries expire with their handle (`PXAT`); the first record
 /// wins (`SET … NX`) and redemption is atomic (`SET … XX GET`).
@@ -38,7 +39,8 @@ use crate::notify::Listener;
 #[derive(Clone)]
 pub struct RedisCompletionStore {
     link: Arc<Link>,
-    namespace: String,
+    /// `{namespace}`: what every key of the namespace begins with.
+    keyspace: String,
     prefix: String,
     listener: Arc<Listener>,
 }
@@ -55,12 +57,13 @@ impl std::fmt::Debug for RedisCompletionStore {
 }
 
 impl RedisCompletionStore {
-    /// A store on `url` that connects on first use; keys are
-    /// `"{namespace}:elicit:completion:{id}"`.
+    /// A store on the Redis at `url` that connects on first use; keys are
+    /// `"{<namespace>}:elicit:completion:{id}"` (the namespace in braces: see
+    /// [the crate docs](crate#keys-and-redis-cluster)).
     ///
     /// # Errors
     ///
-    /// A [`StoreError`] if `url` is not a Redis URL.
+    /// A [`StoreError`] if `url` is not a Redis URL, or `namespace` is empty or holds a brace.
     ///
     /// ```
     /// use elicit_redis::{REDIS_CONNECT_TIMEOUT, REDIS_RESPONSE_TIMEOUT, RedisCompletionStore};
@@ -71,12 +74,56 @@ impl RedisCompletionStore {
     /// # Ok::<(), elicit_runtime::url::StoreError>(())
     /// ```
     pub fn new(url: &str, namespace: &str) -> Result<Self, StoreError> {
-        let link = Link::new(url, namespace).map_err(StoreError::new)?;
-        let listener = listener_for(&link, namespace);
+        Self::on_target(Target::single(url), namespace)
+    }
+
+    /// A store on the Redis Cluster reached through any of `urls` (each `redis://host:port`
+    /// of a node: the client learns the rest), connecting on first use: every key of
+    /// `namespace` lives in one slot, and the completion subscriber listens on one node at a
+    /// time, trying the next after a failure (see
+    /// [the crate docs](crate#keys-and-redis-cluster)).
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] if `urls` is empty or one is not a Redis URL, or `namespace` is empty
+    /// or holds a brace.
+    ///
+    /// ```
+    /// use elicit_redis::RedisCompletionStore;
+    ///
+    /// let urls = ["redis://10.0.0.1:6379", "redis://10.0.0.2:6379"];
+    /// let store = RedisCompletionStore::new_cluster(&urls, "myapp")?;
+    /// assert!(store.replay_guard().checks_setup());
+    /// assert!(RedisCompletionStore::new_cluster(&urls, "my{app}").is_err());
+    /// # Ok::<(), elicit_runtime::url::StoreError>(())
+    /// ```
+    pub fn new_cluster(urls: &[&str], namespace: &str) -> Result<Self, StoreError> {
+        Self::on_target(Target::cluster(urls), namespace)
+    }
+
+    /// [`new_cluster`](Self::new_cluster), connected and subscribed now (see
+    /// [`connect`](Self::connect)).
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] as [`new_cluster`](Self::new_cluster) says, or if the cluster cannot
+    /// be reached in time or does not keep what [the crate docs](crate#what-redis-must-promise)
+    /// require on every primary.
+    pub async fn connect_cluster(urls: &[&str], namespace: &str) -> Result<Self, StoreError> {
+        let store = Self::new_cluster(urls, namespace)?;
+        store.link.epoch().await.map_err(StoreError::new)?;
+        store.listen().await;
+        Ok(store)
+    }
+
+    fn on_target(target: Result<Target, String>, namespace: &str) -> Result<Self, StoreError> {
+        let keyspace = keyspace(namespace).map_err(StoreError::new)?;
+        let link = Link::new(target.map_err(StoreError::new)?, &keyspace);
+        let listener = listener_for(&link, &keyspace);
         Ok(RedisCompletionStore {
             link: Arc::new(link),
-            namespace: namespace.to_owned(),
-            prefix: format!("{namespace}:elicit:completion:"),
+            prefix: format!("{keyspace}:elicit:completion:"),
+            keyspace,
             listener: Arc::new(listener),
         })
     }
@@ -110,7 +157,7 @@ impl RedisCompletionStore {
     #[must_use]
     pub fn with_timeouts(self, connect: Duration, response: Duration) -> Self {
         let link = self.link.with_timeouts(connect, response);
-        let listener = listener_for(&link, &self.namespace);
+        let listener = listener_for(&link, &self.keyspace);
         RedisCompletionStore {
             link: Arc::new(link),
             listener: Arc::new(listener),
@@ -207,7 +254,7 @@ impl RedisCompletionStore {
     /// ```
     #[must_use]
     pub fn replay_guard(&self) -> RedisReplayGuard {
-        RedisReplayGuard::on(Arc::clone(&self.link), &self.namespace)
+        RedisReplayGuard::on(Arc::clone(&self.link), &self.keyspace)
     }
 
     fn key(&self, id: &str) -> String {
@@ -215,12 +262,12 @@ impl RedisCompletionStore {
     }
 }
 
-/// The subscriber of a store on `link`: completions of `namespace` are published on
-/// `"{namespace}:elicit:completed"`, the flow id as the message.
-fn listener_for(link: &Link, namespace: &str) -> Listener {
+/// The subscriber of a store on `link`: completions of a namespace are published on
+/// `"{<namespace>}:elicit:completed"`, the flow id as the message.
+fn listener_for(link: &Link, keyspace: &str) -> Listener {
     Listener::new(
-        link.client().clone(),
-        format!("{namespace}:elicit:completed"),
+        link.target().subscribers(),
+        format!("{keyspace}:elicit:completed"),
         link.timeouts(),
     )
 }

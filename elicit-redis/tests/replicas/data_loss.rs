@@ -48,7 +48,10 @@ impl OwnRedis {
     }
 
     async fn marker(&self, ns: &str) -> String {
-        match self.command(&["GET", &format!("{ns}:elicit:epoch")]).await {
+        match self
+            .command(&["GET", &format!("{{{ns}}}:elicit:epoch")])
+            .await
+        {
             redis::Value::BulkString(bytes) => String::from_utf8(bytes).unwrap(),
             other => panic!("no epoch marker: {other:?}"),
         }
@@ -67,6 +70,8 @@ async fn alice_on_two_replicas(redis: &OwnRedis, ns: &str) -> (Caller, Caller) {
     let shared = Redis {
         url: redis.url.clone(),
         child: None,
+        cluster: None,
+        _turn: None,
     };
     let options = Options {
         replay_guard: true,

@@ -7,6 +7,11 @@
 //! the end. Every test works in a namespace of its own. They are ignored by a plain
 //! `cargo test` (a machine without Redis stays green); `./scripts/test` runs them against a
 //! real `redis-server` it installs.
+//!
+//! The promises the stores make are tested twice (`single::…` and `cluster::…`): on one Redis
+//! and on a Redis Cluster of three primaries, each with a replica, at
+//! `ELICIT_REDIS_CLUSTER_URLS` (comma-separated; `scripts/redis-cluster` starts one and prints
+//! them; without it the first cluster test runs that script).
 
 use std::io::{Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
@@ -29,13 +34,177 @@ use elicit_runtime::wire::JsonRpcError;
 use elicit_runtime::{ElicitServer, ElicitUrl, Interrupt};
 use serde_json::json;
 
-/// A Redis for one test: the one in `ELICIT_REDIS_URL`, or a `redis-server` of its own.
+/// A Redis for one test: the one in `ELICIT_REDIS_URL`, or a `redis-server` of its own; or
+/// a Redis Cluster ([`Redis::cluster`]).
 struct Redis {
     url: String,
     child: Option<Child>,
+    /// The cluster's nodes, when this is one.
+    cluster: Option<Vec<String>>,
+    /// Held while the test runs: shared by the tests that leave the cluster as it is, alone by
+    /// those that change it (fail a primary over, change a setting).
+    _turn: Option<Turn>,
 }
 
+#[allow(dead_code, reason = "held for its drop")]
+enum Turn {
+    Shared(std::sync::RwLockReadGuard<'static, ()>),
+    Alone(std::sync::RwLockWriteGuard<'static, ()>),
+}
+
+/// Tests that change the cluster wait for the others to finish, and the others for them.
+static CLUSTER_TURNS: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// Runs each named test body (`async fn name(redis: Redis)`) on one Redis (`single::name`) and
+/// on a Redis Cluster (`cluster::name`).
+macro_rules! on_one_redis_and_a_cluster {
+    ($($name:ident),+ $(,)?) => {
+        mod single {
+            $(
+                #[tokio::test]
+                #[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
+                async fn $name() {
+                    super::$name(super::Redis::start()).await
+                }
+            )+
+        }
+        mod cluster {
+            $(
+                #[tokio::test]
+                #[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
+                async fn $name() {
+                    super::$name(super::Redis::cluster()).await
+                }
+            )+
+        }
+    };
+}
+
+on_one_redis_and_a_cluster!(
+    the_page_on_one_replica_completes_the_retry_on_the_other,
+    a_retry_held_on_one_replica_is_woken_by_the_page_on_the_other,
+    a_record_on_another_replica_rings_the_bell_here,
+    the_link_for_a_form_only_client_completes_across_replicas_once,
+    a_single_use_completion_is_redeemed_once_across_replicas,
+    a_request_state_used_on_one_replica_is_refused_on_the_other,
+    entries_expire_in_redis,
+    the_other_replica_refuses_tampered_foreign_and_other_users_handles,
+    keys_outlive_their_token_by_the_clock_skew_margin,
+);
+
 impl Redis {
+    /// The Redis Cluster at `ELICIT_REDIS_CLUSTER_URLS`, or the one `scripts/redis-cluster`
+    /// starts (and leaves running for the next test), shared with the other tests.
+    fn cluster() -> Redis {
+        Self::cluster_turn(Turn::Shared(
+            CLUSTER_TURNS
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        ))
+    }
+
+    /// The cluster, with no other test using it until this one ends.
+    fn cluster_alone() -> Redis {
+        Self::cluster_turn(Turn::Alone(
+            CLUSTER_TURNS
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        ))
+    }
+
+    fn cluster_turn(turn: Turn) -> Redis {
+        static URLS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        let urls = URLS.get_or_init(|| {
+            let listed = match std::env::var("ELICIT_REDIS_CLUSTER_URLS") {
+                Ok(urls) if !urls.trim().is_empty() => urls,
+                _ => {
+                    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/redis-cluster");
+                    let out = Command::new(script)
+                        .stderr(Stdio::inherit())
+                        .output()
+                        .expect("run scripts/redis-cluster");
+                    assert!(out.status.success(), "scripts/redis-cluster failed");
+                    String::from_utf8(out.stdout).unwrap()
+                }
+            };
+            listed.trim().split(',').map(str::to_owned).collect()
+        });
+        Redis {
+            url: urls[0].clone(),
+            child: None,
+            cluster: Some(urls.clone()),
+            _turn: Some(turn),
+        }
+    }
+
+    /// A store in `ns` that connects on first use.
+    fn store(&self, ns: &str) -> RedisCompletionStore {
+        match &self.cluster {
+            Some(urls) => RedisCompletionStore::new_cluster(&refs(urls), ns),
+            None => RedisCompletionStore::new(&self.url, ns),
+        }
+        .expect("a store")
+    }
+
+    /// A store in `ns`, connected and subscribed.
+    async fn connect_store(&self, ns: &str) -> RedisCompletionStore {
+        match &self.cluster {
+            Some(urls) => RedisCompletionStore::connect_cluster(&refs(urls), ns).await,
+            None => RedisCompletionStore::connect(&self.url, ns).await,
+        }
+        .expect("connect to Redis")
+    }
+
+    /// A replay guard in `ns` (its own connection, as another process has).
+    fn guard(&self, ns: &str) -> RedisReplayGuard {
+        match &self.cluster {
+            Some(urls) => RedisReplayGuard::new_cluster(&refs(urls), ns),
+            None => RedisReplayGuard::new(&self.url, ns),
+        }
+        .expect("a replay guard")
+    }
+
+    /// A raw connection to each primary (one Redis: to it).
+    async fn primaries(&self) -> Vec<(String, redis::aio::MultiplexedConnection)> {
+        let nodes = match &self.cluster {
+            Some(urls) => urls.clone(),
+            None => vec![self.url.clone()],
+        };
+        let mut primaries = Vec::new();
+        for node in nodes {
+            let client = redis::Client::open(node.as_str()).unwrap();
+            let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+            let role: Vec<redis::Value> = redis::cmd("ROLE").query_async(&mut raw).await.unwrap();
+            if role.first() == Some(&redis::Value::BulkString(b"master".to_vec())) {
+                primaries.push((node, raw));
+            }
+        }
+        primaries
+    }
+
+    /// Every key of `ns` with its `PTTL`, sorted (on a cluster, from every primary).
+    async fn keys_with_ttl(&self, ns: &str) -> Vec<(String, i64)> {
+        let pattern = format!("{{{ns}}}:*");
+        let mut found = Vec::new();
+        for (_, mut raw) in self.primaries().await {
+            let keys: Vec<String> = redis::cmd("KEYS")
+                .arg(&pattern)
+                .query_async(&mut raw)
+                .await
+                .unwrap();
+            for key in keys {
+                let ttl: i64 = redis::cmd("PTTL")
+                    .arg(&key)
+                    .query_async(&mut raw)
+                    .await
+                    .unwrap();
+                found.push((key, ttl));
+            }
+        }
+        found.sort();
+        found
+    }
+
     fn start() -> Redis {
         if let Ok(url) = std::env::var("ELICIT_REDIS_URL")
             && !url.trim().is_empty()
@@ -43,6 +212,8 @@ impl Redis {
             return Redis {
                 url: url.trim().to_owned(),
                 child: None,
+                cluster: None,
+                _turn: None,
             };
         }
         let port = free_port();
@@ -56,6 +227,8 @@ impl Redis {
         Redis {
             url: format!("redis://127.0.0.1:{port}"),
             child: Some(child),
+            cluster: None,
+            _turn: None,
         }
     }
 }
@@ -67,6 +240,11 @@ impl Drop for Redis {
             let _ = child.wait();
         }
     }
+}
+
+/// The URLs as `&str`s.
+fn refs(urls: &[String]) -> Vec<&str> {
+    urls.iter().map(String::as_str).collect()
 }
 
 /// A free loopback port.
@@ -138,9 +316,7 @@ struct Options {
 
 /// One replica: its own sealer (the shared key ring, built again), its own Redis connections.
 async fn replica(redis: &Redis, ns: &str, options: Options) -> ElicitServer {
-    let store = RedisCompletionStore::connect(&redis.url, ns)
-        .await
-        .expect("connect to Redis");
+    let store = redis.connect_store(ns).await;
     let mut sealer = StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server");
     if options.replay_guard {
         // On the store's connection.
@@ -171,10 +347,7 @@ fn completed(result: Option<serde_json::Value>) -> elicit_runtime::UrlAnswer<Con
     }
 }
 
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn the_page_on_one_replica_completes_the_retry_on_the_other() {
-    let redis = Redis::start();
+async fn the_page_on_one_replica_completes_the_retry_on_the_other(redis: Redis) {
     let ns = namespace("cross");
     let a = replica(&redis, &ns, Options::default()).await;
     let b = replica(&redis, &ns, Options::default()).await;
@@ -211,10 +384,7 @@ async fn the_page_on_one_replica_completes_the_retry_on_the_other() {
 /// A retry held on replica A is answered when the page records on replica B: B publishes the
 /// record, A's subscriber wakes it (well before A's 30 s hold), and the flow completes in the
 /// same call, not after another round.
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn a_retry_held_on_one_replica_is_woken_by_the_page_on_the_other() {
-    let redis = Redis::start();
+async fn a_retry_held_on_one_replica_is_woken_by_the_page_on_the_other(redis: Redis) {
     let ns = namespace("held");
     let a = tuned(&replica(&redis, &ns, Options::default()).await, |url| {
         url.with_hold(Duration::from_secs(30))
@@ -246,17 +416,12 @@ async fn a_retry_held_on_one_replica_is_woken_by_the_page_on_the_other() {
 /// The store's bells ring across replicas: a record made through another store (its own
 /// connections, as another process has) wakes a bell handed out here. Bells are handed out
 /// only once subscribed; a store outside any runtime hands out none and its waiters poll.
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn a_record_on_another_replica_rings_the_bell_here() {
+async fn a_record_on_another_replica_rings_the_bell_here(redis: Redis) {
     use elicit_runtime::url::{Completion, CompletionStore};
-    let redis = Redis::start();
     let ns = namespace("bells");
-    let here = RedisCompletionStore::new(&redis.url, &ns).unwrap();
+    let here = redis.store(&ns);
     assert!(here.listen().await, "subscribed");
-    let there = RedisCompletionStore::connect(&redis.url, &ns)
-        .await
-        .unwrap();
+    let there = redis.connect_store(&ns).await;
     let bell = here.watch("flow-1").expect("a bell once subscribed");
     let other = here.watch("flow-2").expect("a bell once subscribed");
     let until = SystemTime::now() + Duration::from_secs(60);
@@ -285,10 +450,7 @@ async fn a_record_on_another_replica_rings_the_bell_here() {
 
 /// The link fallback across replicas: replica A gives a form-only client the link, the page on
 /// replica B records the completion, and the identical call on replica C (or A) finds it once.
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn the_link_for_a_form_only_client_completes_across_replicas_once() {
-    let redis = Redis::start();
+async fn the_link_for_a_form_only_client_completes_across_replicas_once(redis: Redis) {
     let ns = namespace("or-link");
     let linking = |server: ElicitServer| tuned(&server, UrlSettings::with_link_fallback);
     let [a, b, c] = [
@@ -323,10 +485,7 @@ async fn the_link_for_a_form_only_client_completes_across_replicas_once() {
     }
 }
 
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn a_single_use_completion_is_redeemed_once_across_replicas() {
-    let redis = Redis::start();
+async fn a_single_use_completion_is_redeemed_once_across_replicas(redis: Redis) {
     let ns = namespace("single-use");
     let options = Options {
         single_use: true,
@@ -369,10 +528,7 @@ async fn a_single_use_completion_is_redeemed_once_across_replicas() {
     );
 }
 
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn a_request_state_used_on_one_replica_is_refused_on_the_other() {
-    let redis = Redis::start();
+async fn a_request_state_used_on_one_replica_is_refused_on_the_other(redis: Redis) {
     let ns = namespace("replay");
     let options = Options {
         replay_guard: true,
@@ -399,15 +555,10 @@ async fn a_request_state_used_on_one_replica_is_refused_on_the_other() {
     assert_invalid_state(&error(on_a.call(&params, connect).await));
 }
 
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn entries_expire_in_redis() {
-    let redis = Redis::start();
+async fn entries_expire_in_redis(redis: Redis) {
     let ns = namespace("expiry");
-    let store = RedisCompletionStore::connect(&redis.url, &ns)
-        .await
-        .unwrap();
-    let guard = RedisReplayGuard::new(&redis.url, &ns).unwrap();
+    let store = redis.connect_store(&ns).await;
+    let guard = redis.guard(&ns);
     let now = SystemTime::now();
     // Keys live twice the clock skew past the token's expiry (see
     // `keys_outlive_their_token_by_the_clock_skew_margin`): a token that expired that long ago,
@@ -455,10 +606,7 @@ async fn entries_expire_in_redis() {
     );
 }
 
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn the_other_replica_refuses_tampered_foreign_and_other_users_handles() {
-    let redis = Redis::start();
+async fn the_other_replica_refuses_tampered_foreign_and_other_users_handles(redis: Redis) {
     let ns = namespace("refusals");
     let a = replica(&redis, &ns, Options::default()).await;
     let b = replica(&redis, &ns, Options::default()).await;
@@ -478,9 +626,7 @@ async fn the_other_replica_refuses_tampered_foreign_and_other_users_handles() {
         PageError::WrongSubject
     );
     // A server with other keys on the same Redis and namespace.
-    let store = RedisCompletionStore::connect(&redis.url, &ns)
-        .await
-        .unwrap();
+    let store = redis.connect_store(&ns).await;
     let foreign = ElicitServer::new(StateSealer::new(KeyRing::new(1, [8; 32]), "issues-server"))
         .with_url(UrlSettings::new(Arc::new(store)));
     assert!(matches!(
@@ -564,14 +710,9 @@ async fn an_unreachable_redis_is_a_clear_error_and_fails_closed() {
 /// Redis expires keys by its own clock, tokens expire by each replica's, and a replica accepts
 /// a token up to `MAX_CLOCK_SKEW` off: completion, redemption and replay keys must outlive the
 /// token by at least that, or a skewed Redis reopens a window for replays.
-#[tokio::test]
-#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
-async fn keys_outlive_their_token_by_the_clock_skew_margin() {
-    let redis = Redis::start();
+async fn keys_outlive_their_token_by_the_clock_skew_margin(redis: Redis) {
     let ns = namespace("skew");
-    let store = RedisCompletionStore::connect(&redis.url, &ns)
-        .await
-        .expect("connect to Redis");
+    let store = redis.connect_store(&ns).await;
     let expires_at = SystemTime::now() + Duration::from_secs(1);
     let done = Completion::Completed { result: None };
     assert!(
@@ -591,7 +732,7 @@ async fn keys_outlive_their_token_by_the_clock_skew_margin() {
         store.redeem("redeemed", expires_at).await.unwrap(),
         Some(done)
     );
-    let guard = RedisReplayGuard::new(&redis.url, &ns).expect("a replay guard");
+    let guard = redis.guard(&ns);
     guard
         .redeem(Redemption::new(
             [9; 16],
@@ -602,39 +743,26 @@ async fn keys_outlive_their_token_by_the_clock_skew_margin() {
         .await
         .expect("a first redemption");
 
-    let client = redis::Client::open(redis.url.as_str()).unwrap();
-    let mut raw = client.get_multiplexed_async_connection().await.unwrap();
-    let mut keys: Vec<String> = redis::cmd("KEYS")
-        .arg(format!("{ns}:*"))
-        .query_async(&mut raw)
-        .await
-        .unwrap();
-    keys.sort();
+    let mut keys = redis.keys_with_ttl(&ns).await;
     // The epoch marker never expires: its loss is how a lost Redis is noticed. Nor does the
-    // evicted-keys count the epoch began with, which lives as long as the marker.
-    let epoch = format!("{ns}:elicit:epoch");
-    let evictions = format!("{ns}:elicit:evictions");
+    // evicted-keys count the epoch began with, which lives as long as the marker. Every key
+    // carries the namespace as its hash tag (on a cluster: one slot).
+    let epoch = format!("{{{ns}}}:elicit:epoch");
+    let evictions = format!("{{{ns}}}:elicit:evictions");
     for key in [&epoch, &evictions] {
-        let ttl: i64 = redis::cmd("PTTL")
-            .arg(key)
-            .query_async(&mut raw)
-            .await
-            .unwrap();
-        assert_eq!(ttl, -1, "{key} has no expiry");
+        assert!(
+            keys.contains(&(key.clone(), -1)),
+            "{key} has no expiry: {keys:?}"
+        );
     }
-    keys.retain(|key| *key != epoch && *key != evictions);
+    keys.retain(|(key, _)| *key != epoch && *key != evictions);
     assert_eq!(
         keys.len(),
         3,
         "recorded, redeemed and the replay key: {keys:?}"
     );
     let skew = elicit_runtime::state::MAX_CLOCK_SKEW.as_millis() as i64;
-    for key in keys {
-        let ttl: i64 = redis::cmd("PTTL")
-            .arg(&key)
-            .query_async(&mut raw)
-            .await
-            .unwrap();
+    for (key, ttl) in keys {
         assert!(
             ttl > skew,
             "{key} expires in {ttl} ms, within the clock skew of a token expiring in 1 s"
@@ -656,6 +784,7 @@ fn assert_store_unavailable(e: &JsonRpcError) {
     );
 }
 
+mod cluster_only;
 mod data_loss;
 mod setup;
 mod unresponsive;

@@ -85,7 +85,7 @@ fn limited_to_4mb(policy: &str) -> Configured {
 /// Fills a Redis that evicts keys with expiring values until eviction took every spent state of
 /// namespace `ns` (the epoch marker, which never expires, stays).
 async fn evict_spent_states(redis: &Configured, ns: &str) {
-    let replay_keys = format!("{ns}:elicit:replay:*");
+    let replay_keys = format!("{{{ns}}}:elicit:replay:*");
     let filler = "x".repeat(64 * 1024);
     for n in 0..2_000 {
         redis
@@ -323,7 +323,7 @@ async fn a_replica_is_refused_and_a_primary_waits_for_its_replicas() {
     guard.redeem(state).await.unwrap();
     let hex: String = state.id.iter().map(|b| format!("{b:02x}")).collect();
     let on_replica = replica
-        .command(&["EXISTS", &format!("{ns}:elicit:replay:{hex}")])
+        .command(&["EXISTS", &format!("{{{ns}}}:elicit:replay:{hex}")])
         .await
         .unwrap();
     assert_eq!(
@@ -374,7 +374,7 @@ async fn an_eviction_policy_set_while_connected_fails_closed_and_what_it_evicted
     let hex: String = fresh.id.iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(
         redis
-            .command(&["EXISTS", &format!("{ns}:elicit:replay:{hex}")])
+            .command(&["EXISTS", &format!("{{{ns}}}:elicit:replay:{hex}")])
             .await
             .unwrap(),
         redis::Value::Int(0),
@@ -385,7 +385,7 @@ async fn an_eviction_policy_set_while_connected_fails_closed_and_what_it_evicted
     evict_spent_states(&redis, &ns).await;
     assert_eq!(
         redis
-            .command(&["EXISTS", &format!("{ns}:elicit:epoch")])
+            .command(&["EXISTS", &format!("{{{ns}}}:elicit:epoch")])
             .await
             .unwrap(),
         redis::Value::Int(1),
