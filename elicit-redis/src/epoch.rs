@@ -4,7 +4,7 @@
 //! would let a spent state be redeemed again. (Losing only part of them, by eviction or a
 //! crash restoring an older copy, keeps the marker: `setup` refuses those configurations, and
 //! eviction is also watched while connected, below.) Each namespace therefore holds one
-//! marker, `"{namespace}:elicit:epoch"`, written once (when absent) and never expiring:
+//! marker, `"{<namespace>}:elicit:epoch"`, written once (when absent) and never expiring:
 //! `"{id}:{created_ms}:{after_loss}"`, a random id, Redis's own clock when it was written (Unix
 //! milliseconds) and `1` once a replica has seen it replace another (a loss), else `0`.
 //!
@@ -18,7 +18,7 @@
 //!
 //! Eviction, which keeps the marker (it never expires, so the `volatile-*` policies never take
 //! it), is watched in the same script while the setup is checked: beside the marker,
-//! `"{namespace}:elicit:evictions"` holds Redis's `evicted_keys` count when the marker was
+//! `"{<namespace>}:elicit:evictions"` holds Redis's `evicted_keys` count when the marker was
 //! written. The redemption script reads `INFO memory` and `INFO stats` (scripts may; `CONFIG`
 //! they may not), records nothing while a `maxmemory` with a policy other than `noeviction` is
 //! set, and ends the epoch (deletes the marker: a loss) once the count has moved, since any key

@@ -18,7 +18,7 @@ const MAY_EVICT: &str = "this Redis may now evict the keys that remember spent s
     redeemed until it is set back; see elicit-redis's docs, \"What Redis must promise\"";
 
 /// A [`ReplayGuard`] in Redis: a state id is redeemed with `SET … NX PXAT`, so single use
-/// holds across replicas; `"{namespace}:elicit:epoch"`, checked in the same script, makes a
+/// holds across replicas; `"{<namespace>}:elicit:epoch"`, checked in the same script, makes a
 /// Redis that lost its data refuse the states sealed before the loss
 /// ([`StateError::ReplayMemoryLost`]; see [the crate docs](crate)).
 ///

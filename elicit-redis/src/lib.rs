@@ -8,7 +8,7 @@
 //! * [`RedisReplayGuard`] is the core's [`ReplayGuard`]: a sealed state is spent once across
 //!   every replica sharing the Redis (its id recorded with `SET … NX PXAT`).
 //!
-//! A record is also published on `"{namespace}:elicit:completed"`; each store subscribes once
+//! A record is also published on `"{<namespace>}:elicit:completed"`; each store subscribes once
 //! (at `connect`, or on its first wait) and wakes the retries held on that flow in its own
 //! process, so a page on one replica answers a retry held on another at once. While the
 //! subscription is down, held retries poll Redis (50 ms, backing off to 200 ms) instead.
@@ -42,10 +42,15 @@
 //! | a failover to a replica that lags | — | each redemption waits (`WAIT`, within three quarters of the response timeout) until every replica connected to the primary has it, and fails closed when fewer confirm |
 //!
 //! Replicas are counted at each reading (a replica attached later is waited for from the next
-//! one on), and a replica that may be promoted must keep the same promises itself. Redis Cluster is not supported (the marker and the spent states live in
-//! different slots: every redemption fails closed). A provider that hides `CONFIG` cannot be
-//! checked: keep the settings above some other way and say so with `trusting_setup()`
-//! ([`RedisReplayGuard::trusting_setup`], [`RedisCompletionStore::trusting_setup`]).
+//! one on), and a replica that may be promoted must keep the same promises itself. On a Redis
+//! Cluster every primary is read (see [below](#keys-and-redis-cluster)).
+//!
+//! A provider that renames or forbids `CONFIG` (or `INFO`) cannot be checked: `connect` fails
+//! with "cannot read what this Redis promises for spent states (…)" and every command fails
+//! closed. Keep the settings above through the provider's own settings, and say so with
+//! `trusting_setup()` ([`RedisReplayGuard::trusting_setup`],
+//! [`RedisCompletionStore::trusting_setup`]): that turns off every check in the table and the
+//! eviction check in redemptions (below), so the promise is then the provider's and yours.
 //!
 //! ## Settings changed while connected
 //!
@@ -55,7 +60,7 @@
 //!   state first reads `INFO memory` and `INFO stats` (a script may run `INFO`, not `CONFIG`).
 //!   While a `maxmemory` is set with a policy other than `noeviction`, it records nothing and
 //!   the redemption fails closed ([`StateError::ReplayGuardUnavailable`]). Beside the epoch
-//!   marker, `"{namespace}:elicit:evictions"` keeps Redis's `evicted_keys` count from when the
+//!   marker, `"{<namespace>}:elicit:evictions"` keeps Redis's `evicted_keys` count from when the
 //!   marker was written; once that count has moved, any spent state may have been evicted, so
 //!   the epoch ends as after a flush (below): every state sealed before it is refused
 //!   ([`StateError::ReplayMemoryLost`]), also after the policy is set back. A spent state
@@ -77,12 +82,56 @@
 //!
 //! Two losses no setting prevents are yours to handle: a `FLUSHALL`/`FLUSHDB` (noticed, as
 //! below) and **restoring a backup** (an older copy with the marker in it): after restoring
-//! one, delete `"{namespace}:elicit:epoch"` before the servers reconnect, so every state
-//! sealed before the restore is refused.
+//! one, delete `"{<namespace>}:elicit:epoch"` before the servers reconnect, so every state
+//! sealed before the restore is refused (on a cluster, on the primary holding the namespace).
+//!
+//! # Keys and Redis Cluster
+//!
+//! Every key of a namespace begins with the namespace in braces, `"{<namespace>}:elicit:…"`
+//! (`{myapp}:elicit:epoch`, `{myapp}:elicit:replay:…`, `{myapp}:elicit:completion:…`; the
+//! channel `{myapp}:elicit:completed` too). The braces are a Redis Cluster hash tag: all of a
+//! namespace's keys hash to **one slot**, so each command and each script (the redemption
+//! reads the marker and records the spent state at once) runs on the one node holding it. A
+//! namespace that is empty or holds a `{` or `}` is refused by `new`: its keys would hash apart.
+//!
+//! What is supported, each tested against a real `redis-server` (7.0, from Debian):
+//!
+//! * **One Redis**: [`RedisCompletionStore::new`] / [`connect`](RedisCompletionStore::connect)
+//!   (and the same on [`RedisReplayGuard`]), with the URL of the primary.
+//! * **One primary with replicas** (Sentinel or a provider's primary endpoint): the same, on
+//!   the primary; each redemption `WAIT`s for the replicas as above.
+//! * **Redis Cluster**: [`RedisCompletionStore::new_cluster`] /
+//!   [`connect_cluster`](RedisCompletionStore::connect_cluster) (and on [`RedisReplayGuard`])
+//!   with the URLs of one or more nodes. The client routes by slot and follows the namespace's
+//!   slot when it moves (`MOVED`, `ASK`) or its primary fails over; tested on three primaries
+//!   each with a replica, including a `CLUSTER FAILOVER` of the namespace's primary during 400
+//!   racing redemptions (none redeemed twice, no completion lost). The setup check reads
+//!   **every primary** (the slot may move to any of them) and refuses the cluster naming the
+//!   primary that breaks a promise; `WAIT` goes to the primary holding the namespace and waits
+//!   for its replicas. One namespace is one slot, so one shard carries all of its traffic and
+//!   memory: shard by namespace (one per server or tenant) if one shard is not enough.
+//!   Completions are published with classic `PUBLISH`, which a cluster forwards to every node,
+//!   and each store subscribes on one of the given nodes at a time, moving to the next after a
+//!   failure (sharded `SPUBLISH` is not used). While the namespace's slot moves, a redemption
+//!   may be answered `TRYAGAIN` until the move completes: it fails closed and the retry works.
+//!   The `evicted_keys` count is each node's own: when the slot moves to a primary whose count
+//!   differs from the one the epoch began with, the epoch ends once, as above.
+//! * **Valkey** speaks the same protocol but is **not tested** (Debian 12, where the tests run,
+//!   has no Valkey package).
+//!
+//! TLS (`rediss://`) is not built in (the `redis` crate's TLS features are off).
+//!
+//! **Upgrading from a build that wrote `"<namespace>:elicit:…"`** (no braces): the new keys
+//! are a new namespace to Redis. Stop every replica of the old build before starting the new
+//! one (a state spent through the old keys is not seen by the new ones); on its first
+//! connection the new build writes a new epoch marker, so every state sealed before it is
+//! refused once (clients start those flows again) and nothing is half-read. The old keys
+//! expire, except `"<namespace>:elicit:epoch"` and `"<namespace>:elicit:evictions"`: delete
+//! them.
 //!
 //! # A Redis that loses its data
 //!
-//! Each namespace holds an epoch marker, `"{namespace}:elicit:epoch"`, written once and never
+//! Each namespace holds an epoch marker, `"{<namespace>}:elicit:epoch"`, written once and never
 //! expiring; each new connection reads it, and every redemption checks it in the same Lua
 //! script that records the state id. It notices the whole namespace going (a restart without
 //! persistence, a flush, a deleted marker): the replica logs an `error` (target `elicit`) and
