@@ -104,8 +104,9 @@
 //!   [`connect_cluster`](RedisCompletionStore::connect_cluster) (and on [`RedisReplayGuard`])
 //!   with the URLs of one or more nodes. The client routes by slot and follows the namespace's
 //!   slot when it moves (`MOVED`, `ASK`) or its primary fails over; tested on three primaries
-//!   each with a replica, including a `CLUSTER FAILOVER` of the namespace's primary during 400
-//!   racing redemptions (none redeemed twice, no completion lost). The setup check reads
+//!   each with a replica, including a `CLUSTER FAILOVER` of the namespace's primary, and a
+//!   migration of its slot to another primary, each during 400 racing redemptions and 400
+//!   records (none redeemed twice, no completion lost). The setup check reads
 //!   **every primary** (the slot may move to any of them) and refuses the cluster naming the
 //!   primary that breaks a promise; `WAIT` goes to the primary holding the namespace and waits
 //!   for its replicas. One namespace is one slot, so one shard carries all of its traffic and

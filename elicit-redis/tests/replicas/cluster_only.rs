@@ -214,20 +214,99 @@ async fn a_state_spent_before_the_namespace_shard_is_flushed_is_refused_after_it
 
 /// A soak across a failover: four replicas (each its own connections) race in pairs to redeem
 /// 400 states and record 400 completions while the namespace's primary fails over to its
-/// replica (`CLUSTER FAILOVER`). Redemptions that cannot be confirmed fail closed and are tried
-/// again. Afterwards no state was redeemed twice (at most one success each, and every one is
-/// refused as spent on the new primary), and no recorded completion was lost.
+/// replica (`CLUSTER FAILOVER`). See [`soak`].
 #[tokio::test]
 #[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
 async fn nothing_is_lost_or_redeemed_twice_across_a_primary_failover() {
-    const STATES: usize = 400;
-    const WORKERS: usize = 8;
     let redis = Redis::cluster_alone();
     until_whole(&redis).await;
-    let ns = namespace("cluster-soak");
+    let ns = namespace("cluster-failover");
     let (primary, replica, _) = shard_of(&redis, &ns).await;
-    let guards: Vec<Arc<RedisReplayGuard>> = (0..4).map(|_| Arc::new(redis.guard(&ns))).collect();
-    let store = Arc::new(redis.connect_store(&ns).await);
+    soak(&redis, &ns, async || {
+        assert_eq!(
+            text(&replica.url, &["CLUSTER", "FAILOVER"]).await,
+            "OK",
+            "failover from {}",
+            primary.url
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !text(&replica.url, &["INFO", "replication"])
+            .await
+            .contains("role:master")
+        {
+            assert!(Instant::now() < deadline, "the replica did not take over");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+}
+
+/// The same soak while the namespace's slot moves to another primary, its keys migrated a few
+/// at a time (`CLUSTER SETSLOT … IMPORTING/MIGRATING`, `MIGRATE`, `CLUSTER SETSLOT … NODE`), as
+/// `redis-cli --cluster reshard` does.
+#[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
+async fn nothing_is_lost_or_redeemed_twice_across_a_slot_migration() {
+    let redis = Redis::cluster_alone();
+    until_whole(&redis).await;
+    let ns = namespace("cluster-migration");
+    let (from, _, others) = shard_of(&redis, &ns).await;
+    let to = others[0].clone();
+    let slot: String = match on(
+        &redis.url,
+        &["CLUSTER", "KEYSLOT", &format!("{{{ns}}}:elicit:epoch")],
+    )
+    .await
+    .unwrap()
+    {
+        redis::Value::Int(slot) => slot.to_string(),
+        other => panic!("{other:?}"),
+    };
+    soak(&redis, &ns, async || {
+        let (host, port) = to.url["redis://".len()..].split_once(':').unwrap();
+        text(
+            &to.url,
+            &["CLUSTER", "SETSLOT", &slot, "IMPORTING", &from.id],
+        )
+        .await;
+        text(
+            &from.url,
+            &["CLUSTER", "SETSLOT", &slot, "MIGRATING", &to.id],
+        )
+        .await;
+        loop {
+            let keys: Vec<String> = redis::from_redis_value(
+                on(&from.url, &["CLUSTER", "GETKEYSINSLOT", &slot, "10"])
+                    .await
+                    .unwrap(),
+            )
+            .unwrap();
+            if keys.is_empty() {
+                break;
+            }
+            let mut migrate = vec!["MIGRATE", host, port, "", "0", "5000", "KEYS"];
+            migrate.extend(keys.iter().map(String::as_str));
+            on(&from.url, &migrate).await.unwrap();
+            // Redemptions go on between the batches.
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        for node in [&to, &from] {
+            text(&node.url, &["CLUSTER", "SETSLOT", &slot, "NODE", &to.id]).await;
+        }
+    })
+    .await;
+}
+
+/// Four replicas (each its own connections) race in pairs to redeem 400 states and record 400
+/// completions; a quarter of the way in, `disrupt` runs while they go on, and the second half
+/// waits until it is done. Redemptions that cannot be confirmed fail closed and are tried again.
+/// Afterwards no state was redeemed twice (at most one success each, and every one is refused
+/// as spent by a replica that saw none of it), and no recorded completion was lost.
+async fn soak(redis: &Redis, ns: &str, disrupt: impl AsyncFnOnce()) {
+    const STATES: usize = 400;
+    const WORKERS: usize = 8;
+    let guards: Vec<Arc<RedisReplayGuard>> = (0..4).map(|_| Arc::new(redis.guard(ns))).collect();
+    let store = Arc::new(redis.connect_store(ns).await);
     let now = SystemTime::now();
     let expires = now + Duration::from_secs(300);
     let state = move |i: usize| {
@@ -285,25 +364,10 @@ async fn nothing_is_lost_or_redeemed_twice_across_a_primary_failover() {
             outcomes
         }));
     }
-    // A quarter of the way in, the replica takes over from the namespace's primary while the
-    // redemptions go on; the second half waits until it has.
     while done.load(Ordering::SeqCst) < STATES / 4 {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    assert_eq!(
-        text(&replica.url, &["CLUSTER", "FAILOVER"]).await,
-        "OK",
-        "failover from {}",
-        primary.url
-    );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !text(&replica.url, &["INFO", "replication"])
-        .await
-        .contains("role:master")
-    {
-        assert!(Instant::now() < deadline, "the replica did not take over");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    disrupt().await;
     let before = done.load(Ordering::SeqCst);
     failed_over.store(true, Ordering::SeqCst);
     let mut outcomes = Vec::new();
@@ -313,9 +377,9 @@ async fn nothing_is_lost_or_redeemed_twice_across_a_primary_failover() {
     assert_eq!(outcomes.len(), STATES);
     assert!(
         before <= STATES / 2,
-        "{before} states settled before the new primary took over"
+        "{before} states settled before the disruption ended"
     );
-    until_whole(&redis).await;
+    until_whole(redis).await;
 
     let mut redeemed = 0;
     let mut twice = Vec::new();
@@ -337,7 +401,7 @@ async fn nothing_is_lost_or_redeemed_twice_across_a_primary_failover() {
         }
     }
     // On the new primary, through a replica that saw none of it, every state is spent.
-    let after = redis.guard(&ns);
+    let after = redis.guard(ns);
     for i in 0..STATES {
         match after.redeem(state(i)).await {
             Err(StateError::Replayed) => {}
@@ -355,7 +419,7 @@ async fn nothing_is_lost_or_redeemed_twice_across_a_primary_failover() {
             lost.push(*i);
         }
     }
-    eprintln!("failover soak: {tally:?}, {redeemed} of {STATES} states redeemed once");
+    eprintln!("soak: {tally:?}, {redeemed} of {STATES} states redeemed once");
     assert_eq!(tally.get("other"), None, "{tally:?}");
     assert!(
         twice.is_empty(),
