@@ -4,6 +4,10 @@
 //! marked), and a form that posts back with the CSRF token. A value too long to seal whole
 //! says how much of it is not shown, and the page then offers only Cancel: nobody confirms
 //! what they were not shown.
+//!
+//! A page that asks for secrets ([`SecretField`]) shows one masked input per secret (no
+//! autocomplete, at most [`MAX_SECRET`] characters) inside the same form, its Confirm first so
+//! that Enter in an input submits them; a step that asks again shows its notice above them.
 
 use ::axum::response::Response;
 use http::StatusCode;
@@ -11,6 +15,7 @@ use http::StatusCode;
 use elicit_runtime::url::Shown;
 
 use super::html::{Escaped, document};
+use super::secret::{SecretField, form_name};
 use super::texts::PageTexts;
 use super::visible::Visible;
 
@@ -29,6 +34,9 @@ const TOO_LONG: &str = "Part of this request is too long to show here, so it can
 pub(super) const NOT_SHOWN: &str =
     "the confirmation page could not show everything this request acts on";
 
+/// The longest secret an input takes (an API key, a token; the form body is bounded too).
+pub(super) const MAX_SECRET: usize = 4096;
+
 /// Whether every shown value is whole (none has characters left out).
 pub(super) fn shows_all(shown: &[Shown]) -> bool {
     shown.iter().all(|s| s.hidden() == 0)
@@ -46,6 +54,10 @@ pub(super) struct Confirmation<'a> {
     pub(super) shown: &'a [Shown],
     /// The CSRF token for the form.
     pub(super) token: &'a str,
+    /// The secrets the form asks for (none: a Confirm/Cancel page).
+    pub(super) secrets: &'a [SecretField],
+    /// Why the person is asked again (a step refused what they typed).
+    pub(super) notice: Option<&'a str>,
 }
 
 impl PageTexts {
@@ -85,6 +97,38 @@ impl PageTexts {
         } else {
             (TOO_LONG, String::new())
         };
+        let inputs: String = c
+            .secrets
+            .iter()
+            .enumerate()
+            .map(|(i, field)| {
+                format!(
+                    "<p><label for=\"{name}\">{label}</label><br>\
+                     <input type=\"password\" id=\"{name}\" name=\"{name}\" \
+                     autocomplete=\"off\" spellcheck=\"false\" required maxlength=\"{MAX_SECRET}\"></p>\n",
+                    name = form_name(i),
+                    label = Escaped(field.label()),
+                )
+            })
+            .collect();
+        let notice = c.notice.map_or(String::new(), |n| {
+            format!("<p class=\"ask\" role=\"alert\">{}</p>\n", Visible(n))
+        });
+        // Enter presses the first button: Cancel, unless the person is typing secrets (then
+        // Cancel skips the browser's check that every input is filled).
+        let buttons = if c.secrets.is_empty() {
+            format!(
+                "<button type=\"submit\" name=\"{DECISION_FIELD}\" value=\"{CANCEL}\" \
+                 class=\"cancel\">{}</button>{confirm}",
+                Escaped(cancel)
+            )
+        } else {
+            format!(
+                "{confirm}<button type=\"submit\" name=\"{DECISION_FIELD}\" value=\"{CANCEL}\" \
+                 class=\"cancel\" formnovalidate>{}</button>",
+                Escaped(cancel)
+            )
+        };
         let main = format!(
             "<p class=\"from\">Request from {server}</p>\n\
              <h1>{heading}</h1>\n\
@@ -93,17 +137,14 @@ impl PageTexts {
              <p class=\"hint\">{warning}</p>\n\
              <form method=\"post\">\
              <input type=\"hidden\" name=\"{TOKEN_FIELD}\" value=\"{token}\">\n\
-             <div class=\"actions\">\
-             <button type=\"submit\" name=\"{DECISION_FIELD}\" value=\"{CANCEL}\" class=\"cancel\">{cancel}</button>\
-             {confirm}\
-             </div></form>\n",
+             {notice}{inputs}\
+             <div class=\"actions\">{buttons}</div></form>\n",
             server = Visible(c.server),
             heading = Escaped(heading),
             message = Visible(message),
             user = Visible(c.user),
             warning = Escaped(warning),
             token = Escaped(c.token),
-            cancel = Escaped(cancel),
         );
         document(StatusCode::OK, heading, &main)
     }

@@ -1,11 +1,14 @@
-//! The confirmation form's `POST` body: the token and the pressed button.
+//! The confirmation form's `POST` body: the token, the pressed button, and the secrets typed
+//! in its masked inputs, if it has any.
 
 use ::axum::body::Body;
 
 use super::confirm::{CANCEL, CONFIRM, DECISION_FIELD, TOKEN_FIELD};
+use super::secret::{Secret, form_name};
 
-/// The largest body read: the form is two short fields.
-const MAX_BODY: usize = 8 * 1024;
+/// The largest body read: two short fields and a few secrets of at most
+/// [`MAX_SECRET`](super::confirm::MAX_SECRET) characters each.
+const MAX_BODY: usize = 16 * 1024;
 
 /// What the user decided on the confirmation page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,21 +17,30 @@ pub(super) enum Decision {
     Cancel,
 }
 
-/// The posted form: its token and decision.
+/// The posted form: its token, decision and secrets (one per asked field, empty if not sent).
 #[derive(Debug)]
 pub(super) struct Posted {
     pub(super) token: String,
     pub(super) decision: Decision,
+    pub(super) secrets: Vec<Secret>,
 }
 
-/// Reads and parses the form (`application/x-www-form-urlencoded`, what a browser posts);
-/// else why not, for the log.
-pub(super) async fn read(body: Body) -> Result<Posted, &'static str> {
+/// Reads and parses the form (`application/x-www-form-urlencoded`, what a browser posts) of a
+/// page with `secrets` masked inputs; else why not, for the log (never a value).
+pub(super) async fn read(body: Body, secrets: usize) -> Result<Posted, &'static str> {
     let bytes = ::axum::body::to_bytes(body, MAX_BODY)
         .await
         .map_err(|_| "the form body is too large or unreadable")?;
     let (mut token, mut decision) = (None, None);
+    let names: Vec<String> = (0..secrets).map(form_name).collect();
+    let mut typed: Vec<Option<Secret>> = vec![None; secrets];
     for (name, value) in form_urlencoded::parse(&bytes) {
+        if let Some(at) = names.iter().position(|n| *n == name) {
+            if typed[at].replace(Secret::new(value)).is_some() {
+                return Err("a form field appears more than once");
+            }
+            continue;
+        }
         let slot = match &*name {
             TOKEN_FIELD => &mut token,
             DECISION_FIELD => &mut decision,
@@ -47,5 +59,13 @@ pub(super) async fn read(body: Body) -> Result<Posted, &'static str> {
         Some(_) => return Err("an unknown decision in the form"),
         None => return Err("no decision in the form"),
     };
-    Ok(Posted { token, decision })
+    let secrets = typed
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|| Secret::new("")))
+        .collect();
+    Ok(Posted {
+        token,
+        decision,
+        secrets,
+    })
 }

@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use elicit_runtime::url::{ElicitUrl, OpenedHandleKey, PageError};
 
+use super::secret::{Secret, SecretField};
+
 /// The application's part of the landing route (see [the module](super) for the contract).
 ///
 /// [`subject`](ConnectHook::subject) says who the browser user is, from the request: a session
@@ -61,6 +63,39 @@ pub trait ConnectHook: Send + Sync + 'static {
     /// provider). Never called on a `GET`.
     fn connect(&self, link: &OpenedLink, parts: &Parts)
     -> impl Future<Output = ConnectStep> + Send;
+
+    /// The secrets the confirmation page asks for, one masked input each (default: none, a
+    /// Confirm/Cancel page). With any, [`connect`](ConnectHook::connect) reads what was typed
+    /// with [`OpenedLink::secret`], and each page's token is good for one `POST`.
+    /// [`SecretPage`](crate::SecretPage) is the ready hook for this.
+    ///
+    /// ```
+    /// # use axum::http::request::Parts;
+    /// # use axum::response::Response;
+    /// use elicit_axum::{ConnectHook, ConnectStep, OpenedLink, SecretField};
+    ///
+    /// struct ApiKey {
+    ///     fields: [SecretField; 1],
+    /// }
+    ///
+    /// impl ConnectHook for ApiKey {
+    ///     async fn subject(&self, _: &Parts) -> Result<String, Response> { Ok("alice".into()) }
+    ///     fn secrets(&self) -> &[SecretField] {
+    ///         &self.fields
+    ///     }
+    ///     async fn connect(&self, link: &OpenedLink, _: &Parts) -> ConnectStep {
+    ///         match link.secret("api_key") {
+    ///             Some(key) if key.expose().starts_with("sk-") => ConnectStep::complete(None),
+    ///             _ => ConnectStep::retry("That is not an API key: it starts with sk-."),
+    ///         }
+    ///     }
+    /// }
+    /// let hook = ApiKey { fields: [SecretField::new("api_key", "API key")] };
+    /// assert_eq!(hook.secrets()[0].label(), "API key");
+    /// ```
+    fn secrets(&self) -> &[SecretField] {
+        &[]
+    }
 }
 
 /// A shared hook (e.g. the same one the application's OAuth callback uses).
@@ -91,6 +126,10 @@ impl<H: ConnectHook> ConnectHook for std::sync::Arc<H> {
     ) -> impl Future<Output = ConnectStep> + Send {
         H::connect(self, link, parts)
     }
+
+    fn secrets(&self) -> &[SecretField] {
+        H::secrets(self)
+    }
 }
 
 /// A handle the landing route opened for the browser's user: which elicitation it belongs to
@@ -114,6 +153,8 @@ pub struct OpenedLink {
     pub(super) handle: String,
     pub(super) opened: OpenedHandleKey,
     pub(super) state: Value,
+    /// What the person typed in the page's masked inputs, by field name.
+    pub(super) secrets: Vec<(String, Secret)>,
 }
 
 impl fmt::Debug for OpenedLink {
@@ -224,6 +265,22 @@ impl OpenedLink {
     pub fn handle(&self) -> &str {
         &self.handle
     }
+
+    /// What the person typed in the page's masked input `name` (one of
+    /// [`ConnectHook::secrets`]); `None` for a name the page did not ask. Keep it on the server:
+    /// never in the flow's result, a log line or a reply.
+    ///
+    /// ```
+    /// # use elicit_axum::OpenedLink;
+    /// fn key_of(link: &OpenedLink) -> Option<&str> {
+    ///     link.secret("api_key").map(|key| key.expose())
+    /// }
+    /// ```
+    pub fn secret(&self, name: &str) -> Option<&Secret> {
+        self.secrets
+            .iter()
+            .find_map(|(n, secret)| (n == name).then_some(secret))
+    }
 }
 
 /// What the landing route does after [`ConnectHook::connect`].
@@ -256,6 +313,7 @@ pub(super) enum StepKind {
     Fail(String),
     Refuse(PageError),
     Respond(Response),
+    Retry(String),
 }
 
 impl ConnectStep {
@@ -320,6 +378,20 @@ impl ConnectStep {
     /// ```
     pub fn respond(response: Response) -> Self {
         Self::new(StepKind::Respond(response))
+    }
+
+    /// Records nothing and shows the confirmation page again, with `notice` (plain text,
+    /// escaped) above its inputs and a fresh token: what to answer when the secrets typed are
+    /// refused (a key the third party rejects), so the person can correct them. The token of
+    /// the page that was posted is spent.
+    ///
+    /// ```
+    /// # use elicit_axum::ConnectStep;
+    /// let step = ConnectStep::retry("The key was rejected by the API: check it and try again.");
+    /// # let _ = step;
+    /// ```
+    pub fn retry(notice: impl Into<String>) -> Self {
+        Self::new(StepKind::Retry(notice.into()))
     }
 
     /// The page's heading instead of [`PageTexts`](super::PageTexts)' (plain text; escaped).

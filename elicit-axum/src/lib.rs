@@ -187,6 +187,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod any_browser;
 pub mod bearer;
 mod browser;
 mod confirm;
@@ -201,6 +202,9 @@ pub mod oauth;
 mod origin;
 mod route;
 mod scope;
+mod secret;
+mod secret_page;
+mod spent;
 mod texts;
 mod visible;
 
@@ -222,6 +226,8 @@ use http::{HeaderValue, StatusCode, header};
 pub use browser::BrowserUser;
 pub use hook::{ConnectHook, ConnectStep, OpenedLink};
 pub use local::LocalBrowser;
+pub use secret::{Secret, SecretField};
+pub use secret_page::{SecretEntry, SecretHook, SecretPage};
 pub use texts::PageTexts;
 
 use elicit_runtime::url::LandingPage;
@@ -346,6 +352,7 @@ impl<H: ConnectHook> LandingRoute<H> {
                 hook,
                 texts: PageTexts::default(),
                 origins,
+                spent: spent::Spent::default(),
             },
         }
     }

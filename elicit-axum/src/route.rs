@@ -12,8 +12,9 @@ use super::confirm::{self, Confirmation};
 use super::form::{self, Decision};
 use super::hook::{ConnectHook, ConnectStep, OpenedLink, StepKind};
 use super::origin;
+use super::spent::Spent;
 use super::texts::PageTexts;
-use elicit_runtime::url::{LandingPage, PageError};
+use elicit_runtime::url::{LandingPage, OpenedHandleKey, PageError};
 
 /// The query parameter that carries the handle (what `#[elicit_url]` appends).
 pub(super) const HANDLE_PARAM: &str = "elicitation";
@@ -30,6 +31,8 @@ pub(super) struct Route<H> {
     /// with `with_origin`. Empty: only loopback hosts are served, and a `POST`'s `Origin` is compared
     /// with the request's `Host`.
     pub(super) origins: Vec<String>,
+    /// The tokens already posted to a page that asks for secrets or asked again.
+    pub(super) spent: Spent,
 }
 
 impl<H: ConnectHook> Route<H> {
@@ -66,12 +69,26 @@ impl<H: ConnectHook> Route<H> {
             Err(error) => return self.refuse(&error),
         };
         tracing::info!(target: "elicit", id = opened.id(), key = opened.key(), "landing page asked for confirmation");
+        self.page_for(&opened, &subject, &token, None)
+    }
+
+    /// The confirmation page of `opened` for `subject`, with the form's `token`, and `notice`
+    /// when the person is asked again.
+    fn page_for(
+        &self,
+        opened: &OpenedHandleKey,
+        subject: &str,
+        token: &str,
+        notice: Option<&str>,
+    ) -> Response {
         self.texts.confirmation_page(&Confirmation {
             server: self.texts.server_name().unwrap_or(self.page.audience()),
             message: opened.message(),
-            user: &subject,
+            user: subject,
             shown: opened.shown(),
-            token: &token,
+            token,
+            secrets: self.hook.secrets(),
+            notice,
         })
     }
 
@@ -85,7 +102,8 @@ impl<H: ConnectHook> Route<H> {
             Ok(handle) => handle,
             Err(reason) => return self.refuse_request(reason),
         };
-        let posted = match form::read(body).await {
+        let fields = self.hook.secrets();
+        let posted = match form::read(body, fields.len()).await {
             Ok(posted) => posted,
             Err(reason) => return self.refuse_request(reason),
         };
@@ -101,10 +119,26 @@ impl<H: ConnectHook> Route<H> {
             Ok(opened) => opened,
             Err(error) => return self.refuse(&error),
         };
+        // A page with secrets, or one asked again: its token is good for one post, so a
+        // replay reaches no hook.
+        let replayed = if fields.is_empty() {
+            self.spent.contains(&posted.token)
+        } else {
+            !self.spent.spend(&posted.token, opened.expires_at())
+        };
+        if replayed {
+            return self.refuse(&PageError::Unconfirmed);
+        }
+        let secrets = fields
+            .iter()
+            .map(|f| f.name().to_owned())
+            .zip(posted.secrets)
+            .collect();
         let link = OpenedLink {
             handle,
             opened,
             state,
+            secrets,
         };
         if posted.decision == Decision::Cancel {
             return match self.page.fail_raw(&link.opened, CANCELLED).await {
@@ -129,7 +163,15 @@ impl<H: ConnectHook> Route<H> {
             kind,
             heading,
             message,
-        } = self.hook.connect(&link, &parts).await;
+        } = match fields
+            .iter()
+            .zip(&link.secrets)
+            .find(|(_, (_, s))| s.is_empty())
+        {
+            // A browser checks `required`; a post without it is asked again, the hook not run.
+            Some((field, _)) => ConnectStep::retry(format!("Enter your {}.", field.label())),
+            None => self.hook.connect(&link, &parts).await,
+        };
         let (heading, message) = (heading.as_deref(), message.as_deref());
         match kind {
             StepKind::Complete(result) => {
@@ -150,6 +192,16 @@ impl<H: ConnectHook> Route<H> {
             },
             StepKind::Refuse(error) => self.refuse(&error),
             StepKind::Respond(response) => guarded(response),
+            StepKind::Retry(notice) => {
+                self.spent.spend(&posted.token, link.opened.expires_at());
+                match self.page.confirmation_token(&link.opened, &subject) {
+                    Ok(token) => {
+                        tracing::info!(target: "elicit", id = link.id(), key = link.key(), "landing page asked again");
+                        self.page_for(&link.opened, &subject, &token, Some(&notice))
+                    }
+                    Err(error) => self.refuse(&error),
+                }
+            }
         }
     }
 

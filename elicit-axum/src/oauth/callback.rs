@@ -76,6 +76,7 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         handle: started.handle,
         opened,
         state: bound,
+        secrets: Vec::new(),
     };
     let outcome = match (query.code.filter(|c| !c.is_empty()), query.error) {
         (Some(code), None) => exchange(&inner.provider, &inner.http, &code, started.verifier).await,

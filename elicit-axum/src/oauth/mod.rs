@@ -84,7 +84,6 @@
 //! * an app with a login of its own: a function reading its session, as above.
 
 mod account;
-mod any_browser;
 mod binding;
 mod callback;
 mod discovery;
@@ -114,7 +113,7 @@ use elicit_runtime::state::StateSealer;
 use elicit_runtime::url::LandingPage;
 
 use crate::BrowserUser;
-use any_browser::AnyBrowser;
+use crate::any_browser::AnyBrowser;
 use binding::Started;
 use nonces::NonceCookie;
 pub use provider::OAuthProvider;

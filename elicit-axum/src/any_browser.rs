@@ -1,4 +1,5 @@
-//! Any [`BrowserUser`] behind one `Arc`, so the OAuth connection does not carry its type.
+//! Any [`BrowserUser`] behind one `Arc`, so the ready steps (the OAuth connection, the secret page) do
+//! not carry its type.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -25,14 +26,14 @@ impl<B: BrowserUser> Erased for B {
 
 /// Any [`BrowserUser`], behind one `Arc`.
 #[derive(Clone)]
-pub(super) struct AnyBrowser(Arc<dyn Erased>);
+pub(crate) struct AnyBrowser(Arc<dyn Erased>);
 
 impl AnyBrowser {
-    pub(super) fn new(browser: impl BrowserUser) -> Self {
+    pub(crate) fn new(browser: impl BrowserUser) -> Self {
         AnyBrowser(Arc::new(browser))
     }
 
-    pub(super) fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a> {
+    pub(crate) fn subject<'a>(&'a self, parts: &'a Parts) -> Subject<'a> {
         self.0.subject(parts)
     }
 }
