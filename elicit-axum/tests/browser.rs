@@ -16,6 +16,10 @@
 //!   (same origin, to the browser) posting the form with the token, are refused with the
 //!   uniform 404 by the route's `Host` check; the route's own origin confirms.
 //!
+//! * The secret page of a stdio server (`SecretPage` over `LocalBrowser`): the person types a
+//!   wrong API key (the hook's reason, the page again), then the right one (saved, the flow
+//!   completes); another browser opening the link is refused; the key is in no URL or page.
+//!
 //! Screenshots of the confirmation, done and refusal pages go to `target/landing-screenshots/`.
 //! Ignored by a plain `cargo test` (a machine without Chromium stays green); `./scripts/test`
 //! installs Chromium and runs them, and `cargo test -p elicit-axum --test browser -- --ignored`
@@ -41,11 +45,14 @@ use axum::middleware::{Next, from_fn};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use common::url::*;
-use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink, PageTexts};
+use elicit_axum::{
+    ConnectHook, ConnectStep, LandingRoute, LocalBrowser, OpenedLink, PageTexts, SecretEntry,
+    SecretHook, SecretPage,
+};
 use elicit_runtime::UrlAnswer;
 use elicit_runtime::url::{Completion, LandingPage};
 use pollster::block_on;
-use serde_json::json;
+use serde_json::{Value, json};
 use support::*;
 
 /// The app's sessions: the `session` cookie names the user.
@@ -400,4 +407,123 @@ fn a_real_browser_under_a_rebinding_attackers_name_completes_nothing() {
         vec![Completion::Completed { result: None }]
     );
     drop(browser);
+}
+
+/// The server's vault of the secret page: every key typed, refused without `sk-`.
+#[derive(Default)]
+struct Vault(Mutex<Vec<(String, String)>>);
+
+impl SecretHook for Vault {
+    async fn accept(&self, entry: SecretEntry<'_>) -> Result<Option<Value>, String> {
+        let key = entry.secret("api_key").unwrap().expose().to_owned();
+        self.0
+            .lock()
+            .unwrap()
+            .push((entry.user().to_owned(), key.clone()));
+        if key.starts_with("sk-") {
+            Ok(None)
+        } else {
+            Err("That is not an OpenAI key: it starts with sk-.".into())
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --test browser -- --ignored`)"]
+fn a_person_types_an_api_key_on_the_secret_page_of_a_stdio_server() {
+    let (chromium, runtime) = cdp::chromium_and_runtime();
+    let (store, server) = store_and_server(sealer());
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, state) = start(&caller);
+    let vault = Arc::new(Vault::default());
+    // A stdio server on alice's machine: its one local user, no sign-in, no origin set (the
+    // route serves loopback names only).
+    let app = SecretPage::new(&server, LocalBrowser::new(&server, ALICE), vault.clone())
+        .ask("api_key", "OpenAI API key")
+        .routes();
+    let origin = serve(&runtime, app);
+    let link = format!("{origin}/connect?elicitation={handle}");
+    let shots = screenshots();
+
+    let profile = std::env::temp_dir().join(format!("elicit-secret-{}", std::process::id()));
+    let mut browser = cdp::Browser::launch(&chromium, profile);
+    let tab = browser.new_page();
+    // She opens her link: LocalBrowser ties it to this browser (a cookie), then the page.
+    browser.navigate(&tab, &link);
+    let input = "document.querySelector('input#secret0')";
+    browser.wait_for(
+        &tab,
+        &format!("document.readyState === 'complete' && {input}"),
+    );
+    assert_eq!(
+        browser.eval(
+            &tab,
+            &format!(
+                "[{input}.type, {input}.autocomplete, document.querySelector('label').textContent]"
+            )
+        ),
+        json!(["password", "off", "OpenAI API key"])
+    );
+    std::fs::write(shots.join("secret.png"), browser.screenshot(&tab)).unwrap();
+
+    // Another browser on the same machine (another profile, another program) with the link:
+    // refused, it cannot submit.
+    let other_profile =
+        std::env::temp_dir().join(format!("elicit-secret-other-{}", std::process::id()));
+    let mut other = cdp::Browser::launch(&chromium, other_profile);
+    let other_tab = other.new_page();
+    other.navigate(&other_tab, &link);
+    other.wait_for(
+        &other_tab,
+        "document.readyState === 'complete' && document.querySelector('h1') \
+         && document.querySelector('h1').textContent === 'This link cannot be used'",
+    );
+    drop(other);
+
+    // She types a wrong key and presses Save: the hook's reason, the inputs empty again.
+    let wrong = "pk-wrong-123";
+    browser.click(&tab, "input#secret0");
+    browser.call(Some(&tab), "Input.insertText", json!({"text": wrong}));
+    browser.click(&tab, "button.confirm");
+    browser.wait_for(
+        &tab,
+        "document.readyState === 'complete' && document.querySelector('[role=alert]')",
+    );
+    assert_eq!(
+        browser.eval(&tab, "document.querySelector('[role=alert]').textContent"),
+        json!("That is not an OpenAI key: it starts with sk-.")
+    );
+    assert_eq!(browser.eval(&tab, &format!("{input}.value")), json!(""));
+    std::fs::write(shots.join("secret-refused.png"), browser.screenshot(&tab)).unwrap();
+    assert!(store.snapshot().is_empty(), "a refusal records nothing");
+
+    // She types the right one: saved, and the flow completes.
+    let key = "sk-live-9f8e7d";
+    browser.click(&tab, "input#secret0");
+    browser.call(Some(&tab), "Input.insertText", json!({"text": key}));
+    browser.click(&tab, "button.confirm");
+    browser.wait_for(
+        &tab,
+        "document.readyState === 'complete' && document.querySelector('h1') \
+         && document.querySelector('h1').textContent === 'Saved'",
+    );
+    std::fs::write(shots.join("secret-saved.png"), browser.screenshot(&tab)).unwrap();
+    // Never in the URL she is on, nor on the page.
+    let shown = browser.eval(&tab, "location.href + document.documentElement.outerHTML");
+    let shown = shown.as_str().unwrap();
+    assert!(!shown.contains(key) && !shown.contains(wrong), "{shown}");
+    assert_eq!(
+        *vault.0.lock().unwrap(),
+        [
+            (ALICE.to_owned(), wrong.to_owned()),
+            (ALICE.to_owned(), key.to_owned())
+        ]
+    );
+    assert_eq!(store.snapshot(), [Completion::Completed { result: None }]);
+    drop(browser);
+    let answer = retry(&caller, &state);
+    assert!(
+        matches!(answer, UrlAnswer::Completed { result: None, .. }),
+        "{answer:?}"
+    );
 }
