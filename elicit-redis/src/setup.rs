@@ -59,7 +59,9 @@ const FIX: &str = "see elicit-redis's docs, \"What Redis must promise\" \
 
 /// Judges the answers to [`commands`] as Redis gave them, in order (see [`judge`]).
 pub(crate) fn judge_answers(answers: Vec<redis::Value>) -> Result<Setup, String> {
-    let unreadable = |e: redis::ParsingError| format!("cannot read what this Redis promises: {e}");
+    let unreadable = |e: redis::ParsingError| {
+        format!("cannot read what this Redis promises for spent states ({e}); {FIX}")
+    };
     let Ok([memory, persistence, replication, save, fsync]) =
         <[redis::Value; 5]>::try_from(answers)
     else {
@@ -223,6 +225,45 @@ mod tests {
             on("role:master\r\nconnected_slaves:2\r\n"),
             Ok(Setup { replicas: 2 })
         );
+    }
+
+    #[test]
+    fn a_node_whose_answers_cannot_be_read_is_refused() {
+        use redis::Value;
+        let text = |t: &str| Value::BulkString(t.as_bytes().to_vec());
+        let pair = |n: &str, v: &str| Value::Array(vec![text(n), text(v)]);
+        let answers = |save: Value| {
+            vec![
+                text(UNLIMITED),
+                text("aof_enabled:0\r\n"),
+                text("role:master\r\nconnected_slaves:1\r\n"),
+                save,
+                pair("appendfsync", "everysec"),
+            ]
+        };
+        assert_eq!(
+            judge_answers(answers(pair("save", ""))),
+            Ok(Setup { replicas: 1 })
+        );
+        // A node that does not answer `CONFIG GET` (forbidden there): no reading, no trust.
+        for unanswered in [Value::Nil, text("not a list")] {
+            let err = judge_answers(answers(unanswered)).unwrap_err();
+            assert!(err.contains("`trusting_setup()` skips this check"), "{err}");
+        }
+        let err = judge_answers(vec![
+            Value::Nil,
+            text(""),
+            text(""),
+            pair("save", ""),
+            pair("appendfsync", "always"),
+        ])
+        .unwrap_err();
+        assert!(
+            err.starts_with("cannot read what this Redis promises for spent states ("),
+            "{err}"
+        );
+        let err = judge_answers(answers(pair("save", ""))[..4].to_vec()).unwrap_err();
+        assert_eq!(err, "this Redis did not answer every check");
     }
 
     #[test]
