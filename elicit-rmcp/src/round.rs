@@ -11,7 +11,7 @@ use super::service::require_bridge;
 use crate::Interrupt;
 use crate::request::{ContextBuilder, ElicitContext, Reply};
 use crate::url::UrlLink;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ProgressNotificationParam};
 
 /// The context of one request from `builder` (the request's params with their `_meta`), the
 /// 2025-11-25 session if the connection has one, and who is asking.
@@ -26,6 +26,21 @@ pub(super) fn build(
     let mut builder = builder
         .principal(principal)
         .cancelled_by(move || token.clone().cancelled_owned());
+    // A client that asked for progress is told while the request waits on a page; the
+    // reports go to the token this request carried and to no other.
+    if let Some(token) = request.meta.get_progress_token() {
+        let peer = request.peer.clone();
+        builder = builder.progress_by(move |report| {
+            let (peer, token) = (peer.clone(), token.clone());
+            async move {
+                let note = ProgressNotificationParam::new(token, report.waited as f64)
+                    .with_total(report.limit as f64)
+                    .with_message(report.message);
+                // Best effort: a lost report changes nothing but what the host shows.
+                let _ = peer.notify_progress(note).await;
+            }
+        });
+    }
     if let Some((caps, peer)) = session(request) {
         builder = builder.legacy(caps, peer);
     }

@@ -17,6 +17,7 @@ mod context_requests;
 mod extractors;
 mod forms;
 mod http_principal;
+mod progress;
 mod prompts;
 mod properties;
 mod reask;

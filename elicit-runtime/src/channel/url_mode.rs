@@ -13,6 +13,7 @@ use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::state::Completion;
 use crate::state::{Binding, BindingBuf, CompletionStore, OpenedState};
+use crate::url::ProgressSink;
 use crate::wire::{INTERNAL_ERROR, JsonRpcError};
 
 /// URL mode on an [`InputChannel`](crate::InputChannel): who asks, the call the link is bound
@@ -44,6 +45,8 @@ pub struct UrlMode {
     pub(crate) follow: Follow,
     /// The request's cancellation, which ends a wait on a page early.
     pub(crate) cancel: Option<Cancellation>,
+    /// Where a wait on a page is reported, when the request asked for progress.
+    pub(crate) progress: Option<ProgressSink>,
 }
 
 /// How an accepted link is followed up.
@@ -95,6 +98,7 @@ impl UrlMode {
             call: binding.into(),
             follow,
             cancel: None,
+            progress: None,
         }
     }
 

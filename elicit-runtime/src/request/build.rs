@@ -14,6 +14,7 @@ use super::{Cancellation, ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::state::OpenedState;
+use crate::url::{ProgressSink, WaitProgress};
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, INVALID_REQUEST, JsonRpcError, ProtocolEra, RequestMeta,
 };
@@ -43,6 +44,7 @@ pub struct ContextBuilder<'a> {
     principal: Option<&'a str>,
     legacy: Option<Session>,
     cancel: Option<Cancellation>,
+    progress: Option<ProgressSink>,
 }
 
 /// What a 2025-11-25 connection negotiated in `initialize`: the client's capabilities and
@@ -72,6 +74,7 @@ impl<'a> ContextBuilder<'a> {
             principal: None,
             legacy: None,
             cancel: None,
+            progress: None,
         }
     }
 
@@ -134,6 +137,54 @@ impl<'a> ContextBuilder<'a> {
         self
     }
 
+    /// How to tell the client that a wait on a URL-mode page goes on, for a request that
+    /// carried a `progressToken` in its `_meta` (give it for no other request): `send` gets a
+    /// [`WaitProgress`] when a held 2026-07-28 retry or a 2025-11-25 wait after an accept
+    /// starts, then once a second until it ends, and sends it as `notifications/progress`
+    /// for that token. The reports stop before the request answers. `elicit-rmcp` passes
+    /// rmcp's peer and the request's token.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use serde_json::json;
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "demo"));
+    /// let params = json!({"name": "connect", "arguments": {}, "_meta": {
+    ///     "progressToken": "p-1",
+    ///     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    ///     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"url": {}}}
+    /// }});
+    /// let token = params["_meta"]["progressToken"].clone();
+    /// let cx = server
+    ///     .context("tools/call", &params)
+    ///     .principal("alice")
+    ///     .progress_by(move |report| {
+    ///         let notification = json!({
+    ///             "method": "notifications/progress",
+    ///             "params": {"progressToken": token, "progress": report.waited,
+    ///                        "total": report.limit, "message": report.message}
+    ///         });
+    ///         async move {
+    ///             // Send `notification` on the request's stream.
+    ///             let _ = notification;
+    ///         }
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(cx.principal(), Some("alice"));
+    /// ```
+    pub fn progress_by<F>(
+        mut self,
+        send: impl Fn(WaitProgress) -> F + Send + Sync + 'static,
+    ) -> Self
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        self.progress = Some(ProgressSink::new(send));
+        self
+    }
+
     /// Reads the request: era and capabilities from `_meta` (never from earlier requests),
     /// `inputResponses`, and `requestState`, which is opened and checked against this request.
     ///
@@ -179,6 +230,7 @@ impl<'a> ContextBuilder<'a> {
             peer,
         );
         cx.cancel = self.cancel;
+        cx.progress = self.progress;
         if era == ProtocolEra::Mrtr2026 {
             let retry = params
                 .retry_fields()

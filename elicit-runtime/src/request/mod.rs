@@ -100,6 +100,8 @@ pub struct ElicitContext {
     pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
     /// What ends a wait on a page early: the SDK's cancellation of this request.
     pub(crate) cancel: Option<Cancellation>,
+    /// Where a wait on a page is reported: the SDK's sender for this request's progress token.
+    pub(crate) progress: Option<crate::url::ProgressSink>,
     /// The id and expiry of the `requestState` this request carried, once opened.
     pub(crate) opened_state: Option<OpenedState>,
     /// Whether that state still has to be redeemed with the replay guard, or was.
@@ -156,6 +158,7 @@ impl ElicitContext {
             link: None,
             peer,
             cancel: None,
+            progress: None,
             opened_state: None,
             redemption: RedeemStatus::NotNeeded,
             first_error: None,
@@ -417,6 +420,7 @@ impl Round for ElicitContext {
             };
             let mut mode = UrlMode::new(&self.server, self.binding(), follow);
             mode.cancel = self.cancel.clone();
+            mode.progress = self.progress.clone();
             self.url = Some(mode);
         }
         self.url.as_mut()

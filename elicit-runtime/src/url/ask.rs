@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use serde_json::json;
 
-use super::{Askable, Bound, UrlAnswer};
+use super::{Askable, Bound, ProgressSink, UrlAnswer};
 use crate::cancel::Cancellation;
 use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal};
 use crate::form::elicit_result;
@@ -218,6 +218,8 @@ async fn follow_round<T>(
             // A full pool may give the wait to a user who holds fewer: the hold ends early
             // and the question is asked again, as when it passes.
             let wait = UrlWait::unless_taken(Some(&held), wait, || Ok(None));
+            let limit = hold_until.duration_since(now).unwrap_or_default();
+            let wait = ProgressSink::reporting(mode.progress.as_ref(), limit, wait);
             done = Cancellation::unless(mode.cancel.as_ref(), wait).await?;
         }
     }
@@ -248,6 +250,10 @@ async fn wait_for_page<T>(
     let single_use = mode.server.url_settings().single_use();
     let expires_at = expires_at(&flow);
     let wait = await_completion(single_use, &flow.id, store.as_ref(), expires_at, expires_at);
+    let limit = expires_at
+        .duration_since(SystemTime::now())
+        .unwrap_or_default();
+    let wait = ProgressSink::reporting(mode.progress.as_ref(), limit, wait);
     let Some(done) = Cancellation::unless(mode.cancel.as_ref(), wait).await? else {
         return Ok(UrlAnswer::Expired);
     };

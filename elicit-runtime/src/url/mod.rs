@@ -21,6 +21,7 @@ mod ask;
 pub(crate) mod handle;
 mod link;
 mod page;
+mod progress;
 mod shown;
 
 use std::future::Future;
@@ -32,6 +33,8 @@ pub use crate::channel::UrlMode;
 pub use crate::interrupt::UrlLink;
 pub use answer::{NotCompleted, UrlAnswer};
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
+pub(crate) use progress::ProgressSink;
+pub use progress::WaitProgress;
 pub(crate) use shown::Bound;
 pub use shown::Shown;
 
