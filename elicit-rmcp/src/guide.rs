@@ -23,11 +23,9 @@
 #![doc = "9. [`production_security`](crate::guide::production_security): keys from configuration \
            and their rotation, the principal, strict provenance, single use, Redis, lifetimes, and \
            what the client and the logs are told."]
-#![cfg_attr(
-    feature = "testing",
-    doc = "10. [`testing`](crate::guide::testing): a tool tested on both eras with every answer, \
-           generated valid and invalid answers, snapshots of what the user is asked (feature `testing`)."
-)]
+//! 10. [`testing`](crate::guide::testing): a tool tested on both eras with every answer,
+//!     generated valid and invalid answers, snapshots of what the user is asked (feature
+//!     `testing`).
 //! 11. [`performance`](crate::guide::performance): what costs what, with the project's benchmark
 //!     figures, and where the time of a whole call goes.
 #![doc = "12. [`asked_parameters`](crate::guide::asked_parameters): questions declared as a tool's \
@@ -65,8 +63,29 @@ pub mod tasks {}
 pub mod production_security {}
 
 #[cfg(feature = "testing")]
-#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 #[doc = include_str!("guide/10_testing.md")]
+pub mod testing {}
+
+/// # 10. Testing your elicitations
+///
+/// This chapter, and the testing kit it shows, come with the crate's `testing` feature, which
+/// these docs were built without. Read it on [docs.rs][chapter] (built with every feature),
+/// or build it here with `cargo doc -p elicit-rmcp --features testing`.
+///
+/// [chapter]: https://docs.rs/elicit-rmcp/latest/elicit_rmcp/guide/testing/index.html
+///
+/// The kit is for tests only, so it goes in `[dev-dependencies]`:
+///
+/// ```toml
+/// [dev-dependencies]
+/// elicit-rmcp = { version = "0.1", features = ["testing"] }  # or elicit-testing = "0.1" without rmcp
+/// ```
+///
+/// It is `elicit_rmcp::testing`: `ScriptedClient` drives your whole rmcp server in process with
+/// rmcp's own client on either era; `answers` generates valid and invalid answers for any form;
+/// `review` is what the user is asked, as text for a snapshot. Without rmcp, the same helpers
+/// (but `ScriptedClient`) are the [`elicit-testing`](https://docs.rs/elicit-testing) crate.
+#[cfg(not(feature = "testing"))]
 pub mod testing {}
 
 #[doc = include_str!("guide/11_performance.md")]
