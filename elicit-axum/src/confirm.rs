@@ -103,7 +103,7 @@ impl PageTexts {
             .enumerate()
             .map(|(i, field)| {
                 format!(
-                    "<p><label for=\"{name}\">{label}</label><br>\
+                    "<p><label for=\"{name}\">{label}</label>\
                      <input type=\"password\" id=\"{name}\" name=\"{name}\" \
                      autocomplete=\"off\" spellcheck=\"false\" required maxlength=\"{MAX_SECRET}\"></p>\n",
                     name = form_name(i),

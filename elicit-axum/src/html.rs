@@ -36,6 +36,10 @@ pub(super) const STYLE: &str = concat!(
     "border:1px solid var(--line);background:var(--card);color:var(--fg);cursor:pointer}",
     "button.confirm{background:var(--accent);border-color:var(--accent);color:var(--on-accent)}",
     "button:focus-visible{outline:2px solid var(--accent);outline-offset:2px}",
+    "label{font-size:14px;font-weight:600}",
+    "input{display:block;width:100%;margin:4px 0 0;font:inherit;padding:8px 10px;",
+    "border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--fg)}",
+    "input:focus-visible{outline:2px solid var(--accent);outline-offset:1px}",
 );
 
 /// Nothing loads, no script runs, only [`STYLE`] applies, no `<base>`, never framed. No
@@ -43,7 +47,7 @@ pub(super) const STYLE: &str = concat!(
 /// application's connect step may redirect to an OAuth provider; the one form is ours, its
 /// target the page's own URL.
 pub(super) const CSP: &str = "default-src 'none'; \
-     style-src 'sha256-mCQ0X7rY+08jo1LmIEbqUIrgri9wHjq2SDDlO5EkrPg='; \
+     style-src 'sha256-1EslaXPGiJufkv4YmEyDH23qwSqc44Bm2jdeI5ME9h4='; \
      base-uri 'none'; frame-ancestors 'none'";
 
 /// Headers on every page of the route: the link's handle is in the URL, so no caching and no

@@ -480,11 +480,16 @@ fn a_person_types_an_api_key_on_the_secret_page_of_a_stdio_server() {
     );
     drop(other);
 
-    // She types a wrong key and presses Save: the hook's reason, the inputs empty again.
+    // She types a wrong key and presses Enter: the hook's reason, the inputs empty again.
     let wrong = "pk-wrong-123";
     browser.click(&tab, "input#secret0");
     browser.call(Some(&tab), "Input.insertText", json!({"text": wrong}));
-    browser.click(&tab, "button.confirm");
+    // Enter in the input: the form's first button, Save.
+    for kind in ["keyDown", "keyUp"] {
+        let enter = json!({"type": kind, "key": "Enter", "code": "Enter",
+                           "windowsVirtualKeyCode": 13, "text": "\r"});
+        browser.call(Some(&tab), "Input.dispatchKeyEvent", enter);
+    }
     browser.wait_for(
         &tab,
         "document.readyState === 'complete' && document.querySelector('[role=alert]')",
@@ -501,6 +506,10 @@ fn a_person_types_an_api_key_on_the_secret_page_of_a_stdio_server() {
     let key = "sk-live-9f8e7d";
     browser.click(&tab, "input#secret0");
     browser.call(Some(&tab), "Input.insertText", json!({"text": key}));
+    browser.eval(
+        &tab,
+        "document.querySelector('button.confirm').scrollIntoView()",
+    );
     browser.click(&tab, "button.confirm");
     browser.wait_for(
         &tab,

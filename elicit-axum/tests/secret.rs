@@ -102,7 +102,7 @@ fn the_page_asks_for_each_secret_in_a_masked_input_never_cached_or_framed() {
     assert_eq!(status, StatusCode::OK, "{html}");
     assert!(
         html.contains(
-            "<p><label for=\"secret0\">OpenAI &lt;API&gt; key</label><br>\
+            "<p><label for=\"secret0\">OpenAI &lt;API&gt; key</label>\
              <input type=\"password\" id=\"secret0\" name=\"secret0\" autocomplete=\"off\" \
              spellcheck=\"false\" required maxlength=\"4096\"></p>"
         ),
