@@ -11,6 +11,9 @@
 //! at the issuer, and it comes back with the session cookie (`elicit_session` on http,
 //! `__Host-elicit_session` over https) before the connection starts.
 //!
+//! And the secret page (`SecretPage`) with its browser user from `SignIn`: signed in on the way,
+//! the person types an API key, and the hook gets it as that user.
+//!
 //! Ignored by a plain `cargo test`; `./scripts/test` installs Chromium and runs it
 //! (`cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored` by hand).
 
@@ -33,6 +36,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use common::url::*;
 use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider, SignIn};
+use elicit_axum::{SecretEntry, SecretHook, SecretPage};
 use elicit_runtime::UrlAnswer;
 use serde_json::{Value, json};
 use support::*;
@@ -378,4 +382,106 @@ fn through_the_provider(tls: bool, who: Browser) -> Value {
     };
     assert_eq!(names, kept, "{cookies}");
     seen
+}
+
+/// The server's vault of the secret page.
+#[derive(Default)]
+struct Vault(Mutex<Vec<(String, String)>>);
+
+impl SecretHook for Vault {
+    async fn accept(&self, entry: SecretEntry<'_>) -> Result<Option<Value>, String> {
+        let key = entry.secret("api_key").unwrap().expose().to_owned();
+        self.0.lock().unwrap().push((entry.user().to_owned(), key));
+        Ok(None)
+    }
+}
+
+/// The secret page of an HTTP server, its browser user from `SignIn`: the link sends the
+/// browser to sign in at the issuer, it comes back to the page, the person types the key and
+/// clicks Save; the hook gets it as the signed-in user, and the flow completes.
+#[test]
+#[ignore = "needs Chromium: `./scripts/test` runs it (or `cargo test -p elicit-axum --features oauth --test browser_oauth -- --ignored`)"]
+fn a_person_signs_in_then_types_an_api_key_on_the_secret_page() {
+    let (chromium, runtime) = cdp::chromium_and_runtime();
+    let bind = || {
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let origin = format!("http://{}", listener.local_addr().unwrap());
+        (listener, origin)
+    };
+    let (provider_listener, provider_origin) = bind();
+    runtime.spawn(async move { axum::serve(provider_listener, provider()).await });
+    let (store, server) = store_and_server(sealer());
+    let (listener, origin) = bind();
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, state) = start(&caller);
+    let issuer = OAuthProvider::new(
+        "issuer",
+        format!("{provider_origin}/issuer/authorize"),
+        format!("{provider_origin}/issuer/token"),
+        "mcp-1",
+    )
+    .with_client_secret("secret-2")
+    .with_account_url(format!("{provider_origin}/issuer/userinfo"))
+    .with_redirect_url(format!("{origin}/signin/callback"));
+    let sign_in = SignIn::new(&server, issuer).unwrap();
+    let vault = Arc::new(Vault::default());
+    let app: Router = SecretPage::new(&server, sign_in.clone(), vault.clone())
+        .ask("api_key", "OpenAI API key")
+        .landing_route()
+        .with_origin(origin.clone())
+        .into_router()
+        .merge(sign_in.routes());
+    runtime.spawn(async move { axum::serve(listener, app).await });
+
+    let profile = std::env::temp_dir().join(format!("elicit-secret-signin-{}", std::process::id()));
+    let mut browser = cdp::Browser::launch(&chromium, profile);
+    let tab = browser.new_page();
+    let link = format!("{origin}/connect?elicitation={handle}");
+    // Not signed in: the link sends the browser to the issuer; "Sign in as alice" brings it back.
+    browser.navigate(&tab, &link);
+    browser.wait_for(
+        &tab,
+        &format!(
+            "location.href.startsWith('{provider_origin}/issuer/authorize') \
+             && document.readyState === 'complete' && document.querySelector('#signin')"
+        ),
+    );
+    browser.click(&tab, "#signin");
+    browser.wait_for(
+        &tab,
+        "document.readyState === 'complete' && document.querySelector('input#secret0')",
+    );
+    assert_eq!(
+        browser.eval(&tab, "location.href"),
+        json!(link),
+        "back on the link"
+    );
+    let key = "sk-live-signed-in";
+    browser.click(&tab, "input#secret0");
+    browser.call(Some(&tab), "Input.insertText", json!({"text": key}));
+    browser.eval(
+        &tab,
+        "document.querySelector('button.confirm').scrollIntoView()",
+    );
+    browser.click(&tab, "button.confirm");
+    browser.wait_for(
+        &tab,
+        "document.readyState === 'complete' && document.querySelector('h1') \
+         && document.querySelector('h1').textContent === 'Saved'",
+    );
+    let shown = browser.eval(&tab, "location.href + document.documentElement.outerHTML");
+    assert!(!shown.as_str().unwrap().contains(key), "{shown}");
+    assert_eq!(
+        *vault.0.lock().unwrap(),
+        [(ALICE.to_owned(), key.to_owned())]
+    );
+    assert_eq!(store.snapshot().len(), 1);
+    drop(browser);
+    let answer = retry(&caller, &state);
+    assert!(
+        matches!(answer, UrlAnswer::Completed { result: None, .. }),
+        "{answer:?}"
+    );
 }
