@@ -3,12 +3,14 @@
 
 use ::axum::body::Body;
 
-use super::confirm::{CANCEL, CONFIRM, DECISION_FIELD, TOKEN_FIELD};
+use super::confirm::{CANCEL, CONFIRM, DECISION_FIELD, MAX_SECRET, TOKEN_FIELD};
 use super::secret::{Secret, form_name};
 
-/// The largest body read: two short fields and a few secrets of at most
-/// [`MAX_SECRET`](super::confirm::MAX_SECRET) characters each.
-const MAX_BODY: usize = 16 * 1024;
+/// The largest body read for the token and the decision.
+const MAX_BODY: usize = 8 * 1024;
+/// What one secret may add: [`MAX_SECRET`] characters, each at most 9 bytes percent-encoded
+/// (a 3-byte UTF-8 character; an astral one is 12 bytes but counts 2 toward `maxlength`).
+const PER_SECRET: usize = MAX_SECRET * 9;
 
 /// What the user decided on the confirmation page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +30,7 @@ pub(super) struct Posted {
 /// Reads and parses the form (`application/x-www-form-urlencoded`, what a browser posts) of a
 /// page with `secrets` masked inputs; else why not, for the log (never a value).
 pub(super) async fn read(body: Body, secrets: usize) -> Result<Posted, &'static str> {
-    let bytes = ::axum::body::to_bytes(body, MAX_BODY)
+    let bytes = ::axum::body::to_bytes(body, MAX_BODY + secrets * PER_SECRET)
         .await
         .map_err(|_| "the form body is too large or unreadable")?;
     let (mut token, mut decision) = (None, None);

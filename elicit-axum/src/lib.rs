@@ -4,7 +4,9 @@
 //!
 //! Beside it, [`bearer`] is the MCP endpoint's bearer-token check (the `401` challenge and the
 //! protected resource metadata the MCP authorization spec asks for), whose user becomes the
-//! principal, and `oauth` (feature `oauth`) a ready OAuth connection on the landing route.
+//! principal, `oauth` (feature `oauth`) a ready OAuth connection on the landing route, and
+//! [`SecretPage`] a ready page on which a person types secrets the model must never see (an
+//! API key: the spec's `set_api_key`), behind the same checks.
 //!
 //! # The contract
 //!

@@ -310,3 +310,17 @@ fn press_typed(s: &Secrets, token: &str, key: &str) -> (StatusCode, String) {
 fn body_of(response: axum::response::Response) -> String {
     body(response)
 }
+
+#[test]
+fn secrets_as_long_as_the_inputs_take_reach_the_hook() {
+    let s = secrets();
+    let (_, html) = get(&s.app, &s.handle, Some(ALICE));
+    // `maxlength="4096"` characters in each input, each 9 bytes once percent-encoded.
+    let (key, org) = (format!("sk-{}", "€".repeat(4093)), "€".repeat(4096));
+    let body = typed(&token_in(&html), &key, &org);
+    assert!(body.len() > 72 * 1024, "{}", body.len());
+    let (status, html) = post(&s.app, &s.handle, Some(ALICE), SAME_ORIGIN, &body);
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<h1>Saved</h1>"), "{html}");
+    assert_eq!(s.keys.seen.lock().unwrap()[0].1, key);
+}
