@@ -69,7 +69,7 @@ struct CancelArgs {
     reservation_id: String,
 }
 
-/// Each user's saved tone; asked for when there is none.
+/// Each user's saved tone; asked for when there is none, and kept once accepted.
 #[derive(Default)]
 struct SavedTone(Mutex<HashMap<String, Tone>>);
 
@@ -82,6 +82,13 @@ impl Resolve<Tone> for SavedTone {
             Some(tone) => Resolved::Known(tone),
             None => Resolved::Ask(Tone::question().message("Which tone, this once?")),
         })
+    }
+
+    async fn remember(&self, cx: &ElicitContext, tone: &Tone) -> Result<(), Interrupt> {
+        if let Some(user) = cx.principal() {
+            self.0.lock().unwrap().insert(user.to_owned(), tone.clone());
+        }
+        Ok(())
     }
 }
 
@@ -329,6 +336,48 @@ async fn a_resolver_answers_from_what_the_server_knows_or_asks() {
             _ => run.transcript.requests(Side::Server, "elicitation/create")[0]["message"].clone(),
         };
         assert_eq!(message, "Which tone, this once?", "{era:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_resolver_remembers_what_the_user_accepted_for_that_user_only() {
+    for era in ERAS {
+        let ada = desk("ada");
+        let mut bob = ada.clone();
+        bob.elicit = ElicitHandler::new(elicit_server(), Principal::fixed("bob"));
+        // First call: asked, and the answer kept for ada.
+        let run = ScriptedClient::new(era)
+            .accept(&Tone { formal: true })
+            .call_tool(ada.clone(), "note", json!({}))
+            .await;
+        assert_eq!(run.text(), "Accepted(Tone { formal: true })", "{era:?}");
+        assert_eq!(asked(&run, era).len(), 1, "{era:?}: asked once");
+        let kept: Vec<_> = ada.tones.0.lock().unwrap().clone().into_iter().collect();
+        assert_eq!(kept, [("ada".to_owned(), Tone { formal: true })], "{era:?}");
+        // Second call by ada: nobody is asked.
+        let run = ScriptedClient::new(era)
+            .call_tool(ada.clone(), "note", json!({}))
+            .await;
+        assert_eq!(run.text(), "Accepted(Tone { formal: true })", "{era:?}");
+        assert!(asked(&run, era).is_empty(), "{era:?}");
+        // Bob has said nothing yet: he is asked, and ada's answer stays hers.
+        let run = ScriptedClient::new(era)
+            .accept(&Tone { formal: false })
+            .call_tool(bob, "note", json!({}))
+            .await;
+        assert_eq!(run.text(), "Accepted(Tone { formal: false })", "{era:?}");
+        assert_eq!(asked(&run, era).len(), 1, "{era:?}: asked once");
+        let tones = ada.tones.0.lock().unwrap().clone();
+        assert_eq!(tones["ada"], Tone { formal: true }, "{era:?}");
+        assert_eq!(tones["bob"], Tone { formal: false }, "{era:?}");
+        // A decline is not kept: asked again next time.
+        let carol = desk("carol");
+        let run = ScriptedClient::new(era)
+            .reply::<Tone>(UserReply::Decline)
+            .call_tool(carol.clone(), "note", json!({}))
+            .await;
+        assert_eq!(run.text(), "Declined", "{era:?}");
+        assert!(carol.tones.0.lock().unwrap().is_empty(), "{era:?}");
     }
 }
 

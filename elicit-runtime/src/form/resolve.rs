@@ -104,8 +104,60 @@ pub trait Resolve<T: ElicitForm>: Sync {
         cx: &ElicitContext,
     ) -> impl Future<Output = Result<Resolved<T>, Interrupt>> + Send;
 
+    /// Keeps `value`, which the user just accepted when this resolver asked, so that
+    /// [`resolve`](Self::resolve) can know it next time: "ask once, then use what the user
+    /// said". `cx` is the call that asked: [`cx.principal()`](ElicitContext::principal) is
+    /// whose answer it is. Called only for an accepted answer to the resolver's own question
+    /// (never for a [`Resolved::Known`] value, a decline or a cancel), before the handler
+    /// runs; on 2026-07-28 every later round of the same call reads the answer again and
+    /// calls it again with the same value, so keep it idempotent (an insert, not an append).
+    /// An `Err` fails the call with that error. The default keeps nothing.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use std::sync::Mutex;
+    /// use elicit_runtime::form::{Resolve, Resolved};
+    /// use elicit_runtime::{ElicitContext, ElicitForm, Interrupt};
+    ///
+    /// /// Which tone?
+    /// #[derive(Clone, ElicitForm)]
+    /// struct Tone {
+    ///     #[elicit(title = "Formal")]
+    ///     formal: bool,
+    /// }
+    ///
+    /// /// Asks each user once, then uses what they said.
+    /// #[derive(Default)]
+    /// struct ToneOnce(Mutex<HashMap<String, Tone>>);
+    ///
+    /// impl Resolve<Tone> for ToneOnce {
+    ///     async fn resolve(&self, cx: &ElicitContext) -> Result<Resolved<Tone>, Interrupt> {
+    ///         let saved = cx.principal().and_then(|user| self.0.lock().unwrap().get(user).cloned());
+    ///         Ok(saved.map_or_else(Resolved::ask, Resolved::Known))
+    ///     }
+    ///
+    ///     async fn remember(&self, cx: &ElicitContext, tone: &Tone) -> Result<(), Interrupt> {
+    ///         if let Some(user) = cx.principal() {
+    ///             self.0.lock().unwrap().insert(user.to_owned(), tone.clone());
+    ///         }
+    ///         Ok(())
+    ///     }
+    /// }
+    /// # let _ = ToneOnce::default();
+    /// ```
+    fn remember(
+        &self,
+        cx: &ElicitContext,
+        value: &T,
+    ) -> impl Future<Output = Result<(), Interrupt>> + Send {
+        let _ = (cx, value);
+        std::future::ready(Ok(()))
+    }
+
     /// Resolves on `channel`'s context, then asks if the resolver says so: the answer a
-    /// handler uses, the known value as accepted. A resolver's error fails the call.
+    /// handler uses, the known value as accepted. An accepted answer to the resolver's
+    /// question is handed to [`remember`](Self::remember) first. A resolver's error fails
+    /// the call.
     fn answer<'a, C: AdapterChannel>(
         &'a self,
         channel: &'a mut C,
@@ -115,10 +167,18 @@ pub trait Resolve<T: ElicitForm>: Sync {
         T::Defaults: Send,
     {
         async move {
-            match self.resolve(channel.as_ref()).await {
-                Ok(resolved) => resolved.answer(channel).await,
-                Err(interrupt) => Err(channel.stop(interrupt)),
+            let question = match self.resolve(channel.as_ref()).await {
+                Ok(Resolved::Known(value)) => return Ok(Answer::Accepted(value)),
+                Ok(Resolved::Ask(question)) => question,
+                Err(interrupt) => return Err(channel.stop(interrupt)),
+            };
+            let answer = question.ask(channel).await?;
+            if let Answer::Accepted(value) = &answer
+                && let Err(interrupt) = self.remember(channel.as_ref(), value).await
+            {
+                return Err(channel.stop(interrupt));
             }
+            Ok(answer)
         }
     }
 }
@@ -130,6 +190,14 @@ impl<T: ElicitForm, R: Resolve<T> + ?Sized> Resolve<T> for &R {
     ) -> impl Future<Output = Result<Resolved<T>, Interrupt>> + Send {
         (**self).resolve(cx)
     }
+
+    fn remember(
+        &self,
+        cx: &ElicitContext,
+        value: &T,
+    ) -> impl Future<Output = Result<(), Interrupt>> + Send {
+        (**self).remember(cx, value)
+    }
 }
 
 impl<T: ElicitForm, R: Resolve<T> + Send + ?Sized> Resolve<T> for std::sync::Arc<R> {
@@ -138,5 +206,13 @@ impl<T: ElicitForm, R: Resolve<T> + Send + ?Sized> Resolve<T> for std::sync::Arc
         cx: &ElicitContext,
     ) -> impl Future<Output = Result<Resolved<T>, Interrupt>> + Send {
         (**self).resolve(cx)
+    }
+
+    fn remember(
+        &self,
+        cx: &ElicitContext,
+        value: &T,
+    ) -> impl Future<Output = Result<(), Interrupt>> + Send {
+        (**self).remember(cx, value)
     }
 }
