@@ -76,7 +76,9 @@ impl SecretEntry<'_> {
 /// posted in the form's body to the same URL and given to the [`SecretHook`] only: not in a
 /// URL, a log line, a `Debug` output ([`Secret`] is redacted and zeroed on drop), the flow's
 /// result or any MCP message. The flow completes once the hook accepts them; a refusal shows
-/// its reason on the page with a fresh token (each page's token is good for one `POST`).
+/// its reason on the page with a fresh token (each page's token is good for one `POST`; the
+/// spent ones are kept in this process, so behind several replicas a form replayed to another
+/// one reaches its hook again, until the flow is recorded, which happens once).
 /// Who the browser's user is comes from a [`BrowserUser`]: [`LocalBrowser`](crate::LocalBrowser)
 /// on stdio, `oauth::SignIn` (feature `oauth`) or your login over HTTP, so another browser or
 /// user cannot submit.

@@ -324,3 +324,49 @@ fn secrets_as_long_as_the_inputs_take_reach_the_hook() {
     assert!(html.contains("<h1>Saved</h1>"), "{html}");
     assert_eq!(s.keys.seen.lock().unwrap()[0].1, key);
 }
+
+/// A Confirm/Cancel page of the application's own whose step asks again once.
+struct AsksAgainOnce(Mutex<usize>);
+
+impl elicit_axum::ConnectHook for AsksAgainOnce {
+    async fn subject(&self, parts: &Parts) -> Result<String, axum::response::Response> {
+        signed_in(parts).map_err(axum::response::IntoResponse::into_response)
+    }
+    async fn connect(&self, _: &elicit_axum::OpenedLink, _: &Parts) -> elicit_axum::ConnectStep {
+        let mut calls = self.0.lock().unwrap();
+        *calls += 1;
+        match *calls {
+            1 => elicit_axum::ConnectStep::retry("The <service> is busy: try again."),
+            _ => elicit_axum::ConnectStep::complete(None),
+        }
+    }
+}
+
+#[test]
+fn a_step_that_asks_again_spends_the_posted_token_on_a_page_without_secrets() {
+    let (store, server) = store_and_server(sealer());
+    let (handle, _) = start(&Caller::new(&server, Some(ALICE)));
+    let hook = Arc::new(AsksAgainOnce(Mutex::new(0)));
+    let page = elicit_runtime::url::LandingPage::new(&server);
+    let app = elicit_axum::LandingRoute::new(page, hook.clone())
+        .with_origin(ORIGIN)
+        .into_router();
+    let (_, html) = get(&app, &handle, Some(ALICE));
+    let first = token_in(&html);
+    let (status, html) = press(&app, &handle, ALICE, &first, "confirm");
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("role=\"alert\">The &lt;service&gt; is busy: try again.</p>"),
+        "{html}"
+    );
+    assert!(!html.contains("type=\"password\""), "{html}");
+    // The posted token is spent; the page's fresh one confirms.
+    assert_eq!(press(&app, &handle, ALICE, &first, "confirm"), refused());
+    assert_eq!(*hook.0.lock().unwrap(), 1);
+    let (status, html) = press(&app, &handle, ALICE, &token_in(&html), "confirm");
+    assert_eq!(
+        (status, html.contains("<h1>All set</h1>")),
+        (StatusCode::OK, true)
+    );
+    assert_eq!(store.snapshot(), [Completion::Completed { result: None }]);
+}
