@@ -89,6 +89,11 @@ impl UrlWaits {
         }
     }
 
+    /// How many waits are held now.
+    pub fn held(&self) -> usize {
+        lock(&self.held).all.len()
+    }
+
     /// A wait for `user`, if the user's share has room and the pool does, or can make it by
     /// taking a wait as the module's rules say.
     pub fn try_acquire(&self, user: &[u8]) -> Option<UrlWait> {

@@ -64,59 +64,101 @@ impl CompletionStore for Polled {
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
+#[cfg(feature = "heap-profile")]
+#[global_allocator]
+static ALLOC: dhat::Alloc = dhat::Alloc;
+
+/// Live heap (bytes, blocks) now; `None` without the `heap-profile` feature.
+fn heap() -> Option<(u64, u64)> {
+    #[cfg(feature = "heap-profile")]
+    {
+        let stats = dhat::HeapStats::get();
+        Some((stats.curr_bytes as u64, stats.curr_blocks as u64))
+    }
+    #[cfg(not(feature = "heap-profile"))]
+    None
+}
+
+struct Options {
+    flows: usize,
+    quiet: u64,
+    /// Exit non-zero unless every hold was woken connected and every wait was given back.
+    check: bool,
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<(), Error> {
+    #[cfg(feature = "heap-profile")]
+    let _profiler = dhat::Profiler::new_heap();
     let mut args = std::env::args().skip(1);
-    let (mut redis, mut flows, mut quiet) = (None, 1000usize, 5u64);
+    let (mut redis, mut only) = (None, None::<String>);
+    let mut options = Options {
+        flows: 10_000,
+        quiet: 5,
+        check: false,
+    };
     while let Some(flag) = args.next() {
         match flag.as_str() {
             "--redis" => redis = args.next(),
-            "--flows" => flows = args.next().ok_or("--flows N")?.parse()?,
-            "--quiet-secs" => quiet = args.next().ok_or("--quiet-secs S")?.parse()?,
+            "--flows" => options.flows = args.next().ok_or("--flows N")?.parse()?,
+            "--quiet-secs" => options.quiet = args.next().ok_or("--quiet-secs S")?.parse()?,
+            "--check" => options.check = true,
+            "--only" => only = Some(args.next().ok_or("--only STORE")?),
             other => return Err(format!("unknown argument {other:?}").into()),
         }
     }
-    println!("{flows} flows held at once; hold 60 s; {quiet} s quiet window; 2 tokio workers");
     println!(
-        "{:<13} {:>10} {:>12} {:>12} {:>9} {:>9} {:>9}",
-        "store", "cpu(quiet)", "rss before", "rss +held", "wake p50", "wake p99", "wake max"
+        "{} flows held at once; hold 60 s; {} s quiet window; 2 tokio workers",
+        options.flows, options.quiet
     );
-    let memory = Arc::new(MemoryCompletionStore::new());
-    measure("memory", memory, None, flows, quiet).await?;
+    println!(
+        "{:<13} {:>10} {:>11} {:>11} {:>9} {:>9} {:>9} {:>9} {:>12}",
+        "store",
+        "cpu(quiet)",
+        "rss before",
+        "rss +held",
+        "per flow",
+        "wake p50",
+        "wake p99",
+        "wake max",
+        "disconnect"
+    );
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    if wanted("memory") {
+        let memory = Arc::new(MemoryCompletionStore::new());
+        measure("memory", memory, None, &options).await?;
+    }
     if let Some(url) = redis {
         for (name, polled) in [("redis-pubsub", false), ("redis-poll", true)] {
+            if !wanted(name) {
+                continue;
+            }
             let ns = format!("elicit-held:{}:{name}", std::process::id());
             let here = Arc::new(RedisCompletionStore::connect(&url, &ns).await?);
             let there: Arc<dyn CompletionStore> =
                 Arc::new(RedisCompletionStore::connect(&url, &ns).await?);
             let store: Arc<dyn CompletionStore> =
                 if polled { Arc::new(Polled(here)) } else { here };
-            measure(name, store, Some(there), flows, quiet).await?;
+            measure(name, store, Some(there), &options).await?;
         }
     }
     Ok(())
 }
 
-async fn measure(
-    name: &str,
-    store: Arc<dyn CompletionStore>,
-    pages_store: Option<Arc<dyn CompletionStore>>,
+/// One flow ready for its held retry: its user, its page's handle and the retry's params.
+type Retry = (String, String, Value);
+
+/// Round 1 of `flows` flows, numbered from `from`: each one's link and the state to retry with.
+async fn first_rounds(
+    server: &ElicitServer,
+    from: usize,
     flows: usize,
-    quiet: u64,
-) -> Result<(), Error> {
-    let sealer = StateSealer::new(KeyRing::generate(), "held");
-    let server = ElicitServer::new(sealer.clone()).with_url(
-        UrlSettings::new(store.clone())
-            .with_hold(Duration::from_secs(60))
-            .with_max_waits(flows * 2),
-    );
-    let server = Arc::new(server);
-    // Round 1 of every flow: its link and the state to retry with.
+) -> Result<Vec<Retry>, Error> {
     let mut retries = Vec::with_capacity(flows);
-    for n in 0..flows {
+    for n in from..from + flows {
         let user = format!("user-{n}");
         let first = call(None, None);
-        let Reply::InputRequired(ask) = round(&server, &user, &first).await? else {
+        let Reply::InputRequired(ask) = round(server, &user, &first).await? else {
             return Err("round 1 asks".into());
         };
         let wire = serde_json::to_value(&ask)?;
@@ -138,25 +180,71 @@ async fn measure(
             ),
         ));
     }
-    let rss_before = rss_kib();
-    let mut held = tokio::task::JoinSet::new();
+    Ok(retries)
+}
+
+type Held = tokio::task::JoinSet<(String, Instant, Result<bool, String>)>;
+
+/// Sends every retry; returns once all of them hold a wait.
+async fn hold(
+    server: &Arc<ElicitServer>,
+    retries: Vec<Retry>,
+) -> Result<(Held, Vec<(String, String)>), Error> {
+    let flows = retries.len();
+    let before = server.url_waits_held();
+    let mut held = Held::new();
     let mut pages = Vec::with_capacity(flows);
     for (user, handle, params) in retries {
         let server = server.clone();
         let u = user.clone();
         held.spawn(async move {
             let reply = round(&server, &u, &params).await;
-            let ok = reply.map(|r| matches!(r, Reply::Result(ref t) if t == "connected"));
+            let ok = reply
+                .map(|r| matches!(r, Reply::Result(ref t) if t == "connected"))
+                .map_err(|e| format!("{e:?}"));
             (u, Instant::now(), ok)
         });
         pages.push((user, handle));
     }
-    // Let every retry reach its hold, then a quiet window: what holding costs.
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while server.url_waits_held() < before + flows {
+        if Instant::now() > deadline {
+            return Err(format!(
+                "only {} of {flows} retries held after 60 s",
+                server.url_waits_held() - before
+            )
+            .into());
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok((held, pages))
+}
+
+async fn measure(
+    name: &str,
+    store: Arc<dyn CompletionStore>,
+    pages_store: Option<Arc<dyn CompletionStore>>,
+    options: &Options,
+) -> Result<(), Error> {
+    let flows = options.flows;
+    let sealer = StateSealer::new(KeyRing::generate(), "held");
+    let server = ElicitServer::new(sealer.clone()).with_url(
+        UrlSettings::new(store.clone())
+            .with_hold(Duration::from_secs(60))
+            .with_max_waits(flows * 2),
+    );
+    let server = Arc::new(server);
+    let retries = first_rounds(&server, 0, flows).await?;
+    // Everything a client would send is built before the baseline: what is measured is what
+    // the server keeps while it holds.
+    let (rss_before, heap_before) = (rss_kib(), heap());
+    let (mut held, pages) = hold(&server, retries).await?;
+    // A quiet window with every retry held: what holding costs.
+    tokio::time::sleep(Duration::from_millis(500)).await;
     let (cpu0, t0) = (cpu_ticks(), Instant::now());
-    tokio::time::sleep(Duration::from_secs(quiet)).await;
+    tokio::time::sleep(Duration::from_secs(options.quiet)).await;
     let cpu = (cpu_ticks() - cpu0) as f64 / 100.0 / t0.elapsed().as_secs_f64();
-    let rss_held = rss_kib();
+    let (rss_held, heap_held) = (rss_kib(), heap());
     // Every person finishes on the page at once.
     // On Redis the pages run on "another replica": the same keys and namespace, its own
     // store and connections, so the wake-up travels through Redis.
@@ -173,23 +261,56 @@ async fn measure(
     let mut wakes = Vec::with_capacity(flows);
     while let Some(joined) = held.join_next().await {
         let (user, at, ok) = joined?;
-        if !ok.map_err(|e| format!("{e:?}"))? {
+        if !ok? {
             return Err("a held retry did not end connected".into());
         }
         wakes.push(at.saturating_duration_since(recorded[&user]));
     }
+    let after_wakes = server.url_waits_held();
+    // Clients that go away: their requests' handlers are dropped mid-hold (as the
+    // transport drops a request whose connection closed). Every wait must come back.
+    let retries = first_rounds(&server, flows, flows).await?;
+    let (mut held, _) = hold(&server, retries).await?;
+    let gone = Instant::now();
+    held.shutdown().await;
+    let after_disconnect = server.url_waits_held();
+    let released_in = gone.elapsed();
     wakes.sort();
     let pct = |p: usize| wakes[(wakes.len() * p / 100).min(wakes.len() - 1)];
+    let growth = rss_held.saturating_sub(rss_before) * 1024;
     println!(
-        "{:<13} {:>9.1}% {:>9} KiB {:>9} KiB {:>7} ms {:>7} ms {:>7} ms",
+        "{:<13} {:>9.2}% {:>7} KiB {:>7} KiB {:>7} B {:>6} ms {:>6} ms {:>6} ms {:>12}",
         name,
         cpu * 100.0,
         rss_before,
         rss_held.saturating_sub(rss_before),
+        growth / flows as u64,
         pct(50).as_millis(),
         pct(99).as_millis(),
-        wakes[wakes.len() - 1].as_millis()
+        wakes[wakes.len() - 1].as_millis(),
+        format!("{after_disconnect} held"),
     );
+    if let (Some((b0, k0)), Some((b1, k1))) = (heap_before, heap_held) {
+        println!(
+            "{:<13} heap per held flow: {} B in {} blocks",
+            "",
+            b1.saturating_sub(b0) / flows as u64,
+            k1.saturating_sub(k0) / flows as u64,
+        );
+    }
+    if options.check {
+        if after_wakes != 0 || after_disconnect != 0 {
+            return Err(format!(
+                "waits still held: {after_wakes} after every wake, {after_disconnect} after every client went away"
+            )
+            .into());
+        }
+        println!(
+            "{:<13} check: {flows} held retries woken connected; {flows} dropped mid-hold gave back their waits in {} ms",
+            "",
+            released_in.as_millis()
+        );
+    }
     Ok(())
 }
 

@@ -221,6 +221,22 @@ impl ElicitServer {
         self.inner.url_waits.try_acquire(user)
     }
 
+    /// How many requests hold a wait on a URL-mode page now: held 2026-07-28 retries and
+    /// 2025-11-25 requests waiting on a page or a pushed question. A gauge for operators; a
+    /// request that ends, is cancelled, or whose client goes away (its handler dropped) gives
+    /// its wait back at once.
+    ///
+    /// ```
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    ///
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "example"));
+    /// assert_eq!(server.url_waits_held(), 0);
+    /// ```
+    pub fn url_waits_held(&self) -> usize {
+        self.inner.url_waits.held()
+    }
+
     /// The sealer for `requestState`.
     pub fn sealer(&self) -> &StateSealer {
         &self.inner.sealer

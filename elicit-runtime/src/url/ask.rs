@@ -81,15 +81,18 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
         // Only an accept of a link this request provably sent counts.
         channel.rules().require_provenance(T::KEY);
     }
+    // Every await but the hold is boxed: a held retry's future keeps only the hold's state,
+    // not room for the largest of the steps before and after it (kilobytes per held flow).
     let answer = if rounds {
-        channel.input(T::KEY, &digest, request).await?
+        Box::pin(channel.input(T::KEY, &digest, request)).await?
     } else {
         // Waiting for the client's answer ends with the link: a client that never answers
         // holds its wait no longer than the link could be used.
         let left = expires_at(&sent)
             .duration_since(SystemTime::now())
             .unwrap_or_default();
-        match tokio::time::timeout(left, channel.input(T::KEY, &digest, request)).await {
+        let input = Box::pin(channel.input(T::KEY, &digest, request));
+        match tokio::time::timeout(left, input).await {
             Ok(answer) => answer?,
             Err(_) => return Ok(UrlAnswer::Expired),
         }
@@ -111,12 +114,12 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
     }
     if !rounds {
         // A full pool may give this wait to a user who holds fewer: the call ends busy.
-        let waited = wait_for_page(mode, flow, state);
+        let waited = Box::pin(wait_for_page(mode, flow, state));
         return UrlWait::unless_taken(wait.as_ref(), waited, || Err(wait_taken())).await;
     }
     match follow_round(mode, T::KEY, flow.clone(), state).await? {
         Followed::Ended(answer) => Ok(answer),
-        Followed::StillOpen => ask_again::<T, C>(channel, &bound, &flow).await,
+        Followed::StillOpen => Box::pin(ask_again::<T, C>(channel, &bound, &flow)).await,
     }
 }
 
@@ -198,7 +201,7 @@ async fn follow_round<T>(
     // Already read in an earlier round of this request.
     if let Some(done) = flow.done {
         if single_use {
-            consume_carried_completion(mode, &flow.id, store.as_ref()).await?;
+            Box::pin(consume_carried_completion(mode, &flow.id, store.as_ref())).await?;
         }
         return outcome_for(done, state).map(Followed::Ended);
     }
@@ -213,8 +216,15 @@ async fn follow_round<T>(
         if hold_until > now && tokio::runtime::Handle::try_current().is_ok() {
             let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
             let held = mode.server.url_wait(&user).ok_or_else(busy)?;
-            let wait =
-                await_completion(single_use, &flow.id, store.as_ref(), expires_at, hold_until);
+            // Boxed once: each wrapper below keeps its own copy of what it is given, so the
+            // unboxed wait would be held several times over (kilobytes per held retry).
+            let wait = Box::pin(await_completion(
+                single_use,
+                &flow.id,
+                store.as_ref(),
+                expires_at,
+                hold_until,
+            ));
             // A full pool may give the wait to a user who holds fewer: the hold ends early
             // and the question is asked again, as when it passes.
             let wait = UrlWait::unless_taken(Some(&held), wait, || Ok(None));
@@ -249,7 +259,14 @@ async fn wait_for_page<T>(
     let store = mode.store()?;
     let single_use = mode.server.url_settings().single_use();
     let expires_at = expires_at(&flow);
-    let wait = await_completion(single_use, &flow.id, store.as_ref(), expires_at, expires_at);
+    // Boxed once, as a held retry's wait is.
+    let wait = Box::pin(await_completion(
+        single_use,
+        &flow.id,
+        store.as_ref(),
+        expires_at,
+        expires_at,
+    ));
     let limit = expires_at
         .duration_since(SystemTime::now())
         .unwrap_or_default();

@@ -112,7 +112,8 @@ async fn ask_url<C: InputChannel + ?Sized, T: Askable>(
     state: T,
 ) -> Result<UrlAnswer<T>, C::Error> {
     let result = match link::without_round(channel) {
-        Some((cx, way)) => link::ask_without_round(cx, way, state).await,
+        // Boxed: a held retry's future does not keep room for this other way.
+        Some((cx, way)) => Box::pin(link::ask_without_round(cx, way, state)).await,
         None => ask::ask_in_round(channel, state).await,
     };
     crate::channel::settle(channel, result)

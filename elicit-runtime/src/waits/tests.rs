@@ -21,6 +21,25 @@ fn a_user_gets_their_share_and_no_more_and_drops_release_both_counts() {
 }
 
 #[test]
+fn held_counts_the_waits_held_and_a_taken_wait_once() {
+    let waits = UrlWaits::new(2, 2);
+    let a = waits.try_acquire(b"mallory").unwrap();
+    let b = waits.try_acquire(b"mallory").unwrap();
+    assert_eq!(waits.held(), 2);
+    let alice = waits.try_acquire(b"alice").expect("takes mallory's oldest");
+    assert!(is_taken(&a));
+    assert_eq!(waits.held(), 2, "the taken wait was handed over, not added");
+    drop(a);
+    assert_eq!(
+        waits.held(),
+        2,
+        "dropping a taken wait releases nothing more"
+    );
+    drop((b, alice));
+    assert_eq!(waits.held(), 0);
+}
+
+#[test]
 fn a_full_pool_gives_a_new_user_the_busiest_users_oldest_wait() {
     let waits = UrlWaits::new(4, 4);
     let mallory: Vec<UrlWait> = (0..4)
