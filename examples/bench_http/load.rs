@@ -106,7 +106,7 @@ pub struct Samples {
 }
 
 impl Samples {
-    fn merge(&mut self, other: Samples) {
+    pub fn merge(&mut self, other: Samples) {
         self.calls.extend(other.calls);
         self.pages.extend(other.pages);
         self.flows.extend(other.flows);

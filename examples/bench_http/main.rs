@@ -10,8 +10,9 @@
 //!     [--redis-port PORT] [--perf-dir DIR] [--smoke]
 //! ```
 //!
-//! `load` runs, for each number of clients, the floor and then the demo (each through its own
-//! load balancer frontend), and prints per side: flows and calls per second, p50/p99 of a call,
+//! `load` runs, for each number of clients, the floor, the demo, the demo again and the floor
+//! again (each through its own load balancer frontend; `--secs` each), and prints per side,
+//! over both of its phases: flows and calls per second, p50/p99 of a call,
 //! of a page, of a whole flow, and the CPU each process spent per flow; then the demo's ratio
 //! to the floor. `--smoke` runs 3 flows per client and fails on any error.
 
@@ -128,9 +129,13 @@ async fn load_mode(args: &[String]) -> Result<(), String> {
     let perf_dir = flag(args, "--perf-dir");
 
     let mut failed = false;
+    let mut profiled = [false; 2];
+    // Floor, demo, demo, floor: a load that drifts during the run weighs on both sides alike.
+    let order: &[usize] = if smoke { &[0, 1] } else { &[0, 1, 1, 0] };
     for &n in &clients {
-        let mut rows = Vec::new();
-        for side in &sides {
+        let mut totals: [Option<(Samples, Duration, profile::Used)>; 2] = [None, None];
+        for &which in order {
+            let side = &sides[which];
             let cpu = Cpu::start(&processes, side.name);
             let started = Instant::now();
             let clock = Clock {
@@ -138,9 +143,12 @@ async fn load_mode(args: &[String]) -> Result<(), String> {
                 stop: started + warmup + measure,
             };
             let perf = match perf_dir {
-                Some(dir) if n == clients[0] && !smoke => Some(profile::Perf::record(
-                    &processes, side.name, dir, warmup, measure,
-                )),
+                Some(dir) if !smoke && !profiled[which] => {
+                    profiled[which] = true;
+                    Some(profile::Perf::record(
+                        &processes, side.name, dir, warmup, measure,
+                    ))
+                }
                 _ => None,
             };
             let flows = smoke.then_some(3);
@@ -184,8 +192,23 @@ async fn load_mode(args: &[String]) -> Result<(), String> {
                     side.name
                 );
             }
-            rows.push((side.name, Row::of(samples, elapsed), used));
+            match &mut totals[which] {
+                Some((all, time, cpu)) => {
+                    all.merge(samples);
+                    *time += elapsed;
+                    cpu.merge(used);
+                }
+                none => *none = Some((samples, elapsed, used)),
+            }
         }
+        let mut rows: Vec<_> = sides
+            .iter()
+            .zip(totals)
+            .filter_map(|(side, total)| {
+                let (samples, elapsed, used) = total?;
+                Some((side.name, Row::of(samples, elapsed), used))
+            })
+            .collect();
         print_rows(n, &mut rows);
     }
     if let Some(dir) = perf_dir

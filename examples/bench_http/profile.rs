@@ -165,6 +165,22 @@ impl Cpu {
 }
 
 impl Used {
+    /// Adds `other` (the same side's next phase) into this one.
+    pub fn merge(&mut self, other: Used) {
+        for ((_, a), (_, b)) in self.ticks.iter_mut().zip(other.ticks) {
+            *a += b;
+        }
+        for (name, calls, usec) in other.redis {
+            match self.redis.iter_mut().find(|r| r.0 == name) {
+                Some(r) => {
+                    r.1 += calls;
+                    r.2 += usec;
+                }
+                None => self.redis.push((name, calls, usec)),
+            }
+        }
+    }
+
     /// `replicas 812 us, redis 95 us, …` per flow, and Redis's commands per flow.
     pub fn per_flow(&self, flows: u64) -> String {
         let flows = flows.max(1) as f64;
@@ -289,6 +305,10 @@ const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     ("kernel (syscalls, loopback TCP)", &["[k]"]),
+    (
+        "hash maps (std, hashbrown, indexmap)",
+        &["hash", "indexmap"],
+    ),
 ];
 
 /// Prints each side's perf self time by group.
