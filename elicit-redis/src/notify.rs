@@ -118,6 +118,9 @@ async fn listen(me: Weak<Listener>) {
                 }
                 let Some(listener) = me.upgrade() else { return };
                 listener.live.store(false, Ordering::SeqCst);
+                // Records published while the subscription was failing may be lost: every
+                // waiter looks again now, and polls until the subscription is back.
+                listener.signals.notify_all();
                 tracing::warn!(
                     target: "elicit",
                     channel = %listener.channel,

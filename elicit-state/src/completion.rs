@@ -233,8 +233,12 @@ pub const FIRST_POLL: Duration = Duration::from_millis(50);
 /// See [`FIRST_POLL`].
 pub const MAX_POLL: Duration = Duration::from_millis(200);
 /// How often a request waiting on a store that wakes it looks all the same: a wake-up lost
-/// (a replica's message dropped) delays it by this much at most.
-pub const WATCHED_POLL: Duration = Duration::from_secs(2);
+/// (a replica's message dropped) delays it by this much at most. A store that can tell it
+/// may have missed wake-ups (a subscription that broke) rings every bell at once
+/// ([`CompletionSignals::notify_all`](crate::CompletionSignals::notify_all)), as
+/// `elicit-redis` does, so this bounds only losses nobody noticed. Ten seconds: 10,000 held
+/// requests look 1,000 times a second, not 5,000.
+pub const WATCHED_POLL: Duration = Duration::from_secs(10);
 
 #[cfg(test)]
 mod tests {

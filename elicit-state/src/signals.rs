@@ -80,6 +80,31 @@ impl CompletionSignals {
         }
     }
 
+    /// Wakes every request waiting on any flow, so each looks at the store again: for a
+    /// store that learns it may have missed records (its subscription broke), instead of
+    /// leaving its waiters to find out at their next [`WATCHED_POLL`](crate::WATCHED_POLL).
+    ///
+    /// ```
+    /// use elicit_runtime::url::CompletionSignals;
+    /// use pollster::block_on;
+    ///
+    /// let signals = CompletionSignals::new();
+    /// let (a, b) = (signals.watch("flow-1"), signals.watch("flow-2"));
+    /// signals.notify_all();
+    /// block_on(a);
+    /// block_on(b);
+    /// assert!(signals.is_empty());
+    /// ```
+    pub fn notify_all(&self) {
+        let bells = {
+            let mut bells = self.bells.lock().unwrap_or_else(|p| p.into_inner());
+            std::mem::take(&mut bells.by_flow)
+        };
+        for bell in bells.into_values() {
+            bell.notify_waiters();
+        }
+    }
+
     /// How many flows have a bell (some may have no waiter left until the next sweep).
     pub fn len(&self) -> usize {
         let bells = self.bells.lock().unwrap_or_else(|p| p.into_inner());
@@ -113,6 +138,19 @@ mod tests {
                 .is_err(),
             "flow b was not recorded"
         );
+    }
+
+    #[tokio::test]
+    async fn notify_all_wakes_every_waiter() {
+        let signals = CompletionSignals::new();
+        let waiting: Vec<_> = (0..3).map(|n| signals.watch(&format!("f{n}"))).collect();
+        signals.notify_all();
+        for wake in waiting {
+            tokio::time::timeout(Duration::from_secs(1), wake)
+                .await
+                .expect("woken by notify_all");
+        }
+        assert_eq!(signals.len(), 0);
     }
 
     #[test]
