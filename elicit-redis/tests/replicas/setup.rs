@@ -459,3 +459,29 @@ async fn persistence_changed_while_connected_fails_closed_until_set_back() {
     assert_eq!(guard.redeem(spent(13)).await, Ok(()));
     assert_eq!(guard.redeem(spent(13)).await, Err(StateError::Replayed));
 }
+
+/// A subscription that breaks rings every bell it handed out, with nothing recorded: records
+/// published while it was down may be lost, so each held retry looks at the store again at
+/// once (and polls until the subscription is back) instead of at its next periodic look.
+#[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
+async fn a_broken_subscription_rings_every_bell() {
+    use elicit_runtime::url::CompletionStore;
+    let redis = Configured::start(&NO_PERSISTENCE);
+    let store = RedisCompletionStore::new(&redis.url, &namespace("broken-subscription"))
+        .unwrap()
+        .trusting_setup();
+    assert!(store.listen().await, "subscribed");
+    let bells = [store.watch("flow-1"), store.watch("flow-2")];
+    let killed = redis
+        .command(&["CLIENT", "KILL", "TYPE", "pubsub"])
+        .await
+        .unwrap();
+    assert_eq!(killed, redis::Value::Int(1), "the store's one subscriber");
+    for bell in bells {
+        let bell = bell.expect("a bell once subscribed");
+        tokio::time::timeout(Duration::from_secs(5), bell)
+            .await
+            .expect("rung when the subscription broke");
+    }
+}
