@@ -6,49 +6,20 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rmcp::RoleClient;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ElicitRequestParams,
-    ElicitResult, ElicitationCapability, FormElicitationCapability, Implementation,
-    InitializeRequestParams, InputRequiredResult, ProtocolVersion, ServerConfig,
-    UrlElicitationCapability,
+    CallToolRequestParams, CallToolResponse, InputRequiredResult, ProtocolVersion, ServerConfig,
 };
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, ErrorData, RoleClient};
 
 use crate::flows::{Kind, final_text};
 
 /// A call or page slower than this is a hang.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// rmcp's client handler: form and URL elicitation on 2026-07-28 (never pushed a request).
-#[derive(Clone)]
-pub struct Handler;
-
-impl ClientHandler for Handler {
-    async fn create_elicitation(
-        &self,
-        _request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        Err(ErrorData::internal_error("pushed elicitation/create", None))
-    }
-
-    fn get_info(&self) -> ClientConfig {
-        let mut capabilities = ClientCapabilities::default();
-        capabilities.elicitation = Some(
-            ElicitationCapability::new()
-                .with_form(FormElicitationCapability::default())
-                .with_url(UrlElicitationCapability::default()),
-        );
-        InitializeRequestParams::new(
-            capabilities,
-            Implementation::new("elicit-bench-http", env!("CARGO_PKG_VERSION")),
-        )
-        .with_protocol_version(ProtocolVersion::V_2026_07_28)
-    }
-}
+use crate::mcp_client::Handler;
 
 /// Connects to `mcp` (`http://…/mcp`) on 2026-07-28.
 pub async fn connect(mcp: &str) -> Result<RunningService<RoleClient, Handler>, String> {
@@ -58,10 +29,13 @@ pub async fn connect(mcp: &str) -> Result<RunningService<RoleClient, Handler>, S
     let lifecycle = ClientLifecycleMode::Discover {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
     };
-    tokio::time::timeout(TIMEOUT, Handler.serve_with_lifecycle(transport, lifecycle))
-        .await
-        .map_err(|_| format!("{mcp} did not answer server/discover"))?
-        .map_err(|e| format!("cannot connect to {mcp}: {e}"))
+    tokio::time::timeout(
+        TIMEOUT,
+        Handler("elicit-bench-http").serve_with_lifecycle(transport, lifecycle),
+    )
+    .await
+    .map_err(|_| format!("{mcp} did not answer server/discover"))?
+    .map_err(|e| format!("cannot connect to {mcp}: {e}"))
 }
 
 /// The server's `initialize` result and each tool's first round (`capture`).
@@ -249,29 +223,11 @@ fn on_other_replica(link: &str, replicas: &[String; 2]) -> Result<String, String
     ))
 }
 
-/// Opens the page as a browser would: GET, then its form posted back with the page's token.
+/// Opens the page as a browser would and confirms it: 200, or an error.
 async fn confirm(http: &reqwest::Client, url: &str) -> Result<(), String> {
-    let fail = |e: reqwest::Error| format!("page: {e}");
-    let page = http.get(url).timeout(TIMEOUT).send().await.map_err(fail)?;
-    let html = page.text().await.map_err(fail)?;
-    let token = html
-        .split("name=\"token\" value=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .ok_or("a page without a token")?;
-    let origin = url.splitn(4, '/').take(3).collect::<Vec<_>>().join("/");
-    let confirmed = http
-        .post(url)
-        .header("origin", origin)
-        .header("sec-fetch-site", "same-origin")
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body(format!("token={token}&decision=confirm"))
-        .timeout(TIMEOUT)
-        .send()
+    let status = crate::mcp_client::confirm_page(http, url, TIMEOUT)
         .await
-        .map_err(fail)?;
-    let status = confirmed.status();
-    let _ = confirmed.bytes().await;
+        .map_err(|e| format!("page: {e}"))?;
     if status != reqwest::StatusCode::OK {
         return Err(format!("page answered HTTP {}", status.as_u16()));
     }

@@ -19,6 +19,8 @@
 mod floor;
 mod flows;
 mod load;
+#[path = "../mcp_client.rs"]
+mod mcp_client;
 mod profile;
 
 use std::process::ExitCode;

@@ -9,18 +9,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use rmcp::RoleClient;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ElicitRequestParams,
-    ElicitResult, ElicitationCapability, FormElicitationCapability, Implementation,
-    InitializeRequestParams, InputRequiredResult, InputResponses, ProtocolVersion,
-    UrlElicitationCapability,
+    CallToolRequestParams, CallToolResponse, InputRequiredResult, InputResponses, ProtocolVersion,
 };
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, RequestContext, RunningService, ServiceError,
-};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService, ServiceError};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, ErrorData, RoleClient};
 use serde_json::{Value, json};
 
 use crate::stats::Tally;
@@ -39,37 +34,7 @@ const MAX_FLOW_RESTARTS: usize = 3;
 /// The uniform JSON-RPC error for a refused `requestState`.
 const INVALID_STATE: i32 = -32602;
 
-/// rmcp's client handler: declares form and URL elicitation; on 2026-07-28 the server never
-/// pushes a request, so answering one is an error.
-#[derive(Clone)]
-struct Handler;
-
-impl ClientHandler for Handler {
-    async fn create_elicitation(
-        &self,
-        _request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        Err(ErrorData::internal_error(
-            "a 2026-07-28 server pushed elicitation/create",
-            None,
-        ))
-    }
-
-    fn get_info(&self) -> ClientConfig {
-        let mut capabilities = ClientCapabilities::default();
-        capabilities.elicitation = Some(
-            ElicitationCapability::new()
-                .with_form(FormElicitationCapability::default())
-                .with_url(UrlElicitationCapability::default()),
-        );
-        InitializeRequestParams::new(
-            capabilities,
-            Implementation::new("elicit-soak", env!("CARGO_PKG_VERSION")),
-        )
-        .with_protocol_version(ProtocolVersion::V_2026_07_28)
-    }
-}
+use crate::mcp_client::Handler;
 
 /// The four demo tools, each a whole flow.
 #[derive(Clone, Copy, Debug)]
@@ -230,7 +195,7 @@ impl Client {
             };
             let running = tokio::time::timeout(
                 CALL_TIMEOUT,
-                Handler.serve_with_lifecycle(transport, lifecycle),
+                Handler("elicit-soak").serve_with_lifecycle(transport, lifecycle),
             )
             .await
             .map_err(|_| format!("client {id}: {origin} did not answer server/discover"))?
@@ -530,30 +495,7 @@ impl Client {
     /// GET the page; if it is the confirmation page, POST its form with Confirm. The status
     /// of the last answer.
     async fn confirm_page(&self, url: &str) -> Result<reqwest::StatusCode, reqwest::Error> {
-        let page = self.http.get(url).timeout(CALL_TIMEOUT).send().await?;
-        let status = page.status();
-        let html = page.text().await?;
-        let Some(token) = html
-            .split("name=\"token\" value=\"")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next())
-        else {
-            return Ok(status);
-        };
-        let origin = url.splitn(4, '/').take(3).collect::<Vec<_>>().join("/");
-        let confirmed = self
-            .http
-            .post(url)
-            .header("origin", origin)
-            .header("sec-fetch-site", "same-origin")
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body(format!("token={token}&decision=confirm"))
-            .timeout(CALL_TIMEOUT)
-            .send()
-            .await?;
-        let status = confirmed.status();
-        let _ = confirmed.bytes().await;
-        Ok(status)
+        crate::mcp_client::confirm_page(&self.http, url, CALL_TIMEOUT).await
     }
 
     /// Closes both connections.

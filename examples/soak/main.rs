@@ -13,6 +13,8 @@
 //! ```
 
 mod flows;
+#[path = "../mcp_client.rs"]
+mod mcp_client;
 mod processes;
 mod report;
 mod stats;
