@@ -105,7 +105,9 @@ impl<'f> FormInput<'f> {
 
     /// Sets `field` from what the person typed: text as is; a number in JSON's notation; yes
     /// or no as `y`/`yes`/`true`/`1` or `n`/`no`/`false`/`0`; a choice by its value or its
-    /// label (any case); several, separated by commas. Blank clears an optional field.
+    /// label (any case); several, separated by commas (an option whose value or label has a
+    /// comma in it is taken whole when the text is exactly that option). Blank clears an
+    /// optional field.
     pub fn set_text(&mut self, field: &str, text: &str) -> Result<(), FieldProblem> {
         let spec = self.field(field)?;
         let trimmed = text.trim();
@@ -125,6 +127,10 @@ impl<'f> FormInput<'f> {
             FieldKind::Choice => Value::String(Choices::of(&spec).value(trimmed)?),
             FieldKind::MultiChoice => {
                 let choices = Choices::of(&spec);
+                // One option whose value or label has a comma in it is that option, not a list.
+                if let Ok(one) = choices.value(trimmed) {
+                    return self.set(field, Value::Array(vec![Value::String(one)]));
+                }
                 let picked: Result<Vec<Value>, FieldProblem> = trimmed
                     .split(',')
                     .map(str::trim)

@@ -223,3 +223,36 @@ fn a_schema_title_and_description_are_shown_below_the_message() {
         "{screen}"
     );
 }
+
+#[test]
+fn options_whose_values_hold_commas_are_picked_by_number_or_whole() {
+    let params = json!({"message": "Where?", "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "cities": {"type": "array", "title": "Cities",
+                "items": {"type": "string", "enum": ["Rome, Italy", "Paris, France", "Oslo"]}}
+        },
+        "required": ["cities"]
+    }});
+    let Elicitation::Form(form) = Elicitation::from_params(&params).unwrap() else {
+        unreachable!()
+    };
+    for (typed, picked) in [
+        ("1, 3\ns\n", json!(["Rome, Italy", "Oslo"])),
+        ("2\ns\n", json!(["Paris, France"])),
+        ("Rome, Italy\ns\n", json!(["Rome, Italy"])),
+        ("oslo\ns\n", json!(["Oslo"])),
+    ] {
+        let mut screen = Vec::new();
+        let result = Terminal::new(typed.as_bytes(), &mut screen)
+            .plain()
+            .fill("Travel desk", &form)
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(result).unwrap(),
+            json!({"action": "accept", "content": {"cities": picked}}),
+            "{typed:?}: {}",
+            String::from_utf8_lossy(&screen)
+        );
+    }
+}

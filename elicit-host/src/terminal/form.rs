@@ -123,11 +123,14 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
             }
             // A text field takes the line as typed; others are read as typed, options also by
             // their number.
-            let typed = match field.kind() {
-                FieldKind::Text => line.clone(),
-                _ => by_number(field, text),
+            let set = match (field.kind(), numbered(field, text)) {
+                // Options picked by number are set as values, never joined into text again
+                // (an option's value may hold a comma).
+                (FieldKind::MultiChoice, Some(picked)) => input.set(field.name(), picked),
+                (FieldKind::Text, _) => input.set_text(field.name(), &line),
+                _ => input.set_text(field.name(), &by_number(field, text)),
             };
-            match input.set_text(field.name(), &typed) {
+            match set {
                 Ok(()) => return Ok(Step::Done),
                 Err(problem) => {
                     let reason = from_server(&problem.reason, "     ");
@@ -174,10 +177,31 @@ fn by_number(field: Field<'_>, text: &str) -> String {
             _ => part.to_owned(),
         }
     };
+    let whole = options
+        .iter()
+        .any(|(value, label)| *value == text.trim() || *label == text.trim());
     match field.kind() {
-        FieldKind::MultiChoice => text.split(',').map(one).collect::<Vec<_>>().join(","),
+        FieldKind::MultiChoice if !whole => text.split(',').map(one).collect::<Vec<_>>().join(","),
         _ => one(text),
     }
+}
+
+/// A multi-choice answer typed as option numbers only (`1, 3`) as the array of their values;
+/// `None` when any part is not the number of an option (or is itself an option's name).
+fn numbered(field: Field<'_>, text: &str) -> Option<Value> {
+    let options = field.options();
+    text.split(',')
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let named = options.iter().any(|(v, l)| *v == part || *l == part);
+            let n = part.parse::<usize>().ok().filter(|_| !named)?;
+            let (value, _) = options.get(n.checked_sub(1)?)?;
+            Some(Value::String((*value).to_owned()))
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|picked| !picked.is_empty())
+        .map(Value::Array)
 }
 
 /// A value as the person reads it: options by label, yes/no, `(empty)`.
