@@ -4,12 +4,13 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Layers, lowest first; each module uses only those above it in this list:
-// elicit-wire (wire, schema: a crate of its own) → state → interrupt/cancel/channel/legacy →
+// elicit-wire (wire, schema: a crate of its own) → future/progress → state → interrupt/cancel/channel/legacy →
 // field/choice → form → server → request → url/tasks. SDK and web-framework adapters are
 // crates of their own (elicit-rmcp, elicit-axum: an adapter's channel names its SDK's error
 // as `InputChannel::Error`), and so are the Redis-backed stores (elicit-redis) and the test
 // helpers (elicit-testing), on this crate's public API.
 mod future;
+mod progress;
 // The protocol is the `elicit-wire` crate: its items at the paths they always had.
 #[doc(inline)]
 pub use elicit_wire::schema;

@@ -10,10 +10,10 @@ use std::sync::Arc;
 use crate::cancel::Cancellation;
 use crate::interrupt::Interrupt;
 use crate::legacy::LegacyPeer;
+use crate::progress::ProgressSink;
 use crate::server::ElicitServer;
 use crate::state::Completion;
 use crate::state::{Binding, BindingBuf, CompletionStore, OpenedState};
-use crate::url::ProgressSink;
 use crate::wire::{INTERNAL_ERROR, JsonRpcError};
 
 /// URL mode on an [`InputChannel`](crate::InputChannel): who asks, the call the link is bound

@@ -12,9 +12,9 @@ use super::round;
 use super::trace::Escaped;
 use super::{Cancellation, ContextError, ElicitContext};
 use crate::legacy::LegacyPeer;
+use crate::progress::{ProgressSink, WaitProgress};
 use crate::server::ElicitServer;
 use crate::state::OpenedState;
-use crate::url::{ProgressSink, WaitProgress};
 use crate::wire::{
     ClientCapabilities, INTERNAL_ERROR, INVALID_REQUEST, JsonRpcError, ProtocolEra, RequestMeta,
 };

@@ -101,7 +101,7 @@ pub struct ElicitContext {
     /// What ends a wait on a page early: the SDK's cancellation of this request.
     pub(crate) cancel: Option<Cancellation>,
     /// Where a wait on a page is reported: the SDK's sender for this request's progress token.
-    pub(crate) progress: Option<crate::url::ProgressSink>,
+    pub(crate) progress: Option<crate::progress::ProgressSink>,
     /// The id and expiry of the `requestState` this request carried, once opened.
     pub(crate) opened_state: Option<OpenedState>,
     /// Whether that state still has to be redeemed with the replay guard, or was.

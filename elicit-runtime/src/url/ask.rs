@@ -7,11 +7,12 @@ use std::time::SystemTime;
 
 use serde_json::json;
 
-use super::{Askable, Bound, ProgressSink, UrlAnswer};
+use super::{Askable, Bound, UrlAnswer};
 use crate::cancel::Cancellation;
 use crate::channel::{Follow, InputChannel, UrlFlow, UrlMode, internal};
 use crate::form::elicit_result;
 use crate::interrupt::Interrupt;
+use crate::progress::ProgressSink;
 use crate::state::question_digest_raw;
 use crate::state::{
     Completion, CompletionStore, FIRST_POLL, MAX_POLL, WATCHED_POLL, principal_hash,

@@ -21,7 +21,6 @@ mod ask;
 pub(crate) mod handle;
 mod link;
 mod page;
-mod progress;
 mod shown;
 
 use std::future::Future;
@@ -31,10 +30,9 @@ use serde::de::DeserializeOwned;
 
 pub use crate::channel::UrlMode;
 pub use crate::interrupt::UrlLink;
+pub use crate::progress::WaitProgress;
 pub use answer::{NotCompleted, UrlAnswer};
 pub use page::{LandingPage, OpenedHandle, OpenedHandleKey, PageError};
-pub(crate) use progress::ProgressSink;
-pub use progress::WaitProgress;
 pub(crate) use shown::Bound;
 pub use shown::Shown;
 
