@@ -123,11 +123,14 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
             }
             // A text field takes the line as typed; others are read as typed, options also by
             // their number.
-            let set = match (field.kind(), numbered(field, text)) {
+            let set = match field.kind() {
+                FieldKind::Text => input.set_text(field.name(), &line),
                 // Options picked by number are set as values, never joined into text again
                 // (an option's value may hold a comma).
-                (FieldKind::MultiChoice, Some(picked)) => input.set(field.name(), picked),
-                (FieldKind::Text, _) => input.set_text(field.name(), &line),
+                FieldKind::MultiChoice => match numbered(field, text) {
+                    Some(picked) => input.set(field.name(), picked),
+                    None => input.set_text(field.name(), &by_number(field, text)),
+                },
                 _ => input.set_text(field.name(), &by_number(field, text)),
             };
             match set {
@@ -169,13 +172,7 @@ fn by_number(field: Field<'_>, text: &str) -> String {
     }
     let one = |part: &str| -> String {
         let part = part.trim();
-        let named = options
-            .iter()
-            .any(|(value, label)| *value == part || *label == part);
-        match part.parse::<usize>() {
-            Ok(n) if !named && (1..=options.len()).contains(&n) => options[n - 1].0.to_owned(),
-            _ => part.to_owned(),
-        }
+        option_by_number(&options, part).unwrap_or(part).to_owned()
     };
     let whole = options
         .iter()
@@ -193,15 +190,18 @@ fn numbered(field: Field<'_>, text: &str) -> Option<Value> {
     text.split(',')
         .map(str::trim)
         .filter(|part| !part.is_empty())
-        .map(|part| {
-            let named = options.iter().any(|(v, l)| *v == part || *l == part);
-            let n = part.parse::<usize>().ok().filter(|_| !named)?;
-            let (value, _) = options.get(n.checked_sub(1)?)?;
-            Some(Value::String((*value).to_owned()))
-        })
+        .map(|part| option_by_number(&options, part).map(|value| Value::String(value.to_owned())))
         .collect::<Option<Vec<_>>>()
         .filter(|picked| !picked.is_empty())
         .map(Value::Array)
+}
+
+/// The value of the option whose number (from 1) is `part`, unless `part` is itself an
+/// option's value or label (then it was typed by name).
+fn option_by_number<'a>(options: &[(&'a str, &str)], part: &str) -> Option<&'a str> {
+    let named = options.iter().any(|(v, l)| *v == part || *l == part);
+    let n = part.parse::<usize>().ok().filter(|_| !named)?;
+    options.get(n.checked_sub(1)?).map(|(value, _)| *value)
 }
 
 /// A value as the person reads it: options by label, yes/no, `(empty)`.
