@@ -154,13 +154,7 @@ impl KeyRing {
     /// # Ok::<(), KeyRingError>(())
     /// ```
     pub fn try_new(kid: u32, key: [u8; 32]) -> Result<Self, KeyRingError> {
-        if let Some(weakness) = KeyWeakness::of(&key) {
-            return Err(KeyRingError::WeakKey {
-                position: 1,
-                kid,
-                weakness,
-            });
-        }
+        refuse_weak(1, kid, &key)?;
         Ok(Self::new(kid, key))
     }
 
@@ -209,13 +203,7 @@ impl KeyRing {
                 first: first + 1,
             });
         }
-        if let Some(weakness) = KeyWeakness::of(&key) {
-            return Err(KeyRingError::WeakKey {
-                position,
-                kid,
-                weakness,
-            });
-        }
+        refuse_weak(position, kid, &key)?;
         let entry = Entry::new(kid, key);
         let check = entry.check_value();
         if let Some((first, same)) = self
@@ -310,6 +298,19 @@ impl KeyRing {
         self.entries()
             .filter(move |e| e.kid == kid)
             .map(|e| &e.cipher)
+    }
+}
+
+/// Refuses `key` as the ring's `position`th entry, with id `kid`, if [`KeyWeakness::of`] finds
+/// it weak: the check every way into a ring applies.
+fn refuse_weak(position: usize, kid: u32, key: &[u8; 32]) -> Result<(), KeyRingError> {
+    match KeyWeakness::of(key) {
+        Some(weakness) => Err(KeyRingError::WeakKey {
+            position,
+            kid,
+            weakness,
+        }),
+        None => Ok(()),
     }
 }
 
