@@ -1,6 +1,6 @@
 //! A posted form, read back through the server's rules.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 
 use elicit_wire::ElicitResult;
@@ -164,8 +164,6 @@ pub fn filled<'f>(
 struct Post<'p> {
     action: Option<Consent>,
     values: HashMap<usize, Vec<&'p str>>,
-    /// Fields of one value that were sent more than once.
-    repeated: HashSet<usize>,
     refused: Option<String>,
 }
 
@@ -175,7 +173,6 @@ impl<'p> Post<'p> {
         let mut post = Post {
             action: None,
             values: HashMap::new(),
-            repeated: HashSet::new(),
             refused: None,
         };
         for (name, value) in posted {
@@ -211,7 +208,6 @@ impl<'p> Post<'p> {
             let values = post.values.entry(index).or_default();
             values.push(value);
             if values.len() == 2 && field.kind() != FieldKind::MultiChoice {
-                post.repeated.insert(index);
                 post.refuse(format!(
                     "`{}` is posted more than once",
                     name.escape_debug()
@@ -232,7 +228,8 @@ impl<'p> Post<'p> {
         let mut problems = Vec::new();
         for (index, field) in form.fields().enumerate() {
             let values = self.values.get(&index).map_or(&[][..], Vec::as_slice);
-            let set = if self.repeated.contains(&index) {
+            // A field of one value sent more than once.
+            let set = if values.len() > 1 && field.kind() != FieldKind::MultiChoice {
                 Err(FieldProblem {
                     field: field.name().to_owned(),
                     reason: "was sent more than once".to_owned(),
