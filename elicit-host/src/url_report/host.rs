@@ -80,12 +80,19 @@ pub(super) fn embedded_sites<'a>(ascii_host: &'a str, site: &str) -> Vec<&'a str
         .map(|(at, _)| at)
         .chain([subdomains.len()]);
     for end in ends {
-        let prefix = &subdomains[..end];
-        let known = psl::suffix(prefix.as_bytes()).is_some_and(|suffix| suffix.is_known());
-        let (Some(name), Some(suffix)) = (psl::domain_str(prefix), psl::suffix_str(prefix)) else {
+        // One look-up gives the name and its suffix, and whether the list knows that suffix.
+        let Some(domain) = psl::domain(&subdomains.as_bytes()[..end]).map(psl::Domain::trim) else {
             continue;
         };
-        if !known || !(suffix.contains('.') || GENERIC_TLDS.contains(&suffix)) {
+        let suffix = domain.suffix();
+        let (Ok(name), Ok(suffix_text)) = (
+            std::str::from_utf8(domain.as_bytes()),
+            std::str::from_utf8(suffix.as_bytes()),
+        ) else {
+            continue;
+        };
+        if !suffix.is_known() || !(suffix_text.contains('.') || GENERIC_TLDS.contains(&suffix_text))
+        {
             continue;
         }
         if name != site && !found.contains(&name) {
