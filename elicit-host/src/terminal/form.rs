@@ -1,5 +1,6 @@
 //! A form on the terminal: each field asked in turn, then the whole answer for review.
 
+use std::collections::HashMap;
 use std::io::{self, BufRead, Write};
 
 use elicit_wire::ElicitResult;
@@ -206,13 +207,10 @@ fn option_by_number<'a>(options: &[(&'a str, &str)], part: &str) -> Option<&'a s
 
 /// A value as the person reads it: options by label, yes/no, `(empty)`.
 fn shown(field: Field<'_>, value: Option<&Value>) -> String {
-    let options = field.options();
-    let label = |value: &str| {
-        options
-            .iter()
-            .find(|(v, _)| *v == value)
-            .map_or(value.to_owned(), |(_, label)| (*label).to_owned())
-    };
+    // Each option's label by its value (the first option of a value, as listed), so a long
+    // list of choices costs one look-up each, not a scan of the options.
+    let labels: HashMap<&str, &str> = field.options().into_iter().rev().collect();
+    let label = |value: &str| (*labels.get(value).unwrap_or(&value)).to_owned();
     match value {
         None => "(empty)".to_owned(),
         Some(Value::String(text)) if field.kind() == FieldKind::Choice => label(text),
