@@ -194,6 +194,7 @@ pub mod bearer;
 mod browser;
 mod confirm;
 mod cookie;
+mod expiring;
 mod form;
 mod hook;
 mod html;

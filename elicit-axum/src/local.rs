@@ -2,7 +2,6 @@
 //! own machine, whose landing page listens on loopback): that user, and each link belongs to
 //! the first browser that opens it.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -13,6 +12,7 @@ use http::{HeaderValue, Method, StatusCode, header};
 use serde_json::json;
 
 use super::cookie::RouteCookie;
+use super::expiring::Expiring;
 use super::route::handle_in;
 use super::texts::PageTexts;
 use elicit_runtime::ElicitServer;
@@ -80,50 +80,8 @@ struct Local {
     claims: Mutex<Claims>,
 }
 
-/// The claims, swept of expired links once they reach twice the count left by the last sweep
-/// (so a page costs the same whatever the number of live links, not a scan of them all).
-#[derive(Default)]
-struct Claims {
-    by_flow: HashMap<String, ([u8; 16], SystemTime)>,
-    sweep_at: usize,
-    /// Entries the sweeps have looked at (the cost the tests bound).
-    #[cfg(test)]
-    swept: usize,
-}
-
-/// The smallest map that is swept.
-const MIN_SWEEP_AT: usize = 64;
-
-impl Claims {
-    /// The browser that owns flow `id`: `browser`, if it is the first to claim it.
-    fn claim(
-        &mut self,
-        id: &str,
-        browser: [u8; 16],
-        expires: SystemTime,
-        now: SystemTime,
-    ) -> [u8; 16] {
-        if self.by_flow.len() >= self.sweep_at.max(MIN_SWEEP_AT) {
-            #[cfg(test)]
-            {
-                self.swept += self.by_flow.len();
-            }
-            self.by_flow.retain(|_, (_, expires)| *expires > now);
-            self.sweep_at = self.by_flow.len().saturating_mul(2);
-        }
-        match self.by_flow.get_mut(id) {
-            Some(claim) if claim.1 > now => claim.0,
-            Some(expired) => {
-                *expired = (browser, expires);
-                browser
-            }
-            None => {
-                self.by_flow.insert(id.to_owned(), (browser, expires));
-                browser
-            }
-        }
-    }
-}
+/// Each flow's browser, kept until the flow's link expires.
+type Claims = Expiring<[u8; 16]>;
 
 impl fmt::Debug for LocalBrowser {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -187,7 +145,7 @@ impl Local {
         let Ok(handle) = handle_in(parts) else {
             let claimed = browser.is_some_and(|id| {
                 let claims = self.claims.lock().unwrap_or_else(|p| p.into_inner());
-                claims.by_flow.values().any(|(owner, _)| *owner == id)
+                claims.values().any(|owner| *owner == id)
             });
             return if claimed {
                 Ok(self.principal.clone())
@@ -203,7 +161,7 @@ impl Local {
             return Err(self.claim_cookie(parts));
         };
         let mut claims = self.claims.lock().unwrap_or_else(|p| p.into_inner());
-        let owner = claims.claim(opened.id(), browser, opened.expires_at(), SystemTime::now());
+        let (owner, _) = claims.first(opened.id(), browser, opened.expires_at(), SystemTime::now());
         if owner == browser {
             Ok(self.principal.clone())
         } else {
@@ -266,56 +224,5 @@ impl Local {
     fn refused(&self, status: StatusCode, reason: &str) -> Response {
         tracing::warn!(target: "elicit", status = status.as_u16(), reason, "landing page refused a local browser");
         self.texts.refused_page(status)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::{Duration, SystemTime};
-
-    use super::Claims;
-
-    #[test]
-    fn claiming_many_links_sweeps_each_claim_a_bounded_number_of_times() {
-        let mut claims = Claims::default();
-        let now = SystemTime::now();
-        let later = now + Duration::from_secs(600);
-        for n in 0..10_000u32 {
-            let browser = [n.to_le_bytes()[0]; 16];
-            assert_eq!(
-                claims.claim(&format!("flow-{n}"), browser, later, now),
-                browser
-            );
-        }
-        // Sweeping at every claim looked at 50 million entries; doubling looks at under 2 each.
-        assert!(claims.swept < 20_000, "swept {} entries", claims.swept);
-        assert_eq!(claims.by_flow.len(), 10_000);
-    }
-
-    #[test]
-    fn the_first_browser_keeps_its_link_until_it_expires() {
-        let mut claims = Claims::default();
-        let now = SystemTime::now();
-        let soon = now + Duration::from_secs(1);
-        assert_eq!(claims.claim("flow", [1; 16], soon, now), [1; 16]);
-        assert_eq!(claims.claim("flow", [2; 16], soon, now), [1; 16]);
-        let after = soon + Duration::from_secs(1);
-        assert_eq!(
-            claims.claim("flow", [2; 16], after + Duration::from_secs(9), after),
-            [2; 16]
-        );
-    }
-
-    #[test]
-    fn expired_claims_are_swept_once_the_map_doubles() {
-        let mut claims = Claims::default();
-        let now = SystemTime::now();
-        let gone = now + Duration::from_secs(1);
-        for n in 0..64 {
-            claims.claim(&format!("old-{n}"), [1; 16], gone, now);
-        }
-        let later = gone + Duration::from_secs(1);
-        claims.claim("new", [2; 16], later + Duration::from_secs(60), later);
-        assert_eq!(claims.by_flow.len(), 1);
     }
 }
