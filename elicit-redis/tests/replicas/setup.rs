@@ -108,6 +108,12 @@ fn spent(id: u8) -> Redemption {
     Redemption::new([id; 16], now, now + Duration::from_secs(600), now)
 }
 
+/// The key that remembers `state` as spent in namespace `ns`.
+fn replay_key(ns: &str, state: &Redemption) -> String {
+    let hex: String = state.id.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{{{ns}}}:elicit:replay:{hex}")
+}
+
 async fn refused(url: &str, ns: &str) -> String {
     let guard = RedisReplayGuard::connect(url, ns)
         .await
@@ -321,9 +327,8 @@ async fn a_replica_is_refused_and_a_primary_waits_for_its_replicas() {
         .expect("the primary is accepted");
     let state = spent(7);
     guard.redeem(state).await.unwrap();
-    let hex: String = state.id.iter().map(|b| format!("{b:02x}")).collect();
     let on_replica = replica
-        .command(&["EXISTS", &format!("{{{ns}}}:elicit:replay:{hex}")])
+        .command(&["EXISTS", &replay_key(&ns, &state)])
         .await
         .unwrap();
     assert_eq!(
@@ -371,10 +376,9 @@ async fn an_eviction_policy_set_while_connected_fails_closed_and_what_it_evicted
         ),
         other => panic!("redeemed while Redis may evict: {other:?}"),
     }
-    let hex: String = fresh.id.iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(
         redis
-            .command(&["EXISTS", &format!("{{{ns}}}:elicit:replay:{hex}")])
+            .command(&["EXISTS", &replay_key(&ns, &fresh)])
             .await
             .unwrap(),
         redis::Value::Int(0),
