@@ -1,9 +1,11 @@
 //! `html_read`: any post, for any form, read back as the HTML renderer's `read` does.
 
+use std::collections::HashSet;
+
 use serde_json::{Value, json};
 
 use crate::Elicitation;
-use crate::form::FormModel;
+use crate::form::{FieldKind, FormModel};
 use crate::html::{self, ReadError};
 use crate::wire::ElicitAction;
 
@@ -59,7 +61,23 @@ pub fn html_read(data: &[u8]) {
                 assert!(form.schema().validate(&content).is_ok(), "{content}");
             }
         }
-        Err(ReadError::NotThisForm(_)) => {}
+        Err(ReadError::NotThisForm(_)) => {
+            let unknown_action = actions
+                .iter()
+                .any(|action| !["accept", "decline", "cancel"].contains(action));
+            let mut one_value = HashSet::new();
+            let twice = posted.iter().any(|(name, _)| {
+                name.strip_prefix("field:")
+                    .and_then(|field| form.field(field))
+                    .is_some_and(|field| {
+                        field.kind() != FieldKind::MultiChoice && !one_value.insert(field.name())
+                    })
+            });
+            assert!(
+                actions.len() > 1 || unknown_action || strays || twice,
+                "a post of this page refused: {posted:?}"
+            );
+        }
         Err(ReadError::Problems(problems)) => {
             assert_eq!(
                 actions,
