@@ -38,7 +38,7 @@ pub(super) fn with_suggestions(
 ) -> RequestedSchema {
     let mut schema = schema.clone();
     for (name, value) in suggested {
-        let required = schema.required.contains(name);
+        let required = schema.is_required(name);
         let Some((_, property)) = schema.properties.iter_mut().find(|(n, _)| n == name) else {
             continue;
         };

@@ -204,7 +204,7 @@ fn merged<T: ElicitForm>(
         _ => None,
     };
     for (name, property) in &asked.properties {
-        let optional = || !asked.required.contains(name);
+        let optional = || !asked.is_required(name);
         let value = answer
             .and_then(|answer| answer.get(name).cloned())
             .or_else(|| optional().then(|| property.default_value()).flatten());
