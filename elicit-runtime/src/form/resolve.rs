@@ -183,36 +183,31 @@ pub trait Resolve<T: ElicitForm>: Sync {
     }
 }
 
-impl<T: ElicitForm, R: Resolve<T> + ?Sized> Resolve<T> for &R {
-    fn resolve(
-        &self,
-        cx: &ElicitContext,
-    ) -> impl Future<Output = Result<Resolved<T>, Interrupt>> + Send {
-        (**self).resolve(cx)
-    }
+/// The body of an impl of [`Resolve`] for a pointer to a resolver: every step goes to the
+/// resolver itself, so a step added to the trait is forwarded here once, for every pointer.
+macro_rules! forward_to_pointee {
+    () => {
+        fn resolve(
+            &self,
+            cx: &ElicitContext,
+        ) -> impl Future<Output = Result<Resolved<T>, Interrupt>> + Send {
+            (**self).resolve(cx)
+        }
 
-    fn remember(
-        &self,
-        cx: &ElicitContext,
-        value: &T,
-    ) -> impl Future<Output = Result<(), Interrupt>> + Send {
-        (**self).remember(cx, value)
-    }
+        fn remember(
+            &self,
+            cx: &ElicitContext,
+            value: &T,
+        ) -> impl Future<Output = Result<(), Interrupt>> + Send {
+            (**self).remember(cx, value)
+        }
+    };
+}
+
+impl<T: ElicitForm, R: Resolve<T> + ?Sized> Resolve<T> for &R {
+    forward_to_pointee!();
 }
 
 impl<T: ElicitForm, R: Resolve<T> + Send + ?Sized> Resolve<T> for std::sync::Arc<R> {
-    fn resolve(
-        &self,
-        cx: &ElicitContext,
-    ) -> impl Future<Output = Result<Resolved<T>, Interrupt>> + Send {
-        (**self).resolve(cx)
-    }
-
-    fn remember(
-        &self,
-        cx: &ElicitContext,
-        value: &T,
-    ) -> impl Future<Output = Result<(), Interrupt>> + Send {
-        (**self).remember(cx, value)
-    }
+    forward_to_pointee!();
 }
