@@ -504,18 +504,7 @@ fn a_person_types_an_api_key_on_the_secret_page_of_a_stdio_server() {
 
     // She types the right one: saved, and the flow completes.
     let key = "sk-live-9f8e7d";
-    browser.click(&tab, "input#secret0");
-    browser.call(Some(&tab), "Input.insertText", json!({"text": key}));
-    browser.eval(
-        &tab,
-        "document.querySelector('button.confirm').scrollIntoView()",
-    );
-    browser.click(&tab, "button.confirm");
-    browser.wait_for(
-        &tab,
-        "document.readyState === 'complete' && document.querySelector('h1') \
-         && document.querySelector('h1').textContent === 'Saved'",
-    );
+    browser.type_secret_and_save(&tab, key);
     std::fs::write(shots.join("secret-saved.png"), browser.screenshot(&tab)).unwrap();
     // Never in the URL she is on, nor on the page.
     let shown = browser.eval(&tab, "location.href + document.documentElement.outerHTML");

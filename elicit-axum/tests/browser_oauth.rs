@@ -459,18 +459,7 @@ fn a_person_signs_in_then_types_an_api_key_on_the_secret_page() {
         "back on the link"
     );
     let key = "sk-live-signed-in";
-    browser.click(&tab, "input#secret0");
-    browser.call(Some(&tab), "Input.insertText", json!({"text": key}));
-    browser.eval(
-        &tab,
-        "document.querySelector('button.confirm').scrollIntoView()",
-    );
-    browser.click(&tab, "button.confirm");
-    browser.wait_for(
-        &tab,
-        "document.readyState === 'complete' && document.querySelector('h1') \
-         && document.querySelector('h1').textContent === 'Saved'",
-    );
+    browser.type_secret_and_save(&tab, key);
     let shown = browser.eval(&tab, "location.href + document.documentElement.outerHTML");
     assert!(!shown.as_str().unwrap().contains(key), "{shown}");
     assert_eq!(

@@ -333,6 +333,23 @@ impl Browser {
         }
     }
 
+    /// Types `secret` in the secret page's first input and presses Save, as a person would, and
+    /// waits for the page that says it was saved.
+    pub fn type_secret_and_save(&mut self, session: &str, secret: &str) {
+        self.click(session, "input#secret0");
+        self.call(Some(session), "Input.insertText", json!({"text": secret}));
+        self.eval(
+            session,
+            "document.querySelector('button.confirm').scrollIntoView()",
+        );
+        self.click(session, "button.confirm");
+        self.wait_for(
+            session,
+            "document.readyState === 'complete' && document.querySelector('h1') \
+             && document.querySelector('h1').textContent === 'Saved'",
+        );
+    }
+
     /// A PNG of the page as shown.
     pub fn screenshot(&mut self, session: &str) -> Vec<u8> {
         use base64::Engine as _;
