@@ -120,6 +120,20 @@ struct App {
     tokens: Mutex<HashMap<String, String>>,
 }
 
+/// The issuer the app's `SignIn` sends browsers to: `provider()`'s `/issuer`, coming back to
+/// `origin`.
+fn issuer_provider(provider_origin: &str, origin: &str) -> OAuthProvider {
+    OAuthProvider::new(
+        "issuer",
+        format!("{provider_origin}/issuer/authorize"),
+        format!("{provider_origin}/issuer/token"),
+        "mcp-1",
+    )
+    .with_client_secret("secret-2")
+    .with_account_url(format!("{provider_origin}/issuer/userinfo"))
+    .with_redirect_url(format!("{origin}/signin/callback"))
+}
+
 /// The browser user: the app's `session` cookie.
 fn signed_in(parts: &Parts) -> Result<String, (StatusCode, &'static str)> {
     session_user(parts).ok_or((StatusCode::UNAUTHORIZED, "sign in first"))
@@ -246,16 +260,7 @@ fn through_the_provider(tls: bool, who: Browser) -> Value {
             .unwrap()
             .routes(),
         Browser::SignsIn => {
-            let issuer = OAuthProvider::new(
-                "issuer",
-                format!("{provider_origin}/issuer/authorize"),
-                format!("{provider_origin}/issuer/token"),
-                "mcp-1",
-            )
-            .with_client_secret("secret-2")
-            .with_account_url(format!("{provider_origin}/issuer/userinfo"))
-            .with_redirect_url(format!("{origin}/signin/callback"));
-            let sign_in = SignIn::new(&server, issuer).unwrap();
+            let sign_in = SignIn::new(&server, issuer_provider(&provider_origin, &origin)).unwrap();
             let oauth = OAuth::new(&server, github, sign_in.clone(), hook.clone()).unwrap();
             oauth.routes().merge(sign_in.routes())
         }
@@ -416,16 +421,7 @@ fn a_person_signs_in_then_types_an_api_key_on_the_secret_page() {
     let (listener, origin) = bind();
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, state) = start(&caller);
-    let issuer = OAuthProvider::new(
-        "issuer",
-        format!("{provider_origin}/issuer/authorize"),
-        format!("{provider_origin}/issuer/token"),
-        "mcp-1",
-    )
-    .with_client_secret("secret-2")
-    .with_account_url(format!("{provider_origin}/issuer/userinfo"))
-    .with_redirect_url(format!("{origin}/signin/callback"));
-    let sign_in = SignIn::new(&server, issuer).unwrap();
+    let sign_in = SignIn::new(&server, issuer_provider(&provider_origin, &origin)).unwrap();
     let vault = Arc::new(Vault::default());
     let app: Router = SecretPage::new(&server, sign_in.clone(), vault.clone())
         .ask("api_key", "OpenAI API key")
