@@ -3,9 +3,7 @@
 
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use serde_json::json;
 
@@ -41,18 +39,9 @@ impl Cancellation {
         let Some(cancel) = cancel else {
             return work.await;
         };
-        let mut work = std::pin::pin!(work);
-        let mut cancelled = (cancel.0)();
-        std::future::poll_fn(|cx: &mut Context<'_>| {
-            if let Poll::Ready(done) = work.as_mut().poll(cx) {
-                return Poll::Ready(done);
-            }
-            match Pin::new(&mut cancelled).poll(cx) {
-                Poll::Ready(()) => Poll::Ready(Err(cancelled_error())),
-                Poll::Pending => Poll::Pending,
-            }
-        })
-        .await
+        crate::future::unless(work, (cancel.0)())
+            .await
+            .unwrap_or_else(|()| Err(cancelled_error()))
     }
 }
 

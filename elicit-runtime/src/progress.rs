@@ -3,11 +3,10 @@
 //! progress (`_meta.progressToken`) is told, once a second, that the server waits for the
 //! page and for how long at most, so a host can show more than "pending".
 
+use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
-use std::pin::pin;
 use std::sync::Arc;
-use std::task::Poll;
 use std::time::Duration;
 
 use crate::future::BoxFuture;
@@ -96,17 +95,12 @@ impl ProgressSink {
                 (sink.0)(report).await;
                 tokio::time::sleep_until(start + EVERY * (waited as u32 + 1)).await;
             }
-            std::future::pending::<()>().await;
+            std::future::pending::<Infallible>().await
         };
-        let (mut wait, mut reports) = (pin!(wait), pin!(reports));
-        std::future::poll_fn(|cx| {
-            if let Poll::Ready(done) = wait.as_mut().poll(cx) {
-                return Poll::Ready(done);
-            }
-            let _ = reports.as_mut().poll(cx);
-            Poll::Pending
-        })
-        .await
+        match crate::future::unless(wait, reports).await {
+            Ok(done) => done,
+            Err(never) => match never {},
+        }
     }
 }
 

@@ -23,7 +23,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
@@ -186,14 +185,9 @@ impl UrlWait {
                 wait.taken.notify.notified().await;
             }
         };
-        let mut work = std::pin::pin!(work);
-        let mut gone = std::pin::pin!(gone);
-        let done = std::future::poll_fn(|cx| match work.as_mut().poll(cx) {
-            Poll::Ready(done) => Poll::Ready(Some(done)),
-            Poll::Pending => gone.as_mut().poll(cx).map(|()| None),
-        })
-        .await;
-        done.unwrap_or_else(taken)
+        crate::future::unless(work, gone)
+            .await
+            .unwrap_or_else(|()| taken())
     }
 }
 

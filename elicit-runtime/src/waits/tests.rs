@@ -1,4 +1,5 @@
 use super::*;
+use std::task::Poll;
 
 fn is_taken(wait: &UrlWait) -> bool {
     wait.taken.taken.load(Ordering::Acquire)
