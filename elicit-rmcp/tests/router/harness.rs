@@ -98,14 +98,25 @@ impl Wire {
     }
 }
 
+/// Copies lines `from` one side `to` the other, recording each; with `strip_progress_tokens`,
+/// without the `progressToken` of a request's `_meta`.
 async fn pump(
     from: impl AsyncRead + Unpin,
     mut to: impl AsyncWrite + Unpin,
     who: From,
     wire: Wire,
+    strip_progress_tokens: bool,
 ) {
     let mut lines = BufReader::new(from).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
+    while let Ok(Some(mut line)) = lines.next_line().await {
+        if strip_progress_tokens {
+            let mut message: Value = serde_json::from_str(&line).expect("JSON-RPC");
+            if let Some(meta) = message["params"]["_meta"].as_object_mut()
+                && meta.remove("progressToken").is_some()
+            {
+                line = message.to_string();
+            }
+        }
         wire.push(who, &line);
         let sent = async {
             to.write_all(line.as_bytes()).await?;
@@ -129,6 +140,7 @@ pub struct User {
     era: Era,
     respond: Respond,
     capabilities: ClientCapabilities,
+    progress_tokens: bool,
 }
 
 impl User {
@@ -156,6 +168,7 @@ impl User {
             era: Era::Mrtr,
             respond: Arc::new(move |request| Box::pin(answer(request))),
             capabilities,
+            progress_tokens: true,
         }
     }
 
@@ -168,6 +181,12 @@ impl User {
     /// Declares no elicitation capability at all.
     pub fn without_elicitation(&mut self) {
         self.capabilities.elicitation = None;
+    }
+
+    /// Sends its requests without a `progressToken`: rmcp's client puts one on every request,
+    /// so the tap takes it out of `_meta` before the server (and the recorded wire) sees it.
+    pub fn without_progress_tokens(&mut self) {
+        self.progress_tokens = false;
     }
 
     /// The same user always giving `action` (with `content` on accept).
@@ -216,6 +235,7 @@ pub struct Session {
 /// Serves `server` (wrapped in [`WireFix`]) and connects rmcp's client to it in `era`.
 pub async fn connect<S: ServerHandler>(server: S, era: Era, mut user: User) -> Session {
     user.era = era;
+    let strip_progress_tokens = !user.progress_tokens;
     let wire = Wire::default();
     let (client_io, client_tap) = tokio::io::duplex(1 << 16);
     let (server_tap, server_io) = tokio::io::duplex(1 << 16);
@@ -226,12 +246,14 @@ pub async fn connect<S: ServerHandler>(server: S, era: Era, mut user: User) -> S
         server_tap_write,
         From::Client,
         wire.clone(),
+        strip_progress_tokens,
     ));
     tokio::spawn(pump(
         server_tap_read,
         client_tap_write,
         From::Server,
         wire.clone(),
+        false,
     ));
     tokio::spawn(async move {
         if let Ok(running) = WireFix::new(server).serve(server_io).await {
