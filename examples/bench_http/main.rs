@@ -21,6 +21,9 @@ mod flows;
 mod load;
 #[path = "../mcp_client.rs"]
 mod mcp_client;
+#[path = "../procfs.rs"]
+#[expect(dead_code, reason = "the benchmark reads CPU time only, not memory")]
+mod procfs;
 mod profile;
 
 use std::process::ExitCode;

@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Duration;
 
+use crate::procfs::cpu_ticks;
+
 /// The processes of the run (pids from `--pids`), and Redis's port.
 #[derive(Clone, Default)]
 pub struct Processes {
@@ -65,26 +67,6 @@ impl Processes {
     }
 }
 
-/// User + system CPU of `pid` so far, in clock ticks (1/100 s).
-fn ticks(pid: u32) -> u64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return 0;
-    };
-    // After the command name (in parentheses): state is field 3, utime 14, stime 15.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, r)| r)
-        .split_whitespace()
-        .collect();
-    let field = |i: usize| {
-        fields
-            .get(i - 3)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    field(14) + field(15)
-}
-
 fn redis_cli(port: u16, args: &[&str]) -> String {
     Command::new("redis-cli")
         .args(["-h", "127.0.0.1", "-p", &port.to_string()])
@@ -116,7 +98,7 @@ impl Cpu {
         let start = processes
             .groups(side)
             .into_iter()
-            .map(|(name, pids)| (name, pids.iter().map(|&p| ticks(p)).sum()))
+            .map(|(name, pids)| (name, pids.iter().map(|&p| cpu_ticks(p)).sum()))
             .collect();
         Cpu {
             side: side.to_owned(),
@@ -133,7 +115,7 @@ impl Cpu {
                 (
                     name,
                     pids.iter()
-                        .map(|&p| ticks(p))
+                        .map(|&p| cpu_ticks(p))
                         .sum::<u64>()
                         .saturating_sub(start),
                 )

@@ -38,6 +38,9 @@
 //! * `redis-poll`: the same store with its bells hidden, so each held retry polls Redis (every
 //!   50 ms, backing off to 200 ms): the baseline the subscription is measured against.
 
+#[path = "../procfs.rs"]
+mod procfs;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -48,6 +51,7 @@ use elicit_runtime::url::{
     Completion, CompletionStore, LandingPage, MemoryCompletionStore, StoreError, UrlSettings,
 };
 use elicit_runtime::{ElicitServer, ElicitUrl, Reply, UrlAnswer};
+use procfs::{cpu_ticks, rss_kib};
 use serde_json::{Value, json};
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, ElicitUrl)]
@@ -259,14 +263,14 @@ async fn measure(
     let retries = first_rounds(&server, 0, flows).await?;
     // Everything a client would send is built before the baseline: what is measured is what
     // the server keeps while it holds.
-    let (rss_before, heap_before) = (rss_kib(), heap());
+    let (rss_before, heap_before) = (rss_kib("self"), heap());
     let (mut held, pages) = hold(&server, retries).await?;
     // A quiet window with every retry held: what holding costs.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let (cpu0, t0) = (cpu_ticks(), Instant::now());
+    let (cpu0, t0) = (cpu_ticks("self"), Instant::now());
     tokio::time::sleep(Duration::from_secs(options.quiet)).await;
-    let cpu = (cpu_ticks() - cpu0) as f64 / 100.0 / t0.elapsed().as_secs_f64();
-    let (rss_held, heap_held) = (rss_kib(), heap());
+    let cpu = (cpu_ticks("self") - cpu0) as f64 / 100.0 / t0.elapsed().as_secs_f64();
+    let (rss_held, heap_held) = (rss_kib("self"), heap());
     // Every person finishes on the page at once.
     // On Redis the pages run on "another replica": the same keys and namespace, its own
     // store and connections, so the wake-up travels through Redis.
@@ -372,29 +376,4 @@ async fn round(server: &ElicitServer, user: &str, params: &Value) -> Result<Repl
     cx.respond(result)
         .await
         .map_err(|e| format!("{e:?}").into())
-}
-
-/// The process's user + system CPU time in clock ticks (100 per second on Linux).
-fn cpu_ticks() -> u64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    // After the command: state is field 3, utime 14, stime 15 (1-based over the whole line).
-    let field = |i: usize| {
-        fields
-            .get(i - 3)
-            .and_then(|f| f.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    field(14) + field(15)
-}
-
-/// Resident memory in KiB.
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
 }

@@ -16,6 +16,9 @@ mod flows;
 #[path = "../mcp_client.rs"]
 mod mcp_client;
 mod processes;
+#[path = "../procfs.rs"]
+#[expect(dead_code, reason = "the soak reads memory only, not CPU time")]
+mod procfs;
 mod report;
 mod stats;
 mod window;
@@ -29,7 +32,8 @@ use std::time::{Duration, Instant};
 use elicit_runtime::state::KeyRing;
 
 use flows::Client;
-use processes::{RedisControl, Replica, rss_kib};
+use processes::{RedisControl, Replica};
+use procfs::rss_kib;
 use report::{Outcome, report};
 use stats::Tally;
 use window::Window;
@@ -104,7 +108,7 @@ struct Rss {
 fn sample(replicas: &[u32; 2], done: usize) -> Rss {
     Rss {
         done,
-        kib: replicas.map(|pid| rss_kib(pid).unwrap_or(0)),
+        kib: replicas.map(rss_kib),
     }
 }
 

@@ -55,17 +55,6 @@ impl Replica {
     }
 }
 
-/// `VmRSS` of process `pid`, in KiB.
-pub fn rss_kib(pid: u32) -> Result<u64, String> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .map_err(|e| format!("/proc/{pid}/status: {e}"))?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .ok_or_else(|| format!("no VmRSS for {pid}"))
-}
-
 /// Stops and starts Redis with `scripts/redis-server` on the port of `url` (keeping data as
 /// the inherited `REDIS_AOF` says).
 #[derive(Clone)]
