@@ -17,6 +17,21 @@
 //! alice-token`. The real GitHub is `OAuth::github(&server, client_id, client_secret,
 //! sign_in, hook)`. `tests/interop/release_desk.py` drives it with the Python SDK's client
 //! over HTTP on both protocol eras, a person signing in and clicking through the pages.
+//!
+//! By hand on 2026-07-28, each `POST` carries the era in its headers as well as in `_meta`
+//! (rmcp answers `-32020` header mismatch without them); the first round asks the deploy form:
+//!
+//! ```sh
+//! curl -s http://127.0.0.1:8765/mcp -H 'Authorization: Bearer alice-token' \
+//!   -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \
+//!   -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: deploy' \
+//!   -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"deploy",
+//!        "arguments":{"service":"api","version":"1.2.3"},"_meta":{
+//!        "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+//!        "io.modelcontextprotocol/clientInfo":{"name":"curl","version":"1"},
+//!        "io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}}}'
+//! # data: {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"target":…
+//! ```
 
 mod auth;
 // The `oauth_axum` example's fake provider (GitHub's endpoints, on loopback).
