@@ -139,6 +139,44 @@ impl OAuthProvider {
         self
     }
 
+    /// **For tests**: the same provider with its authorize, token and account endpoints moved
+    /// to `origin` (`scheme://host[:port]`), each keeping its path, so a test points the ready
+    /// [`github`](Self::github) or [`google`](Self::google) at a stand-in provider on loopback
+    /// (`elicit_axum::testing::StandInProvider`, feature `testing`) without spelling out their
+    /// endpoints again. Everything else (client id and secret, where the credentials go,
+    /// scopes, redirect URL) stays. Plain `http` is accepted on loopback only, as for any
+    /// endpoint ([`OAuth::new`](super::OAuth::new) checks).
+    ///
+    /// ```
+    /// use elicit_axum::oauth::OAuthProvider;
+    ///
+    /// let github = OAuthProvider::github("client-id", "client-secret")
+    ///     .stand_in_at("http://127.0.0.1:4000");
+    /// assert_eq!(
+    ///     format!("{github:?}"),
+    ///     "OAuthProvider { name: \"github\", \
+    ///      authorize_url: \"http://127.0.0.1:4000/login/oauth/authorize\", \
+    ///      token_url: \"http://127.0.0.1:4000/login/oauth/access_token\", \
+    ///      client_id: \"client-id\", client_secret: Some(\"…\"), scopes: [], \
+    ///      redirect_url: None, credentials_in_body: true, \
+    ///      account_url: Some(\"http://127.0.0.1:4000/user\") }"
+    /// );
+    /// ```
+    pub fn stand_in_at(mut self, origin: &str) -> Self {
+        let origin = origin.trim_end_matches('/');
+        let moved = |url: &str| {
+            let path = url
+                .split_once("://")
+                .and_then(|(_, rest)| rest.find('/').map(|at| &rest[at..]))
+                .unwrap_or("/");
+            format!("{origin}{path}")
+        };
+        self.authorize_url = moved(&self.authorize_url);
+        self.token_url = moved(&self.token_url);
+        self.account_url = self.account_url.as_deref().map(moved);
+        self
+    }
+
     /// The scopes asked for.
     pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.scopes = scopes.into_iter().map(Into::into).collect();
