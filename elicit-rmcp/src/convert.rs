@@ -1,5 +1,7 @@
 //! Between our wire types and rmcp's: errors and input-required results.
 
+use std::collections::BTreeMap;
+
 use rmcp::ErrorData as McpError;
 use rmcp::model::{ErrorCode, MetaObject};
 use serde::Serialize;
@@ -43,17 +45,20 @@ pub fn input_required(
     result: InputRequiredResult,
 ) -> Result<rmcp::model::InputRequiredResult, McpError> {
     let (requests, state, meta) = result.into_parts();
-    let requests = requests
-        .map(|requests| {
-            requests
-                .into_iter()
-                .map(|(key, request)| Ok((key, input_request(request)?)))
-                .collect::<Result<_, McpError>>()
-        })
-        .transpose()?;
+    let requests = requests.map(input_requests).transpose()?;
     let mut out = rmcp::model::InputRequiredResult::new(requests, state);
     out.meta = meta.map(MetaObject);
     Ok(out)
+}
+
+/// An `inputRequests` map as rmcp's: a round's, or a task's outstanding questions.
+pub(super) fn input_requests(
+    requests: BTreeMap<String, InputRequest>,
+) -> Result<rmcp::model::InputRequests, McpError> {
+    requests
+        .into_iter()
+        .map(|(key, request)| Ok((key, input_request(request)?)))
+        .collect()
 }
 
 /// One request of `inputRequests` as rmcp's. A form is built as rmcp's typed params; other

@@ -19,6 +19,7 @@ use rmcp::model::{InputResponses, JsonObject, RequestMetaObject};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 
+use super::task::TaskStore;
 use crate::ElicitServer;
 use crate::request::{ElicitContext, RequestParts};
 
@@ -102,6 +103,8 @@ pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp:
 pub struct Elicit {
     cx: Option<ElicitContext>,
     slot: Arc<Slot>,
+    /// The handler's tasks, when the wiring serves `tasks/*` ([`Elicit::task`]).
+    tasks: Option<Arc<TaskStore>>,
 }
 
 /// What the wiring stores in the call's extensions.
@@ -137,6 +140,8 @@ pub(super) struct Pending {
     /// [`Elicit`] may take parts of the request context (`RequestMetaObject` takes `_meta`),
     /// and who is asking must not depend on the order of a method's parameters.
     pub(super) principal: Option<String>,
+    /// The handler's tasks, when the wiring serves `tasks/*`.
+    pub(super) tasks: Option<Arc<TaskStore>>,
 }
 
 /// A call's params as the client sent them (rmcp moved `_meta` into the request context).
@@ -207,12 +212,16 @@ impl Slot {
 }
 
 impl Pending {
-    fn build(self, request: &RequestContext<RoleServer>) -> Result<ElicitContext, McpError> {
-        super::round::build(
+    fn build(
+        self,
+        request: &RequestContext<RoleServer>,
+    ) -> Result<(ElicitContext, Option<Arc<TaskStore>>), McpError> {
+        let cx = super::round::build(
             self.server.context(self.method, self.params.into_parts()),
             request,
             self.principal.as_deref(),
-        )
+        )?;
+        Ok((cx, self.tasks))
     }
 }
 
@@ -230,7 +239,11 @@ impl Elicit {
         };
         let pending = slot.lend()?;
         match pending.build(request) {
-            Ok(cx) => Ok(Elicit { cx: Some(cx), slot }),
+            Ok((cx, tasks)) => Ok(Elicit {
+                cx: Some(cx),
+                slot,
+                tasks,
+            }),
             Err(error) => {
                 slot.reclaim();
                 Err(error)
@@ -240,6 +253,10 @@ impl Elicit {
 
     pub(super) fn cx(&self) -> &ElicitContext {
         self.cx.as_ref().expect("the context is only taken by drop")
+    }
+
+    pub(super) fn tasks(&self) -> Option<&Arc<TaskStore>> {
+        self.tasks.as_ref()
     }
 
     pub(super) fn cx_mut(&mut self) -> &mut ElicitContext {

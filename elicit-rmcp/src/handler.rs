@@ -10,8 +10,9 @@ use rmcp::handler::server::router::prompt::PromptRouter;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsResult, ProtocolVersion, ResultType, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, GetPromptRequestParams,
+    GetPromptResponse, GetTaskParams, GetTaskResult, ListPromptsResult, ProtocolVersion,
+    ResultType, Tool, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
@@ -20,6 +21,7 @@ use super::channel::is_input_required;
 use super::convert::from_mcp_error;
 use super::extract::{Params, Pending, Reclaimed, Slot, SlotHandle};
 use super::service::is_bridged;
+use super::task::{TaskSettings, TaskStore};
 use crate::ElicitServer;
 use crate::Interrupt;
 
@@ -176,6 +178,8 @@ impl fmt::Debug for Principal {
 pub struct ElicitHandler {
     server: ElicitServer,
     principal: Principal,
+    /// The tasks its tools started ([`Elicit::task`](super::Elicit::task)).
+    tasks: Arc<TaskStore>,
 }
 
 impl fmt::Debug for ElicitHandler {
@@ -191,12 +195,62 @@ impl fmt::Debug for ElicitHandler {
 pub struct Tools<'a, S> {
     handler: &'a ElicitHandler,
     router: &'a ToolRouter<S>,
+    /// Whether this server serves `tasks/*`, so its tools may answer with a task.
+    serves_tasks: bool,
 }
 
 impl ElicitHandler {
     /// Asks with `server`'s settings, on behalf of `principal`.
     pub fn new(server: ElicitServer, principal: Principal) -> Self {
-        ElicitHandler { server, principal }
+        ElicitHandler {
+            server,
+            principal,
+            tasks: Arc::new(TaskStore::new(TaskSettings::default())),
+        }
+    }
+
+    /// Runs the tasks of its tools ([`Elicit::task`](super::Elicit::task)) with `settings`
+    /// instead of [`TaskSettings::default`]. Tasks started before are forgotten.
+    pub fn with_tasks(mut self, settings: TaskSettings) -> Self {
+        self.tasks = Arc::new(TaskStore::new(settings));
+        self
+    }
+
+    /// `tasks/get`: the task with its status (its outstanding questions while it waits for
+    /// input, its result or error once over), if the requester's principal is the one whose
+    /// call created it; anyone else, and an unknown or forgotten id, gets `-32602`
+    /// "no such task". What [`#[elicit_rmcp::handler(tasks)]`](crate::handler) writes.
+    pub async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        self.tasks
+            .get(&request.task_id, self.principal_of(&context).as_deref())
+    }
+
+    /// `tasks/update`: delivers the answers to the task's outstanding questions (other keys
+    /// are ignored, a partial set leaves the rest outstanding), for the task's own principal
+    /// alone, as [`ElicitHandler::get_task`].
+    pub async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let principal = self.principal_of(&context);
+        self.tasks.update(request, principal.as_deref())
+    }
+
+    /// `tasks/cancel`: stops the task's work (its questions leave `tasks/get`) and marks it
+    /// `cancelled`; a task already over keeps its outcome. For the task's own principal
+    /// alone, as [`ElicitHandler::get_task`].
+    pub async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let principal = self.principal_of(&context);
+        self.tasks.cancel(&request.task_id, principal.as_deref())
     }
 
     /// For a server with one user on a local transport (stdio): a fresh in-memory key ring
@@ -231,6 +285,7 @@ impl ElicitHandler {
         Tools {
             handler: self,
             router,
+            serves_tasks: false,
         }
     }
 
@@ -262,7 +317,7 @@ impl ElicitHandler {
             input_responses: request.input_responses,
             request_state: request.request_state,
         };
-        let slot = self.slot("prompts/get", params, &mut context);
+        let slot = self.slot("prompts/get", params, &mut context, false);
         let bridged = is_bridged(&context);
         let result = router
             .get_prompt(PromptContext::new(
@@ -287,12 +342,14 @@ impl ElicitHandler {
         method: &'static str,
         params: Params,
         context: &mut RequestContext<RoleServer>,
+        serves_tasks: bool,
     ) -> Arc<Slot> {
         let slot = Slot::new(Pending {
             server: self.server.clone(),
             method,
             params,
             principal: self.principal_of(context),
+            tasks: serves_tasks.then(|| self.tasks.clone()),
         });
         context.extensions.insert(SlotHandle(slot.clone()));
         slot
@@ -300,6 +357,15 @@ impl ElicitHandler {
 }
 
 impl<S: Send + Sync + 'static> Tools<'_, S> {
+    /// The server serves `tasks/get`, `tasks/update` and `tasks/cancel` (through
+    /// [`ElicitHandler::get_task`] and the others) and announces the tasks extension, so its
+    /// tools may answer with a task ([`Elicit::task`](super::Elicit::task)). What
+    /// [`#[elicit_rmcp::handler(tasks)]`](crate::handler) writes.
+    pub fn with_tasks(mut self) -> Self {
+        self.serves_tasks = true;
+        self
+    }
+
     /// Runs one tool call.
     pub async fn call(
         &self,
@@ -312,9 +378,12 @@ impl<S: Send + Sync + 'static> Tools<'_, S> {
             input_responses: call.input_responses.clone(),
             request_state: call.request_state.clone(),
         };
-        let slot = self
-            .handler
-            .slot("tools/call", params, &mut call.request_context);
+        let slot = self.handler.slot(
+            "tools/call",
+            params,
+            &mut call.request_context,
+            self.serves_tasks,
+        );
         let bridged = is_bridged(&call.request_context);
         let result = self.router.call(call).await;
         finish(

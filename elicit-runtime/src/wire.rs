@@ -24,7 +24,8 @@ pub use elicit_wire::{
     ElicitationCapability, FormParams, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
     InputRequest, InputRequiredResult, InputResponse, InputResponses, JsonRpcError,
     MISSING_REQUIRED_CLIENT_CAPABILITY, PROTOCOL_2025_11_25, PROTOCOL_2026_07_28, ProtocolEra,
-    TaskInputRequired, TasksUpdateAck, TasksUpdateParams, URL_ELICITATION_REQUIRED, UrlParams,
+    TASKS_EXTENSION, TaskInputRequired, TasksUpdateAck, TasksUpdateParams,
+    URL_ELICITATION_REQUIRED, UrlParams,
 };
 
 /// What only the engine names: the completion notice, `_meta` and method names, parsing.

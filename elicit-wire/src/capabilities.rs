@@ -42,7 +42,35 @@ impl ClientCapabilities {
     pub fn supports_roots(&self) -> bool {
         self.roots.is_some()
     }
+
+    /// Whether the client declared the tasks extension ([`TASKS_EXTENSION`], SEP-2663): an
+    /// object under that name in `extensions`. Only then may a `tools/call` answer with a task.
+    ///
+    /// ```
+    /// use elicit_wire::ClientCapabilities;
+    /// use serde_json::json;
+    ///
+    /// let declared: ClientCapabilities = serde_json::from_value(json!({
+    ///     "extensions": {"io.modelcontextprotocol/tasks": {}}
+    /// })).unwrap();
+    /// assert!(declared.supports_tasks());
+    /// assert!(!ClientCapabilities::default().supports_tasks());
+    /// let not_an_object: ClientCapabilities = serde_json::from_value(json!({
+    ///     "extensions": {"io.modelcontextprotocol/tasks": true}
+    /// })).unwrap();
+    /// assert!(!not_an_object.supports_tasks());
+    /// ```
+    pub fn supports_tasks(&self) -> bool {
+        self.other
+            .get("extensions")
+            .and_then(|extensions| extensions.get(TASKS_EXTENSION))
+            .is_some_and(Value::is_object)
+    }
 }
+
+/// The tasks extension's identifier, under which a client declares it in
+/// `capabilities.extensions` (SEP-2663).
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// The `elicitation` capability: `{"form"?: {…}, "url"?: {…}}`.
 ///

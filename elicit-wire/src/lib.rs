@@ -75,7 +75,7 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
-pub use capabilities::{ClientCapabilities, ElicitationCapability};
+pub use capabilities::{ClientCapabilities, ElicitationCapability, TASKS_EXTENSION};
 pub use elicit::{
     ElicitAction, ElicitMode, ElicitParams, ElicitRequestParams, ElicitResult,
     ElicitationCompleteNotification, FormMode, FormParams, METHOD_ELICITATION_COMPLETE,

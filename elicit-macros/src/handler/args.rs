@@ -7,7 +7,7 @@ use darling::util::Override;
 use proc_macro2::TokenStream;
 use syn::{Expr, parse_quote};
 
-/// `#[elicit_rmcp::handler(tools = …, prompts [= …], elicit = …, name = …, version = …,
+/// `#[elicit_rmcp::handler(tools = …, prompts [= …], tasks, elicit = …, name = …, version = …,
 /// instructions = …, meta = …)]`.
 #[derive(Default, FromMeta)]
 #[darling(default)]
@@ -19,6 +19,8 @@ pub struct Args {
     /// Whether prompts run through elicit too, and where their router is
     /// (`Self::prompt_router()` for a bare `prompts`, as for rmcp's `#[prompt_handler]`).
     prompts: Option<Override<Expr>>,
+    /// Whether the server serves `tasks/*`, so its tools may answer with a task.
+    tasks: darling::util::Flag,
     /// rmcp's `#[tool_handler]` arguments, passed on as written.
     name: Option<crate::asks::Raw>,
     version: Option<crate::asks::Raw>,
@@ -52,6 +54,33 @@ impl Args {
             Override::Inherit => parse_quote!(Self::prompt_router()),
             Override::Explicit(router) => router,
         })
+    }
+
+    /// Whether `tasks` was written.
+    pub fn tasks(&self) -> bool {
+        self.tasks.is_present()
+    }
+
+    /// The `serverInfo` `get_info` announces, as rmcp's `#[tool_handler]` builds it from
+    /// `name` and `version` (`rmcp` and its version when neither is given).
+    pub fn server_info(&self, rmcp: &TokenStream) -> TokenStream {
+        match (&self.name, &self.version) {
+            (Some(name), Some(version)) => {
+                quote::quote!(#rmcp::model::Implementation::new(#name, #version))
+            }
+            (Some(name), None) => {
+                quote::quote!(#rmcp::model::Implementation::new(#name, env!("CARGO_PKG_VERSION")))
+            }
+            (None, Some(version)) => {
+                quote::quote!(#rmcp::model::Implementation::new(env!("CARGO_CRATE_NAME"), #version))
+            }
+            (None, None) => quote::quote!(#rmcp::model::Implementation::from_build_env()),
+        }
+    }
+
+    /// `instructions = …`, if given.
+    pub fn instructions(&self) -> Option<&crate::asks::Raw> {
+        self.instructions.as_ref()
     }
 
     /// `name = …` and the others, for rmcp's `#[tool_handler]`.

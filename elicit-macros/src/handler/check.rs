@@ -56,6 +56,13 @@ pub fn block(block: &ItemImpl, args: &Args) -> darling::Result<()> {
     if args.prompts().is_some() {
         mine.push(("get_prompt", "(prompts)"));
     }
+    if args.tasks() {
+        mine.extend([
+            ("get_task", "(tasks)"),
+            ("update_task", "(tasks)"),
+            ("cancel_task", "(tasks)"),
+        ]);
+    }
     for (name, spelled) in mine {
         if let Some(f) = written(name) {
             errors.push(
