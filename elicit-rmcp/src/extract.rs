@@ -19,7 +19,7 @@ use rmcp::model::{InputResponses, JsonObject, RequestMetaObject};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer};
 
-use super::task::TaskStore;
+use super::task_store::TaskStore;
 use crate::ElicitServer;
 use crate::request::{ElicitContext, RequestParts};
 

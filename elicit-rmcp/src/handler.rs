@@ -21,7 +21,7 @@ use super::channel::is_input_required;
 use super::convert::from_mcp_error;
 use super::extract::{Params, Pending, Reclaimed, Slot, SlotHandle};
 use super::service::is_bridged;
-use super::task::{TaskSettings, TaskStore};
+use super::task_store::{TaskSettings, TaskStore};
 use crate::ElicitServer;
 use crate::Interrupt;
 

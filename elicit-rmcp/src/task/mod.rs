@@ -1,7 +1,6 @@
 //! Tools that answer with a task (the tasks extension, `io.modelcontextprotocol/tasks`,
 //! SEP-2663) when the client declared it, and run in the call otherwise: [`Elicit::task`],
-//! the work's channel [`TaskOrCall`], the handler's task store (`store.rs`) and its
-//! [`TaskSettings`].
+//! and the work's channel [`TaskOrCall`]; the handler's task store is `task_store.rs`.
 //!
 //! Why not rmcp's own `TaskManager`: it binds no task to a principal (anyone with the id reads,
 //! answers and cancels it, and its eviction is private, so an owner map kept beside it could
@@ -12,18 +11,16 @@
 //! rmcp's task types on the wire and `TaskInput` for the questions.
 
 mod channel;
-mod store;
 
 use std::future::Future;
-use std::time::Duration;
 
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::CallToolResponse;
 
 pub use channel::TaskOrCall;
-pub(crate) use store::TaskStore;
 
+use crate::channel::is_input_required;
 use crate::extract::Elicit;
 use crate::tasks::TaskInput;
 use crate::wire::ProtocolEra;
@@ -36,63 +33,6 @@ const MISSING_TASKS: &str = "this tool runs as a task when the client declared t
      `self.elicit.tools(&Self::tool_router()).with_tasks().call(…)`, and `get_task`, \
      `update_task` and `cancel_task` return `self.elicit.get_task(request, context)` and so on)";
 
-/// How the tasks of an [`ElicitHandler`](crate::ElicitHandler) live: for how long, how often
-/// clients are told to poll, and how many may run at once.
-///
-/// ```
-/// use std::time::Duration;
-/// use elicit_rmcp::{ElicitHandler, TaskSettings};
-///
-/// let handler = ElicitHandler::local("exports").with_tasks(
-///     TaskSettings::default()
-///         .ttl(Duration::from_secs(15 * 60))
-///         .poll_interval(Duration::from_millis(500))
-///         .max_running(64),
-/// );
-/// # let _ = handler;
-/// ```
-#[derive(Debug, Clone)]
-pub struct TaskSettings {
-    ttl: Duration,
-    poll_interval: Duration,
-    max_running: usize,
-}
-
-impl Default for TaskSettings {
-    /// A task lives an hour (`ttlMs`: 3 600 000), clients poll every second
-    /// (`pollIntervalMs`: 1000), and 1024 tasks may run at once.
-    fn default() -> Self {
-        TaskSettings {
-            ttl: Duration::from_secs(60 * 60),
-            poll_interval: Duration::from_secs(1),
-            max_running: 1024,
-        }
-    }
-}
-
-impl TaskSettings {
-    /// How long a task lives (its `ttlMs`): work still running then is stopped and the task
-    /// `failed`; a task that ended is kept this long again for its client to read, then
-    /// forgotten (`tasks/get` answers as for an unknown id).
-    pub fn ttl(mut self, ttl: Duration) -> Self {
-        self.ttl = ttl;
-        self
-    }
-
-    /// How often clients are asked to poll `tasks/get` (its `pollIntervalMs`).
-    pub fn poll_interval(mut self, interval: Duration) -> Self {
-        self.poll_interval = interval;
-        self
-    }
-
-    /// How many tasks may run at once; a call beyond that runs in the call instead (the
-    /// server decides, and a client that declared tasks takes either answer).
-    pub fn max_running(mut self, tasks: usize) -> Self {
-        self.max_running = tasks;
-        self
-    }
-}
-
 impl Elicit {
     /// Runs `work` as a task when the client declared the tasks extension on this 2026-07-28
     /// call, and in the call otherwise: one declaration for both.
@@ -103,7 +43,7 @@ impl Elicit {
     /// `rmcp::ErrorData` fails it. The task belongs to this call's principal: `tasks/get`,
     /// `tasks/update` and `tasks/cancel` from anyone else get what an unknown id gets. In the
     /// call (a client without the extension, any 2025-11-25 client, or
-    /// [`TaskSettings::max_running`] tasks already running), `work` asks as the method would
+    /// [`TaskSettings::max_running`](crate::TaskSettings::max_running) tasks already running), `work` asks as the method would
     /// and its result is the call's.
     ///
     /// `work` gets a [`TaskOrCall`] to ask through and returns what a tool method returns
@@ -176,7 +116,15 @@ impl Elicit {
         // The call's own context goes back to the wiring: the call ends with the task.
         drop(self);
         let work = work(TaskOrCall::task(input.clone()));
-        let task = store.spawn(input, async move { work.await.into_call_tool_result() });
+        let task = store.spawn(input, async move {
+            match work.await.into_call_tool_result() {
+                Err(error) if is_input_required(&error) => Err(McpError::internal_error(
+                    "a task's work stopped for input it cannot get from tasks/update",
+                    None,
+                )),
+                ended => ended,
+            }
+        });
         Ok(CallToolResponse::Task(task))
     }
 }

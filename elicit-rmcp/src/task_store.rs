@@ -1,6 +1,7 @@
-//! The tasks an [`ElicitHandler`](crate::ElicitHandler) serves: created by [`Elicit::task`]
-//! (crate::Elicit::task), read by `tasks/get`, answered by `tasks/update`, stopped by
-//! `tasks/cancel`, each visible to the principal whose call created it alone.
+//! The tasks an [`ElicitHandler`](crate::ElicitHandler) serves: created by
+//! [`Elicit::task`](crate::Elicit::task), read by `tasks/get`, answered by `tasks/update`,
+//! stopped by `tasks/cancel`, each visible to the principal whose call created it alone; and
+//! their [`TaskSettings`].
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -17,11 +18,66 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::task::AbortHandle;
 
-use super::TaskSettings;
-use crate::channel::is_input_required;
 use crate::convert::input_requests;
 use crate::tasks::TaskInput;
 use crate::wire::{InputResponse, TasksUpdateParams};
+
+/// How the tasks of an [`ElicitHandler`](crate::ElicitHandler) live: for how long, how often
+/// clients are told to poll, and how many may run at once.
+///
+/// ```
+/// use std::time::Duration;
+/// use elicit_rmcp::{ElicitHandler, TaskSettings};
+///
+/// let handler = ElicitHandler::local("exports").with_tasks(
+///     TaskSettings::default()
+///         .ttl(Duration::from_secs(15 * 60))
+///         .poll_interval(Duration::from_millis(500))
+///         .max_running(64),
+/// );
+/// # let _ = handler;
+/// ```
+#[derive(Debug, Clone)]
+pub struct TaskSettings {
+    ttl: Duration,
+    poll_interval: Duration,
+    max_running: usize,
+}
+
+impl Default for TaskSettings {
+    /// A task lives an hour (`ttlMs`: 3 600 000), clients poll every second
+    /// (`pollIntervalMs`: 1000), and 1024 tasks may run at once.
+    fn default() -> Self {
+        TaskSettings {
+            ttl: Duration::from_secs(60 * 60),
+            poll_interval: Duration::from_secs(1),
+            max_running: 1024,
+        }
+    }
+}
+
+impl TaskSettings {
+    /// How long a task lives (its `ttlMs`): work still running then is stopped and the task
+    /// `failed`; a task that ended is kept this long again for its client to read, then
+    /// forgotten (`tasks/get` answers as for an unknown id).
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// How often clients are asked to poll `tasks/get` (its `pollIntervalMs`).
+    pub fn poll_interval(mut self, interval: Duration) -> Self {
+        self.poll_interval = interval;
+        self
+    }
+
+    /// How many tasks may run at once; a call beyond that runs in the call instead (the
+    /// server decides, and a client that declared tasks takes either answer).
+    pub fn max_running(mut self, tasks: usize) -> Self {
+        self.max_running = tasks;
+        self
+    }
+}
 
 /// The tasks of one handler, by id. Shared by its clones.
 pub(crate) struct TaskStore {
@@ -141,10 +197,6 @@ impl TaskStore {
             ),
             Ok(_) => failed(McpError::internal_error(
                 "a task's work ended in another input_required round or task, which only a call can",
-                None,
-            )),
-            Err(error) if is_input_required(&error) => failed(McpError::internal_error(
-                "a task's work stopped for input it cannot get from tasks/update",
                 None,
             )),
             Err(error) => failed(error),
