@@ -15,7 +15,7 @@ use axum::body::Body;
 use axum::extract::{Form, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -41,7 +41,7 @@ struct Provider {
 }
 
 /// The token endpoint: the code once, with the verifier of its challenge and the app's
-/// credentials (HTTP Basic, as the oauth2 crate sends them).
+/// credentials (HTTP Basic, each form-urlencoded first, as RFC 6749 §2.3.1 has them sent).
 async fn token(
     State(provider): State<Arc<Provider>>,
     headers: HeaderMap,
@@ -124,6 +124,25 @@ async fn provider() -> (String, Arc<Provider>) {
             // A well-formed account, only too large: refused for its size alone.
             axum::routing::get(|| async { axum::Json(json!({"login": "x".repeat(70_000)})) }),
         )
+        .route(
+            "/user-moved",
+            // The real account endpoint, one redirect away: refused for the redirect alone.
+            axum::routing::get(|| async { Redirect::temporary("/user") }),
+        )
+        .route(
+            "/token-moved",
+            // The real token endpoint, one `307` away (which keeps the `POST` and its body):
+            // followed, the exchange would succeed.
+            post(|| async { Redirect::temporary("/token") }),
+        )
+        .route(
+            "/token-huge",
+            // A token, only in an answer over 64 KiB: refused for its size alone.
+            post(|| async {
+                let padding = "x".repeat(70_000);
+                axum::Json(json!({"access_token": "gho_token", "token_type": "bearer", "padding": padding}))
+            }),
+        )
         .with_state(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -177,13 +196,18 @@ async fn setup() -> Setup {
 
 /// The setup, with the provider's account endpoint at this path of it.
 async fn setup_with(account_path: Option<&str>) -> Setup {
+    setup_at("/token", account_path).await
+}
+
+/// The setup, with the provider's token endpoint and account endpoint at these paths of it.
+async fn setup_at(token_path: &str, account_path: Option<&str>) -> Setup {
     let (base, provider) = provider().await;
     let (store, server) = store_and_server(sealer());
     let hook = Arc::new(App::default());
     let github = OAuthProvider::new(
         "github",
         format!("{base}/authorize"),
-        format!("{base}/token"),
+        format!("{base}{token_path}"),
         CLIENT_ID,
     )
     .with_client_secret(CLIENT_SECRET)
@@ -477,6 +501,43 @@ async fn the_provider_refusing_or_a_bad_code_fails_the_flow_with_a_reason() {
     );
 }
 
+/// The token request follows no redirect (a `307` to the real endpoint would carry the code,
+/// the PKCE verifier and the client's credentials wherever it points) and reads no answer over
+/// 64 KiB: either fails the flow with the plain reason, and the hook is never called.
+#[tokio::test]
+async fn the_token_request_follows_no_redirect_and_refuses_an_oversized_answer() {
+    for path in ["/token-moved", "/token-huge"] {
+        let setup = setup_at(path, None).await;
+        fails_with(&setup, "the provider did not issue a token", path).await;
+        assert!(
+            setup.provider.exchanges.lock().unwrap().is_empty(),
+            "{path}: the endpoint it points to is never asked"
+        );
+    }
+}
+
+/// A flow through Confirm and the provider's callback on `setup` that fails with `reason`:
+/// shown on the callback's page and read by the tool, and no token kept (`case` says which).
+async fn fails_with(setup: &Setup, reason: &str, case: &str) {
+    let (handle, state) = start(&setup.caller);
+    let sent = confirm_as(setup, &handle, ALICE);
+    let (status, html) = callback(&setup.app, &sent.state, ALICE, Some(&sent.cookie)).await;
+    assert_eq!(status, StatusCode::OK, "{case}");
+    assert!(html.contains(reason), "{case}: {html}");
+    assert!(
+        setup.hook.tokens.lock().unwrap().is_empty(),
+        "{case}: no token kept"
+    );
+    assert_eq!(
+        retry(&setup.caller, &state),
+        UrlAnswer::Failed {
+            state: bound(),
+            reason: reason.into(),
+        },
+        "{case}"
+    );
+}
+
 /// The provider's account endpoint: asked with the token, its answer given to the hook; an
 /// endpoint that gives no account object fails the flow, and the hook is never called.
 #[tokio::test]
@@ -502,28 +563,14 @@ async fn the_account_endpoint_says_whose_token_it_is_or_the_flow_fails() {
         UrlAnswer::Completed { .. }
     ));
 
-    for path in ["/user-refused", "/user-list", "/user-huge"] {
+    for path in ["/user-refused", "/user-list", "/user-huge", "/user-moved"] {
         let setup = setup_with(Some(path)).await;
-        let (handle, state) = start(&setup.caller);
-        let sent = confirm_as(&setup, &handle, ALICE);
-        let (status, html) = callback(&setup.app, &sent.state, ALICE, Some(&sent.cookie)).await;
-        assert_eq!(status, StatusCode::OK, "{path}");
-        assert!(
-            html.contains("the provider did not say whose account this is"),
-            "{path}: {html}"
-        );
-        assert!(
-            setup.hook.tokens.lock().unwrap().is_empty(),
-            "{path}: no token kept"
-        );
-        assert_eq!(
-            retry(&setup.caller, &state),
-            UrlAnswer::Failed {
-                state: bound(),
-                reason: "the provider did not say whose account this is".into(),
-            },
-            "{path}"
-        );
+        fails_with(
+            &setup,
+            "the provider did not say whose account this is",
+            path,
+        )
+        .await;
     }
 }
 

@@ -1,18 +1,22 @@
 //! Whose account a token is: the provider's account endpoint (GitHub's `/user`, an OpenID
 //! Connect userinfo endpoint), asked once after the code exchange.
 
-use oauth2::reqwest::header::{ACCEPT, USER_AGENT};
+use ::axum::body::Bytes;
+use http::{HeaderValue, Request, header};
+use http_body_util::Full;
 use serde_json::Value;
 
-/// The most of an account answer read: a user object is a few KiB.
-const LIMIT: usize = 64 * 1024;
+use super::client::Http;
 
 /// What the flow fails with when the endpoint gives no account (the details go to the log).
 pub(super) const NO_ACCOUNT: &str = "the provider did not say whose account this is";
 
-/// The JSON object `url` answers for `token`, over `http` (no redirects, its timeout).
+/// The `User-Agent` of every request to the provider (GitHub's API refuses one without).
+pub(super) const USER_AGENT: &str = concat!("elicit-axum/", env!("CARGO_PKG_VERSION"));
+
+/// The JSON object `url` answers for `token`, over `http`.
 pub(super) async fn fetch(
-    http: &oauth2::reqwest::Client,
+    http: &Http,
     provider: &str,
     url: &str,
     token: &str,
@@ -23,44 +27,27 @@ pub(super) async fn fetch(
     })
 }
 
-/// The JSON object `url` answers (with `token` as a bearer token, if any), or why not: at most
-/// [`LIMIT`] bytes, a success status, no redirects (the client follows none).
-pub(super) async fn get_json(
-    http: &oauth2::reqwest::Client,
-    url: &str,
-    token: Option<&str>,
-) -> Result<Value, String> {
-    let mut request = http
-        .get(url)
-        .header(ACCEPT, "application/json")
-        // GitHub's API refuses a request without one.
-        .header(
-            USER_AGENT,
-            concat!("elicit-axum/", env!("CARGO_PKG_VERSION")),
-        );
+/// The JSON object `url` answers (with `token` as a bearer token, if any), or why not: a
+/// success status, within the client's bounds (no redirects, 64 KiB, 10 s).
+pub(super) async fn get_json(http: &Http, url: &str, token: Option<&str>) -> Result<Value, String> {
+    let mut request = Request::get(url)
+        .header(header::ACCEPT, "application/json")
+        .header(header::USER_AGENT, USER_AGENT);
     if let Some(token) = token {
-        request = request.bearer_auth(token);
+        let mut bearer = HeaderValue::try_from(format!("Bearer {token}"))
+            .map_err(|_| "a token that is not a header value".to_owned())?;
+        bearer.set_sensitive(true);
+        request = request.header(header::AUTHORIZATION, bearer);
     }
-    let mut response = request
-        .send()
-        .await
-        .map_err(|e| e.without_url().to_string())?;
-    let status = response.status();
+    let request = request
+        .body(Full::new(Bytes::new()))
+        .map_err(|e| format!("the request: {e}"))?;
+    let answer = http.send(request).await?;
+    let status = answer.status;
     if !status.is_success() {
         return Err(format!("status {status}"));
     }
-    let mut body = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| e.without_url().to_string())?
-    {
-        if body.len() + chunk.len() > LIMIT {
-            return Err(format!("an answer over {LIMIT} bytes"));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    match serde_json::from_slice::<Value>(&body) {
+    match serde_json::from_slice::<Value>(&answer.body) {
         Ok(object) if object.is_object() => Ok(object),
         Ok(_) => Err("not a JSON object".to_owned()),
         Err(e) => Err(format!("not JSON: {e}")),

@@ -6,11 +6,10 @@
 use ::axum::response::Response;
 use http::request::Parts;
 use http::{HeaderValue, StatusCode, header};
-use oauth2::{AuthorizationCode, PkceCodeVerifier, TokenResponse};
 use serde_json::Value;
 
 use super::binding;
-use super::{Connection, Inner, OAuthHook, OAuthProvider, OAuthToken, client};
+use super::{Connection, Inner, OAuthHook, OAuthToken, grant};
 use crate::hook::OpenedLink;
 
 /// The callback's query, as the provider sends it.
@@ -79,7 +78,9 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         secrets: Vec::new(),
     };
     let outcome = match (query.code.filter(|c| !c.is_empty()), query.error) {
-        (Some(code), None) => exchange(&inner.provider, &inner.http, &code, started.verifier).await,
+        (Some(code), None) => {
+            grant::exchange(&inner.provider, &inner.http, &code, &started.verifier).await
+        }
         (_, Some(error)) => Err(format!(
             "the provider did not authorize the connection ({})",
             error
@@ -130,35 +131,6 @@ async fn account<H>(inner: &Inner<H>, token: &OAuthToken) -> Result<Option<Value
     super::account::fetch(&inner.http, provider, url, token.access_token())
         .await
         .map(Some)
-}
-
-/// The code traded for a token at `provider`'s token endpoint, with the PKCE verifier.
-pub(super) async fn exchange(
-    provider: &OAuthProvider,
-    http: &oauth2::reqwest::Client,
-    code: &str,
-    verifier: String,
-) -> Result<OAuthToken, String> {
-    let client = client(provider)?;
-    let token = client
-        .exchange_code(AuthorizationCode::new(code.to_owned()))
-        .set_pkce_verifier(PkceCodeVerifier::new(verifier))
-        .request_async(http)
-        .await
-        .map_err(|e| {
-            // The provider's words go to the log; the flow fails with a plain reason.
-            tracing::warn!(target: "elicit", provider = %provider.name.escape_debug(), error = %e.to_string().escape_debug(), "OAuth code exchange failed");
-            "the provider did not issue a token".to_owned()
-        })?;
-    Ok(OAuthToken {
-        access_token: token.access_token().secret().clone(),
-        token_type: token.token_type().as_ref().to_owned(),
-        refresh_token: token.refresh_token().map(|t| t.secret().clone()),
-        expires_in: token.expires_in(),
-        scopes: token
-            .scopes()
-            .map(|scopes| scopes.iter().map(|s| s.to_string()).collect()),
-    })
 }
 
 /// The uniform refusal (403): the reason goes to the log only. The nonce cookie stays: a

@@ -2,11 +2,12 @@
 //! Connect Discovery 1.0 (`{issuer}/.well-known/openid-configuration`), then RFC 8414
 //! (`/.well-known/oauth-authorization-server{path}`), as MCP clients look for them too.
 
-use oauth2::url::Url;
+use http::Uri;
 use serde_json::Value;
 
 use super::account::get_json;
-use super::{OAuthError, OAuthProvider, http_client};
+use super::client::Http;
+use super::{OAuthError, OAuthProvider};
 
 impl OAuthProvider {
     /// The authorization server whose issuer identifier is `issuer`, its endpoints read from its
@@ -36,7 +37,7 @@ impl OAuthProvider {
     pub async fn discover(issuer: &str, client_id: impl Into<String>) -> Result<Self, OAuthError> {
         super::provider::checked_url("the issuer", issuer)?;
         let refused = |why: String| OAuthError(format!("the issuer {issuer}: {why}"));
-        let http = http_client()?;
+        let http = Http::new()?;
         let mut why = Vec::new();
         for url in metadata_urls(issuer).map_err(refused)? {
             match get_json(&http, &url, None).await {
@@ -50,12 +51,20 @@ impl OAuthProvider {
 
 /// Where `issuer`'s metadata may be, in the order asked.
 fn metadata_urls(issuer: &str) -> Result<[String; 2], String> {
-    let url = Url::parse(issuer).map_err(|e| format!("not a URL ({e})"))?;
-    if url.query().is_some() || url.fragment().is_some() {
+    if issuer.contains(['?', '#']) {
         return Err("an issuer has no query or fragment".to_owned());
     }
+    let url = issuer
+        .parse::<Uri>()
+        .map_err(|e| format!("not a URL ({e})"))?;
+    let (Some(scheme), Some(authority)) = (url.scheme_str(), url.authority()) else {
+        return Err("not an absolute URL".to_owned());
+    };
+    if authority.as_str().contains('@') {
+        return Err("an issuer has no user name or password".to_owned());
+    }
     let path = url.path().trim_end_matches('/');
-    let origin = url.origin().ascii_serialization();
+    let origin = format!("{scheme}://{authority}");
     Ok([
         format!("{origin}{path}/.well-known/openid-configuration"),
         format!("{origin}/.well-known/oauth-authorization-server{path}"),

@@ -13,13 +13,14 @@ use ::axum::response::{IntoResponse, Redirect, Response};
 use ::axum::routing::get;
 use http::request::Parts;
 use http::{HeaderValue, StatusCode, header};
-use oauth2::{CsrfToken, PkceCodeChallenge};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::callback::{Query, exchange};
+use super::callback::Query;
+use super::client::Http;
+use super::grant::{self, Pkce};
 use super::nonces::NonceCookie;
-use super::{OAuthError, OAuthProvider, http_client, to_provider};
+use super::{OAuthError, OAuthProvider, to_provider};
 use crate::BrowserUser;
 use crate::cookie::RouteCookie;
 use crate::texts::PageTexts;
@@ -98,7 +99,7 @@ struct Inner {
     nonce: NonceCookie,
     session: RouteCookie,
     texts: PageTexts,
-    http: oauth2::reqwest::Client,
+    http: Http,
 }
 
 impl fmt::Debug for SignIn {
@@ -166,7 +167,7 @@ impl SignIn {
                 )),
                 session: RouteCookie::new("elicit_session", "__Host-elicit_session", secure),
                 texts: PageTexts::default(),
-                http: http_client()?,
+                http: Http::new()?,
             }),
         })
     }
@@ -310,13 +311,15 @@ impl Inner {
         let next = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         // Any `GET` gets here, another site's forced navigations too: they share the nonce of
         // the browser's sign-in under way rather than push it out.
-        let fresh = CsrfToken::new_random().secret().clone();
+        let (fresh, pkce) = match grant::random_text::<16>().and_then(|n| Ok((n, Pkce::new()?))) {
+            Ok(drawn) => drawn,
+            Err(reason) => return self.failed(&format!("the sign-in could not start: {reason}")),
+        };
         let max_age = self.sealer.ttl().as_secs();
         let (nonce, cookie) = self.nonce.shared(parts, fresh, max_age);
-        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let started = Started {
             next: next.to_owned(),
-            verifier: verifier.secret().clone(),
+            verifier: pkce.verifier,
         };
         let state = match self
             .sealer
@@ -329,7 +332,7 @@ impl Inner {
             }
         };
         let scopes = self.provider.scopes.iter().cloned();
-        let response = match to_provider(&self.provider, state, challenge, scopes, &cookie) {
+        let response = match to_provider(&self.provider, &state, &pkce.challenge, scopes, &cookie) {
             Ok(response) => response,
             Err(reason) => return self.failed(&reason),
         };
@@ -364,7 +367,8 @@ impl Inner {
             (None, None) => return self.failed("the provider sent no code"),
         };
         let subject = async {
-            let token = exchange(&self.provider, &self.http, &code, started.verifier).await?;
+            let token =
+                grant::exchange(&self.provider, &self.http, &code, &started.verifier).await?;
             let name = &self.provider.name;
             let account =
                 super::account::fetch(&self.http, name, &self.userinfo, token.access_token())

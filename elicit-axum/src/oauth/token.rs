@@ -34,7 +34,7 @@ impl OAuthToken {
     pub fn access_token(&self) -> &str {
         &self.access_token
     }
-    /// Its type, as the provider said it (`bearer`).
+    /// Its type, lowercased (`bearer`: RFC 6749 has token types compared without case).
     pub fn token_type(&self) -> &str {
         &self.token_type
     }

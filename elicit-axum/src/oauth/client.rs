@@ -1,0 +1,106 @@
+//! The client for the provider's endpoints (token, account, metadata): hyper's, the HTTP
+//! stack axum serves with, over rustls with the Mozilla roots of `webpki-roots` and the
+//! application's rustls crypto provider if it installed one
+//! (`rustls::crypto::CryptoProvider::install_default`), else ring's.
+//!
+//! What it never does: follow a redirect (one could send the code and the client secret, or
+//! the token, elsewhere: a `3xx` is an answer like any other, which no caller takes), read
+//! more than [`LIMIT`] bytes of an answer, or take more than [`TIMEOUT`] from connecting to the
+//! answer's last byte.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ::axum::body::Bytes;
+use http::{HeaderMap, Request, StatusCode};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+
+use super::OAuthError;
+
+/// The most of an answer read: a token response or a user object is a few KiB.
+pub(super) const LIMIT: usize = 64 * 1024;
+
+/// The longest a request may take, from connecting to the answer's last byte.
+pub(super) const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// An answer, read whole: at most [`LIMIT`] bytes, within [`TIMEOUT`].
+pub(super) struct Answer {
+    pub(super) status: StatusCode,
+    pub(super) headers: HeaderMap,
+    pub(super) body: Bytes,
+}
+
+/// The client (cheap to clone: its connection pool is shared).
+#[derive(Clone)]
+pub(super) struct Http {
+    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+}
+
+impl Http {
+    /// The client: HTTP/1.1, `https` through rustls with the Mozilla roots, plain `http` for
+    /// the loopback endpoints the provider's checks let through, idle connections kept 90 s.
+    pub(super) fn new() -> Result<Http, OAuthError> {
+        // The process's provider when the application chose one, as reqwest does; else ring,
+        // whatever else the tree enables of rustls (so no "which provider" panic). rustls
+        // deprecates ring's for its lack of post-quantum key exchange: an application that
+        // wants that installs aws-lc-rs's.
+        #[allow(deprecated)]
+        let provider = rustls::crypto::CryptoProvider::get_default()
+            .cloned()
+            .unwrap_or_else(|| Arc::new(rustls::crypto::ring::default_provider()));
+        let https = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_provider_and_webpki_roots(provider)
+            .map_err(|e| {
+                OAuthError(format!(
+                    "the TLS settings for the provider's endpoints: {e}"
+                ))
+            })?
+            .https_or_http()
+            .enable_http1()
+            .build();
+        let client = Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .pool_idle_timeout(Duration::from_secs(90))
+            .build(https);
+        Ok(Http { client })
+    }
+
+    /// `request`'s answer, or why there is none (the text says why, never the URL).
+    pub(super) async fn send(&self, request: Request<Full<Bytes>>) -> Result<Answer, String> {
+        let exchange = async {
+            let response = self.client.request(request).await.map_err(|e| chain(&e))?;
+            let (parts, body) = response.into_parts();
+            let body = Limited::new(body, LIMIT).collect().await.map_err(|e| {
+                if e.is::<http_body_util::LengthLimitError>() {
+                    format!("an answer over {LIMIT} bytes")
+                } else {
+                    chain(&*e)
+                }
+            })?;
+            Ok(Answer {
+                status: parts.status,
+                headers: parts.headers,
+                body: body.to_bytes(),
+            })
+        };
+        tokio::time::timeout(TIMEOUT, exchange)
+            .await
+            .unwrap_or_else(|_| Err(format!("no answer within {} s", TIMEOUT.as_secs())))
+    }
+}
+
+/// `error` and its causes, `: `-separated (hyper's own text names only the kind of failure).
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        cause = e.source();
+    }
+    text
+}
