@@ -18,7 +18,8 @@
 #![doc = "7. [`eras_and_capabilities`](crate::guide::eras_and_capabilities): protocol 2026-07-28 and \
            2025-11-25 from one handler, client capabilities, and falling back when the client \
            cannot ask."]
-//! 8. [`tasks`](crate::guide::tasks): asking from a running task through `tasks/get` and
+//! 8. [`tasks`](crate::guide::tasks): a long tool that answers with a task when the client
+//!    can run one, and asks in the call otherwise; its questions through `tasks/get` and
 //!    `tasks/update`.
 #![doc = "9. [`production_security`](crate::guide::production_security): keys from configuration \
            and their rotation, the principal, strict provenance, single use, Redis, lifetimes, and \

@@ -84,6 +84,7 @@
 
 mod checks;
 mod connect;
+mod follow;
 mod guard;
 mod redact;
 mod request;
@@ -101,7 +102,7 @@ use rmcp::model::{CallToolResult, GetPromptResult, JsonObject};
 use serde_json::Value;
 
 use crate::form::ElicitForm;
-use crate::url::{ElicitUrl, LandingPage};
+use crate::url::ElicitUrl;
 use crate::wire::ProtocolEra;
 use script::{Entry, form_properties, url_key};
 
@@ -131,17 +132,18 @@ pub enum Capabilities {
 /// Replies are keyed by question key. On 2026-07-28 every question arrives under its key; a
 /// 2025-11-25 `elicitation/create` carries none, so there a form is recognised by its
 /// property names (the form given to [`ScriptedClient::reply`], or the names given to
-/// [`ScriptedClient::reply_to_form`]) and a URL request by the key sealed in its link (opened
-/// on the [browser](ScriptedClient::browser)'s landing page), or as the only URL question of
-/// the script.
+/// [`ScriptedClient::reply_to_form`]) and a URL request by the key sealed in its link (when
+/// the [browser](ScriptedClient::browser) can tell, as a [`StandInPage`] can), else by its
+/// message (the `#[elicit_url]` struct's), or as the only URL question of the script.
 #[derive(Clone)]
 pub struct ScriptedClient {
     era: ProtocolEra,
     capabilities: Capabilities,
     entries: Vec<Entry>,
-    browser: Option<Browser>,
+    browser: Option<std::sync::Arc<dyn UrlBrowser>>,
     max_rounds: usize,
     timeout: Duration,
+    tasks: bool,
 }
 
 impl ScriptedClient {
@@ -157,12 +159,77 @@ impl ScriptedClient {
             browser: None,
             max_rounds: Self::MAX_ROUNDS,
             timeout: Duration::from_secs(30),
+            tasks: false,
         }
     }
 
     /// Declares `capabilities` instead of form and URL elicitation.
     pub fn capabilities(mut self, capabilities: Capabilities) -> Self {
         self.capabilities = capabilities;
+        self
+    }
+
+    /// Declares the tasks extension (`io.modelcontextprotocol/tasks`), as a client that runs
+    /// tasks does: a tool may then answer a 2026-07-28 call with a task. The client polls
+    /// `tasks/get` (as often as the task's `pollIntervalMs` says, at most every 50 ms),
+    /// answers each new question it shows with `tasks/update` (the same replies as in a call),
+    /// and ends with the task's result (`completed`), its error (`failed`), [`Outcome::Cancelled`]
+    /// (`cancelled`), or [`Outcome::InputRequired`] with the last `tasks/get` when the script
+    /// leaves what it shows unanswered. On 2025-11-25 the declaration is in `initialize`, and a
+    /// tool asks in the call.
+    ///
+    /// ```
+    /// use elicit_rmcp::testing::{ScriptedClient, Side, UserReply};
+    /// use elicit_rmcp::wire::ProtocolEra;
+    /// use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler};
+    /// use rmcp::model::CallToolResponse;
+    /// use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
+    /// use serde_json::json;
+    ///
+    /// /// Overwrite last week's export?
+    /// #[derive(ElicitForm)]
+    /// struct Overwrite {
+    ///     overwrite: bool,
+    /// }
+    ///
+    /// #[derive(Clone)]
+    /// struct Server {
+    ///     elicit: ElicitHandler,
+    /// }
+    ///
+    /// #[tool_router]
+    /// impl Server {
+    ///     #[tool(description = "Export the reports")]
+    ///     async fn export(&self, cx: Elicit) -> Result<CallToolResponse, McpError> {
+    ///         cx.task(|mut input| async move {
+    ///             Ok(match Overwrite::ask(&mut input).await? {
+    ///                 Answer::Accepted(Overwrite { overwrite: true }) => "exported".to_owned(),
+    ///                 _ => "kept last week's".to_owned(),
+    ///             })
+    ///         })
+    ///         .await
+    ///     }
+    /// }
+    ///
+    /// #[elicit_rmcp::handler(tasks)]
+    /// impl ServerHandler for Server {}
+    ///
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// for era in ProtocolEra::ALL {
+    ///     let run = ScriptedClient::new(era)
+    ///         .tasks()
+    ///         .reply::<Overwrite>(UserReply::Accept(json!({"overwrite": true})))
+    ///         .call_tool(Server { elicit: ElicitHandler::local("exports") }, "export", json!({}))
+    ///         .await;
+    ///     assert_eq!(run.text(), "exported");
+    ///     // On 2026-07-28 the question came through `tasks/get`, the answer by `tasks/update`.
+    ///     let updates = run.transcript.requests(Side::Client, "tasks/update").len();
+    ///     assert_eq!(updates, usize::from(era == ProtocolEra::Mrtr2026));
+    /// }
+    /// # });
+    /// ```
+    pub fn tasks(mut self) -> Self {
+        self.tasks = true;
         self
     }
 
@@ -241,13 +308,19 @@ impl ScriptedClient {
             key: key.to_owned(),
             replies,
             properties,
+            message: None,
         });
         self
     }
 
-    /// Answers URL elicitation `T` with `reply` (usually [`UserReply::CompleteUrl`]).
-    pub fn reply_url<T: ElicitUrl>(self, reply: UserReply) -> Self {
-        self.reply_url_as(&url_key::<T>(), reply)
+    /// Answers URL elicitation `T` with `reply` (usually [`UserReply::OpenUrl`], the person
+    /// going through the page in the [browser](ScriptedClient::browser)).
+    pub fn reply_url<T: ElicitUrl>(mut self, reply: UserReply) -> Self {
+        self = self.reply_url_as(&url_key::<T>(), reply);
+        if let Some(entry) = self.entries.iter_mut().find(|e| e.key == T::KEY) {
+            entry.message = Some(T::MESSAGE.to_owned());
+        }
+        self
     }
 
     /// Answers the URL-mode question asked under `key` with `reply`.
@@ -255,10 +328,12 @@ impl ScriptedClient {
         self.set_entry(key, vec![reply], None)
     }
 
-    /// The landing page URL-mode links lead to, and the user signed in to the browser that
-    /// opens them (for [`UserReply::CompleteUrl`]).
-    pub fn browser(mut self, page: LandingPage, user: impl Into<String>) -> Self {
-        self.browser = Some(Browser::new(page, user));
+    /// The person's browser, which URL-mode links are opened in: a [`UserReply::OpenUrl`] goes
+    /// through the real page in it (`elicit_axum::testing::Browser`, your app's own router), a
+    /// [`UserReply::CompleteUrl`] is recorded by it ([`StandInPage`]); then the client accepts.
+    /// The guide's testing chapter has a whole URL flow, on both eras.
+    pub fn browser(mut self, browser: impl UrlBrowser) -> Self {
+        self.browser = Some(std::sync::Arc::new(browser));
         self
     }
 

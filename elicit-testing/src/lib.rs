@@ -8,19 +8,20 @@ mod browser;
 mod reply;
 mod review;
 
-pub use browser::{Browser, BrowserError};
+pub use browser::{BrowserError, BrowserFuture, StandInPage, UrlBrowser};
 /// The proptest this crate's [`answers`] strategies are built with.
 pub use proptest;
 pub use reply::UserReply;
 pub use review::review;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use elicit_runtime::form::ElicitForm;
 use elicit_runtime::request::{ElicitContext, Reply};
-use elicit_runtime::url::{ElicitUrl, LandingPage};
+use elicit_runtime::url::ElicitUrl;
 use elicit_runtime::wire::ElicitParams;
 use elicit_runtime::wire::{InputRequest, InputRequiredResult, JsonRpcError, PROTOCOL_2026_07_28};
 use elicit_runtime::{ElicitServer, Interrupt};
@@ -127,13 +128,24 @@ impl Responses {
 /// assert_eq!(run.result, "4 guests");
 /// assert_eq!(run.rounds.len(), 1);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct TestClient {
     server: ElicitServer,
     capabilities: Value,
     principal: Option<String>,
     max_rounds: usize,
-    browser: Option<Browser>,
+    browser: Option<Arc<dyn UrlBrowser>>,
+}
+
+impl std::fmt::Debug for TestClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestClient")
+            .field("capabilities", &self.capabilities)
+            .field("principal", &self.principal)
+            .field("max_rounds", &self.max_rounds)
+            .field("browser", &self.browser.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// What [`TestClient`] saw: the final result and every `InputRequiredResult` before it.
@@ -166,15 +178,15 @@ impl TestClient {
         self.principal = Some(principal.into());
         self
     }
-    /// The landing page URL-mode links lead to, and the user signed in to the browser: a
-    /// [`UserReply::CompleteUrl`] opens the link there as `user`, completes the flow with its
-    /// result, and then accepts.
+    /// The person's browser, which URL-mode links are opened in: a [`UserReply::OpenUrl`] goes
+    /// through the real page in it (`elicit_axum::testing::Browser`), a
+    /// [`UserReply::CompleteUrl`] is recorded by it ([`StandInPage`]); then the client accepts.
     ///
     /// ```
     /// use elicit_runtime::state::{KeyRing, StateSealer};
     /// use elicit_runtime::url::{LandingPage, UrlSettings};
     /// use elicit_runtime::{ElicitContext, ElicitServer, Interrupt, UrlAnswer, elicit_url};
-    /// use elicit_testing::{TestClient, UserReply};
+    /// use elicit_testing::{StandInPage, TestClient, UserReply};
     /// use pollster::block_on;
     /// use serde_json::json;
     ///
@@ -196,7 +208,7 @@ impl TestClient {
     ///     .with_url(UrlSettings::in_memory());
     /// let client = TestClient::new(server.clone())
     ///     .principal("alice")
-    ///     .browser(LandingPage::new(&server), "alice");
+    ///     .browser(StandInPage::new(LandingPage::new(&server), "alice"));
     /// let reply = |_: &str, _: &_| UserReply::CompleteUrl(Some(json!({"account": "a@example.com"})));
     /// let run = block_on(client.call_tool("sync", json!({}), reply, sync)).unwrap();
     /// assert_eq!(run.result, r#"synced "a@example.com""#);
@@ -204,12 +216,12 @@ impl TestClient {
     /// // Another browser user cannot finish alice's flow.
     /// let mallory = TestClient::new(server.clone())
     ///     .principal("alice")
-    ///     .browser(LandingPage::new(&server), "mallory");
+    ///     .browser(StandInPage::new(LandingPage::new(&server), "mallory"));
     /// let refused = block_on(mallory.call_tool("sync", json!({}), reply, sync)).unwrap_err();
     /// assert!(refused.message.starts_with("the test client could not complete"), "{}", refused.message);
     /// ```
-    pub fn browser(mut self, page: LandingPage, user: impl Into<String>) -> Self {
-        self.browser = Some(Browser::new(page, user));
+    pub fn browser(mut self, browser: impl UrlBrowser) -> Self {
+        self.browser = Some(Arc::new(browser));
         self
     }
 
@@ -295,17 +307,17 @@ impl TestClient {
 }
 
 impl TestClient {
-    /// What the client sends for `reply` to the question under `key`: the browser finishes
-    /// the page first for [`UserReply::CompleteUrl`].
+    /// What the client sends for `reply` to the question under `key`: the browser goes
+    /// through the page first for [`UserReply::OpenUrl`] and [`UserReply::CompleteUrl`].
     async fn send(
         &self,
         key: &str,
         request: &InputRequest,
         reply: UserReply,
     ) -> Result<Option<Value>, JsonRpcError> {
-        let UserReply::CompleteUrl(result) = &reply else {
+        if !matches!(reply, UserReply::OpenUrl | UserReply::CompleteUrl(_)) {
             return Ok(reply.result());
-        };
+        }
         let failed = |why: String| {
             JsonRpcError::new(
                 elicit_runtime::wire::INTERNAL_ERROR,
@@ -314,18 +326,20 @@ impl TestClient {
             )
         };
         let Some(browser) = &self.browser else {
-            return Err(failed(
-                "`UserReply::CompleteUrl` needs a browser: `TestClient::browser(page, user)`"
-                    .into(),
-            ));
+            return Err(failed(format!(
+                "`UserReply::{reply:?}` needs a browser: `TestClient::browser`"
+            )));
         };
         let InputRequest::Elicit(ElicitParams::Url(link)) = request else {
             return Err(failed("it is not a URL-mode question".into()));
         };
-        browser
-            .complete(&link.url, result.clone())
-            .await
-            .map_err(|e| failed(e.to_string()))?;
+        let visited = match &reply {
+            UserReply::CompleteUrl(result) => {
+                browser.complete_url(&link.url, result.as_ref()).await
+            }
+            _ => browser.open_url(&link.url).await,
+        };
+        visited.map_err(failed)?;
         Ok(reply.result())
     }
 }

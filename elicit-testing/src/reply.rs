@@ -30,11 +30,18 @@ pub enum UserReply {
     Decline,
     /// `cancel`.
     Cancel,
-    /// A URL-mode question: the browser user opens the link on the landing page, the page
-    /// completes the flow with this server-side result, then the client answers `accept`.
-    /// Needs a browser (`TestClient::browser`, `ScriptedClient::browser`); in
+    /// A URL-mode question: the person opens the link in the client's browser and goes
+    /// through the real page (`elicit_axum::testing::Browser`: presses its Confirm, typing what
+    /// the browser was given into masked inputs, through an OAuth provider and back), then the
+    /// client answers `accept`; the tool gets what the page's hook recorded. Needs a
+    /// [`UrlBrowser`](crate::UrlBrowser) (`TestClient::browser`, `ScriptedClient::browser`); in
     /// [`Responses`](crate::Responses), which only carries what the client sends, it is the
     /// bare `accept` of [`UserReply::AcceptUrl`].
+    OpenUrl,
+    /// A URL-mode question whose page is stood in for ([`StandInPage`](crate::StandInPage)):
+    /// the flow is recorded completed with this server-side result as the landing page would,
+    /// then the client answers `accept`. For a tool tested without its page; in
+    /// [`Responses`](crate::Responses) it is the bare `accept` of [`UserReply::AcceptUrl`].
     CompleteUrl(Option<Value>),
     /// `accept` on a URL-mode question, the browser never opening the page: a person who says
     /// yes and never goes, or a test that finishes the page itself (`LandingPage`). With a
@@ -56,13 +63,15 @@ impl UserReply {
     }
 
     /// The `ElicitResult` the client sends for this reply (`None`: nothing, the question is
-    /// left unanswered). Both URL-mode replies send a bare `accept`.
+    /// left unanswered). Every URL-mode reply sends a bare `accept`.
     pub fn result(&self) -> Option<Value> {
         match self {
             UserReply::Accept(content) => Some(json!({"action": "accept", "content": content})),
             UserReply::Decline => Some(json!({"action": "decline"})),
             UserReply::Cancel => Some(json!({"action": "cancel"})),
-            UserReply::CompleteUrl(_) | UserReply::AcceptUrl => Some(json!({"action": "accept"})),
+            UserReply::OpenUrl | UserReply::CompleteUrl(_) | UserReply::AcceptUrl => {
+                Some(json!({"action": "accept"}))
+            }
             UserReply::Unanswered => None,
         }
     }

@@ -3,7 +3,7 @@
 
 use elicit_examples::demo::forms::{Booking, Confirm, ConnectAccount, Extra, Seating};
 use elicit_examples::demo::server::{DEMO_USER, DemoServer};
-use elicit_rmcp::testing::{Capabilities, ScriptedClient, Side, UserReply};
+use elicit_rmcp::testing::{Capabilities, ScriptedClient, Side, StandInPage, UserReply};
 use elicit_rmcp::url::LandingPage;
 use elicit_rmcp::wire::ProtocolEra;
 use serde_json::json;
@@ -138,7 +138,7 @@ async fn connect_account_completes_on_the_landing_page() {
         let page = LandingPage::new(server.elicitation());
         let account = json!({"account": format!("{DEMO_USER}@github")});
         let run = ScriptedClient::new(era)
-            .browser(page, DEMO_USER)
+            .browser(StandInPage::new(page, DEMO_USER))
             .reply_url::<ConnectAccount>(UserReply::CompleteUrl(Some(account)))
             .call_tool(server, "connect_account", json!({"service": "github"}))
             .await;

@@ -58,11 +58,10 @@ impl Elicit {
     /// use rmcp::model::CallToolResponse;
     /// use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_router};
     ///
-    /// /// Which format?
+    /// /// Export as Parquet rather than CSV?
     /// #[derive(ElicitForm)]
     /// struct Format {
-    ///     #[elicit(one_of = ["csv", "parquet"])]
-    ///     format: String,
+    ///     parquet: bool,
     /// }
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -81,9 +80,10 @@ impl Elicit {
     ///     async fn export(&self, Parameters(args): Parameters<ExportArgs>, cx: Elicit)
     ///         -> Result<CallToolResponse, McpError> {
     ///         cx.task(move |mut input| async move {
-    ///             let Answer::Accepted(Format { format }) = Format::ask(&mut input).await? else {
+    ///             let Answer::Accepted(Format { parquet }) = Format::ask(&mut input).await? else {
     ///                 return Ok("nothing exported".to_owned());
     ///             };
+    ///             let format = if parquet { "Parquet" } else { "CSV" };
     ///             Ok(format!("exported to {} as {format}", args.bucket))
     ///         })
     ///         .await

@@ -4,8 +4,9 @@ use std::future::Future;
 
 use rmcp::RoleClient;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, InputRequiredResult, InputResponses,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CreateTaskResult,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, InputRequiredResult,
+    InputResponses, JsonObject,
 };
 use rmcp::service::{RunningService, ServiceError};
 use serde_json::Value;
@@ -17,6 +18,8 @@ use super::user::Handler;
 pub(super) enum Step<R> {
     Done(R),
     Round(InputRequiredResult),
+    /// The call became a task (tools only).
+    Task(CreateTaskResult),
 }
 
 /// A request the client can send once and retry with `inputResponses` and `requestState`.
@@ -29,6 +32,8 @@ pub(super) trait Retry: Clone + Send {
     fn retry(&mut self, responses: Option<InputResponses>, state: Option<String>);
     /// The request as a [`ToolCall`], when it is one.
     fn tool_call(&self) -> Option<ToolCall>;
+    /// A completed task's `result` as this request's result (`None` if it is not one).
+    fn task_result(result: JsonObject) -> Option<Self::Output>;
 }
 
 impl Retry for CallToolRequestParams {
@@ -40,12 +45,16 @@ impl Retry for CallToolRequestParams {
         match client.call_tool_once(self.clone()).await? {
             CallToolResponse::Complete(result) => Ok(Step::Done(result)),
             CallToolResponse::InputRequired(round) => Ok(Step::Round(round)),
+            CallToolResponse::Task(task) => Ok(Step::Task(task)),
             _ => Err(ServiceError::UnexpectedResponse),
         }
     }
     fn retry(&mut self, responses: Option<InputResponses>, state: Option<String>) {
         self.input_responses = responses;
         self.request_state = state;
+    }
+    fn task_result(result: JsonObject) -> Option<CallToolResult> {
+        serde_json::from_value(Value::Object(result)).ok()
     }
     fn tool_call(&self) -> Option<ToolCall> {
         Some(ToolCall {
@@ -77,6 +86,9 @@ impl Retry for GetPromptRequestParams {
         self.request_state = state;
     }
     fn tool_call(&self) -> Option<ToolCall> {
+        None
+    }
+    fn task_result(_: JsonObject) -> Option<GetPromptResult> {
         None
     }
 }

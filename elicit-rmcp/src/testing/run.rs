@@ -22,7 +22,8 @@ pub enum Outcome<T> {
     /// The client cancelled the call (`notifications/cancelled`) without a result: on
     /// 2025-11-25, after accepting a URL-mode question whose page the user never opens
     /// ([`UserReply::AcceptUrl`](super::UserReply::AcceptUrl)), where the
-    /// server would otherwise wait until the link expires.
+    /// server would otherwise wait until the link expires; or the task the call became ended
+    /// `cancelled` ([`ScriptedClient::tasks`](super::ScriptedClient::tasks)).
     Cancelled,
 }
 

@@ -15,6 +15,9 @@ pub(super) struct Entry {
     pub(super) replies: Vec<UserReply>,
     /// A form's property names, to recognise it on 2025-11-25; `None` for URL mode.
     pub(super) properties: Option<Vec<String>>,
+    /// A URL elicitation's message, to recognise it on 2025-11-25 when the browser cannot
+    /// read the key in its link.
+    pub(super) message: Option<String>,
 }
 
 /// The property names of a `requestedSchema`, in order.

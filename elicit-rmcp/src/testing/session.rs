@@ -136,7 +136,7 @@ impl Session {
 
     /// Fails the test on a panic of the server, the first rule it broke, or the first problem
     /// the user met, since the `start`th message.
-    fn enforce(&self, start: usize, method: &str) {
+    pub(super) fn enforce(&self, start: usize, method: &str) {
         if let Some(panic) = self.panics.first() {
             panic!("{panic}");
         }
@@ -176,6 +176,7 @@ impl Session {
         match race(params.send(&self.client), unopened).await {
             Either::Left(Ok(Step::Done(result))) => Err(Outcome::Complete(result)),
             Either::Left(Ok(Step::Round(round))) => Ok(round),
+            Either::Left(Ok(Step::Task(task))) => Err(self.follow::<P>(task, start).await),
             Either::Left(Err(ServiceError::McpError(e))) => Err(Outcome::Error(e)),
             Either::Left(Err(other)) => panic!("the request failed below JSON-RPC: {other}"),
             Either::Right(()) => {
@@ -240,7 +241,7 @@ impl Session {
 
     /// The script's answers to one round's questions; a URL question accepted unopened once
     /// is not answered again.
-    async fn answer(
+    pub(super) async fn answer(
         &self,
         asked: std::collections::BTreeMap<String, InputRequest>,
         unopened: &mut BTreeSet<String>,

@@ -20,7 +20,6 @@ use super::script::{action, property_names};
 use super::transcript::{Message, Side, Tap};
 use super::{Capabilities, ScriptedClient};
 use crate::wire::ProtocolEra;
-use elicit_testing::BrowserError;
 
 /// The scripted user behind rmcp's client: answers rounds (2026-07-28) and pushed
 /// `elicitation/create` requests (2025-11-25), and notes every problem for the test.
@@ -148,24 +147,22 @@ impl User {
                     .map(|e| e.key.clone())
                     .ok_or_else(|| format!("unanswered question with properties {names:?}: the script has no reply for a form with these properties"))
             }
-            ElicitRequestParams::UrlElicitationParams { url, .. } => {
-                if let Some(browser) = &self.script.browser {
-                    match browser.open(url).await {
-                        Ok(opened) => return Ok(opened.key().to_owned()),
-                        Err(BrowserError::NoHandle) => {}
-                        Err(e) => {
-                            let user = browser.user();
-                            return Err(format!(
-                                "the landing page refused the link {url} for {user}: {e}"
-                            ));
-                        }
-                    }
+            ElicitRequestParams::UrlElicitationParams { url, message, .. } => {
+                if let Some(browser) = &self.script.browser
+                    && let Some(key) = browser.key_of(url).await
+                {
+                    return Ok(key);
                 }
-                let mut urls = entries.iter().filter(|e| e.properties.is_none());
+                let urls = || entries.iter().filter(|e| e.properties.is_none());
+                let mut said = urls().filter(|e| e.message.as_deref() == Some(message.as_str()));
+                if let (Some(only), None) = (said.next(), said.next()) {
+                    return Ok(only.key.clone());
+                }
+                let mut urls = urls();
                 match (urls.next(), urls.next()) {
                     (Some(only), None) => Ok(only.key.clone()),
                     _ => Err(format!(
-                        "unanswered URL-mode question {url}: script exactly one URL reply, or give the client a browser"
+                        "unanswered URL-mode question {url}: script exactly one URL reply, reply with `reply_url::<T>` (recognised by its message), or give the client a browser that reads the link's key"
                     )),
                 }
             }
@@ -199,8 +196,8 @@ impl User {
             (UserReply::Cancel, _) => Some(action("cancel")),
             (UserReply::Unanswered, _) => None,
             (UserReply::AcceptUrl, Some(_)) => Some(action("accept")),
-            (UserReply::CompleteUrl(result), Some(url)) => {
-                self.complete(key, url, result.clone()).await
+            (UserReply::OpenUrl | UserReply::CompleteUrl(_), Some(url)) => {
+                self.visit(key, url, reply).await
             }
             (reply, _) => {
                 self.problem(format!(
@@ -212,29 +209,23 @@ impl User {
         }
     }
 
-    /// The browser opens the link, the page completes the flow, the client accepts.
-    pub(super) async fn complete(
-        &self,
-        key: &str,
-        url: &str,
-        result: Option<Value>,
-    ) -> Option<Value> {
+    /// The browser goes through the link's page (or records its outcome, for a stand-in
+    /// page), then the client accepts.
+    pub(super) async fn visit(&self, key: &str, url: &str, reply: &UserReply) -> Option<Value> {
         let Some(browser) = &self.script.browser else {
             self.problem(format!(
-                "question {key} wants the landing page: give the client a browser"
+                "question {key} is answered `{reply:?}`, which needs a browser: `ScriptedClient::browser`"
             ));
             return None;
         };
-        match browser.complete(url, result).await {
+        let visited = match reply {
+            UserReply::CompleteUrl(result) => browser.complete_url(url, result.as_ref()).await,
+            _ => browser.open_url(url).await,
+        };
+        match visited {
             Ok(()) => Some(action("accept")),
-            Err(BrowserError::NoHandle) => {
-                self.problem(format!(
-                    "the link of {key} has no `elicitation` handle: {url}"
-                ));
-                None
-            }
             Err(e) => {
-                self.problem(format!("the landing page refused to complete {key}: {e}"));
+                self.problem(format!("the browser could not finish {key}: {e}"));
                 None
             }
         }
@@ -294,6 +285,12 @@ impl ClientHandler for Handler {
                     .with_url(UrlElicitationCapability::default()),
             ),
         };
+        if self.0.script.tasks {
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(crate::wire::TASKS_EXTENSION.to_owned(), Default::default());
+        }
         let version = match self.0.script.era {
             ProtocolEra::Legacy2025 => ProtocolVersion::V_2025_11_25,
             _ => ProtocolVersion::V_2026_07_28,

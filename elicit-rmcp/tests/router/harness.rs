@@ -178,6 +178,17 @@ impl User {
             Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
     }
 
+    /// Declares the tasks extension (`io.modelcontextprotocol/tasks`) too.
+    pub fn with_tasks(&mut self) {
+        self.capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(
+                "io.modelcontextprotocol/tasks".to_owned(),
+                JsonObject::new(),
+            );
+    }
+
     /// Declares no elicitation capability at all.
     pub fn without_elicitation(&mut self) {
         self.capabilities.elicitation = None;

@@ -24,4 +24,5 @@ mod reask;
 mod scripted;
 mod scripted_rounds;
 mod url_mode;
+mod tasks;
 mod wiring;
