@@ -226,6 +226,36 @@ async fn serve_tls(listener: tokio::net::TcpListener, app: Router) {
     }
 }
 
+/// The provider's endpoints are asked over TLS that checks their certificate against the
+/// Mozilla roots: an issuer serving this self-signed one (on loopback, where its metadata would
+/// otherwise be taken) gives no metadata, and discovery refuses it at start-up. No browser.
+#[tokio::test]
+async fn an_endpoint_whose_certificate_no_root_vouches_for_is_refused() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let issuer = format!("https://{}", listener.local_addr().unwrap());
+    let metadata = serde_json::json!({
+        "issuer": issuer,
+        "authorization_endpoint": format!("{issuer}/authorize"),
+        "token_endpoint": format!("{issuer}/token"),
+    });
+    let app = Router::new().route(
+        "/.well-known/openid-configuration",
+        get(move || async move { axum::Json(metadata) }),
+    );
+    tokio::spawn(serve_tls(listener, app));
+    let error = OAuthProvider::discover(&issuer, "mcp-server")
+        .await
+        .unwrap_err()
+        .to_string();
+    let refused = "client error (Connect): invalid peer certificate: UnknownIssuer";
+    assert_eq!(
+        error,
+        format!(
+            "the issuer {issuer}: no metadata ({issuer}/.well-known/openid-configuration: {refused}; {issuer}/.well-known/oauth-authorization-server: {refused})"
+        )
+    );
+}
+
 /// alice's browser goes through the whole OAuth connection, on `http://` loopback or over
 /// `https`: Confirm, the provider, the callback (first signing in at the issuer, with
 /// [`Browser::SignsIn`]). The nonce cookie as the browser held it while the provider had it

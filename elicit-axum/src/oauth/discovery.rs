@@ -137,6 +137,15 @@ mod tests {
             ]
         );
         assert!(metadata_urls("https://example.com/?a=b").is_err());
+        assert!(metadata_urls("https://example.com/#top").is_err());
+        assert_eq!(
+            metadata_urls("https://attacker@example.com").unwrap_err(),
+            "an issuer has no user name or password"
+        );
+        assert_eq!(
+            metadata_urls("/relative").unwrap_err(),
+            "not an absolute URL"
+        );
     }
 
     #[test]
