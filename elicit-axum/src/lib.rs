@@ -208,6 +208,9 @@ mod scope;
 mod secret;
 mod secret_page;
 mod spent;
+#[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
+pub mod testing;
 mod texts;
 mod visible;
 

@@ -1,0 +1,296 @@
+//! The test browser: sends each request through the site's own router in process (tower's
+//! `oneshot`; no socket), with the headers a browser sends (`Host`, `Cookie`, `Origin` on a
+//! form, `Sec-Fetch-Site`), keeps the cookies it is given and follows redirects.
+
+use std::sync::{Arc, Mutex};
+
+use ::axum::Router;
+use ::axum::body::Body;
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, header};
+use tower::ServiceExt;
+
+use super::address::Address;
+use super::jar::{Context, Jar};
+use super::page::Page;
+
+/// The most redirects one navigation follows (as browsers stop at 20).
+const MAX_REDIRECTS: usize = 20;
+/// The most of a page's body read.
+const MAX_BODY: usize = 1 << 20;
+
+/// A person's browser for tests, on your app's own axum [`Router`]: [`open`](Browser::open)
+/// a link the MCP client got, read the [`Page`], [`fill`](Page::fill) its inputs and
+/// [`click`](Page::click) its buttons, as a person does, through the real landing route, the
+/// [`SecretPage`](crate::SecretPage), an OAuth connection's redirects and callback.
+///
+/// Each request goes through the router of the site its URL names (the app's origin given to
+/// [`new`](Browser::new), others with [`site`](Browser::site), e.g. a
+/// [`StandInProvider`](super::StandInProvider)), in process: no socket, no TLS. It sends what a
+/// browser sends: `Host` from the URL, the cookies it keeps (`Set-Cookie`, with `Secure`,
+/// `HttpOnly`, the `__Host-` prefix and `SameSite` as a browser reads them), `Sec-Fetch-Site`
+/// (`none` for a link opened, `same-origin` for a page's own form, `cross-site` back from
+/// another site), and on a form `Origin` (`null` under `Referrer-Policy: no-referrer`, as
+/// browsers send it). It follows redirects, and sends the form's fields and the pressed
+/// button's value. Clones share the cookies: they are one browser; another person is another
+/// `Browser`.
+///
+/// It is also a [`UrlBrowser`](elicit_testing::UrlBrowser): give it to a test client
+/// (`TestClient::browser`, `elicit_rmcp::testing::ScriptedClient::browser`) and a question
+/// answered [`UserReply::OpenUrl`](elicit_testing::UserReply::OpenUrl) opens the link in it
+/// and presses each page's Confirm (typing what [`typing`](Browser::typing) gave it) until the
+/// flow's last page.
+///
+/// See [the module](super) for a whole flow.
+#[derive(Clone)]
+pub struct Browser {
+    sites: Vec<(String, Router)>,
+    headers: HeaderMap,
+    pub(super) typing: Vec<(String, String)>,
+    jar: Arc<Mutex<Jar>>,
+}
+
+impl std::fmt::Debug for Browser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Browser")
+            .field(
+                "sites",
+                &self.sites.iter().map(|(o, _)| o).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a request came to be sent, for `Sec-Fetch-Site` and `SameSite`.
+struct Navigation {
+    /// The page whose form or link sent it (`None`: the person opened a URL).
+    initiator: Option<Address>,
+    /// Every URL the navigation went through, the current one last.
+    chain: Vec<Address>,
+}
+
+impl Navigation {
+    /// `Sec-Fetch-Site` of the current request.
+    fn fetch_site(&self) -> &'static str {
+        let Some(current) = self.chain.last() else {
+            return "none";
+        };
+        let from: Vec<&Address> = self.initiator.iter().chain(&self.chain).collect();
+        if self.initiator.is_none() && self.chain.iter().all(|a| a.origin() == current.origin()) {
+            "none"
+        } else if from.iter().all(|a| a.origin() == current.origin()) {
+            "same-origin"
+        } else if from.iter().all(|a| a.site() == current.site()) {
+            "same-site"
+        } else {
+            "cross-site"
+        }
+    }
+}
+
+impl Browser {
+    /// A browser with no cookies, for which `app` serves `origin` (`scheme://host[:port]`, the
+    /// links' origin: `UrlSettings::with_origin`).
+    ///
+    /// # Panics
+    ///
+    /// If `origin` is not an `http` or `https` origin.
+    pub fn new(origin: &str, app: Router) -> Self {
+        Browser {
+            sites: Vec::new(),
+            headers: HeaderMap::new(),
+            typing: Vec::new(),
+            jar: Arc::default(),
+        }
+        .site(origin, app)
+    }
+
+    /// `router` serves `origin` too (another site the flow goes through: an OAuth provider's
+    /// stand-in, your sign-in).
+    ///
+    /// # Panics
+    ///
+    /// If `origin` is not an `http` or `https` origin.
+    pub fn site(mut self, origin: &str, router: Router) -> Self {
+        let origin = Address::parse(origin)
+            .unwrap_or_else(|| panic!("not an http(s) origin: {origin:?}"))
+            .origin();
+        self.sites.retain(|(o, _)| *o != origin);
+        self.sites.push((origin, router));
+        self
+    }
+
+    /// A header sent with every request (what your app's sign-in middleware reads, e.g.
+    /// `x-user: alice` behind a trusted proxy).
+    ///
+    /// # Panics
+    ///
+    /// If `name` or `value` is not a valid header name or value.
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        let name = HeaderName::try_from(name).unwrap_or_else(|e| panic!("header {name:?}: {e}"));
+        let value =
+            HeaderValue::try_from(value).unwrap_or_else(|e| panic!("header value {value:?}: {e}"));
+        self.headers.append(name, value);
+        self
+    }
+
+    /// A cookie the browser holds already, as if `url`'s site had set it with this
+    /// `Set-Cookie` value (`"session=s-alice; Path=/"`): a person signed in to your app.
+    ///
+    /// # Panics
+    ///
+    /// If `url` is not an `http` or `https` URL.
+    pub fn cookie(self, url: &str, set_cookie: &str) -> Self {
+        let to = Address::parse(url).unwrap_or_else(|| panic!("not an http(s) URL: {url:?}"));
+        self.jar
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .preset(&to, set_cookie);
+        self
+    }
+
+    /// What the person types into the input labelled (or named) `label` when a page asks for
+    /// it and they were scripted ([`UserReply::OpenUrl`](elicit_testing::UserReply::OpenUrl)):
+    /// a [`SecretPage`](crate::SecretPage)'s API key.
+    pub fn typing(mut self, label: impl Into<String>, value: impl Into<String>) -> Self {
+        self.typing.push((label.into(), value.into()));
+        self
+    }
+
+    /// The value of the cookie `name` this browser would send to `url` (its own page), if it
+    /// holds one.
+    ///
+    /// # Panics
+    ///
+    /// If `url` is not an `http` or `https` URL.
+    pub fn cookie_value(&self, url: &str, name: &str) -> Option<String> {
+        let to = Address::parse(url).unwrap_or_else(|| panic!("not an http(s) URL: {url:?}"));
+        self.jar
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .value(&to, name)
+    }
+
+    /// The person opens `url` (a link the MCP client showed them): `GET`, redirects followed,
+    /// the page it ends on.
+    ///
+    /// # Panics
+    ///
+    /// If `url` is not an `http` or `https` URL or names a site the browser has no router for.
+    pub async fn open(&self, url: &str) -> Page {
+        let to = Address::parse(url).unwrap_or_else(|| panic!("not an http(s) URL: {url:?}"));
+        self.navigate(Method::GET, to, None, None).await
+    }
+
+    /// Sends `method` to `to` (with a form `body`), `from` the page that sent it, following
+    /// redirects.
+    pub(super) async fn navigate(
+        &self,
+        mut method: Method,
+        mut to: Address,
+        mut body: Option<String>,
+        from: Option<(Address, bool)>,
+    ) -> Page {
+        let no_referrer = from.as_ref().is_some_and(|(_, no_referrer)| *no_referrer);
+        let mut navigation = Navigation {
+            initiator: from.map(|(page, _)| page),
+            chain: Vec::new(),
+        };
+        for _ in 0..=MAX_REDIRECTS {
+            navigation.chain.push(to.clone());
+            let fetch_site = navigation.fetch_site();
+            let mut request = Request::builder()
+                .method(method.clone())
+                .uri(to.target.as_str())
+                .header(header::HOST, to.authority())
+                .header("sec-fetch-site", fetch_site)
+                .header("sec-fetch-mode", "navigate")
+                .header("sec-fetch-dest", "document");
+            for (name, value) in &self.headers {
+                request = request.header(name, value);
+            }
+            let context = Context {
+                same_site: fetch_site != "cross-site",
+                top_level_get: method == Method::GET,
+            };
+            let jar = self
+                .jar
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .header(&to, context);
+            if let Some(cookies) = jar {
+                request = request.header(header::COOKIE, cookies);
+            }
+            if method == Method::POST {
+                let origin = match &navigation.initiator {
+                    Some(_) if no_referrer => "null".to_owned(),
+                    Some(page) => page.origin(),
+                    None => "null".to_owned(),
+                };
+                request = request
+                    .header(header::ORIGIN, origin)
+                    .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+            }
+            let request = request
+                .body(Body::from(body.clone().unwrap_or_default()))
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "the browser could not build a request to {}: {e}",
+                        to.origin()
+                    )
+                });
+            let router = self.router_for(&to);
+            let response = match router.oneshot(request).await {
+                Ok(response) => response,
+                Err(never) => match never {},
+            };
+            let (parts, body_of) = response.into_parts();
+            {
+                let mut jar = self.jar.lock().unwrap_or_else(|p| p.into_inner());
+                for set in parts.headers.get_all(header::SET_COOKIE) {
+                    if let Ok(set) = set.to_str() {
+                        jar.set(&to, set);
+                    }
+                }
+            }
+            let location = parts
+                .headers
+                .get(header::LOCATION)
+                .and_then(|l| l.to_str().ok())
+                .filter(|_| parts.status.is_redirection());
+            if let Some(location) = location {
+                to = to.join(location).unwrap_or_else(|| {
+                    panic!(
+                        "{} redirected to {location:?}, not an http(s) URL",
+                        to.origin()
+                    )
+                });
+                if !matches!(
+                    parts.status,
+                    StatusCode::TEMPORARY_REDIRECT | StatusCode::PERMANENT_REDIRECT
+                ) {
+                    method = Method::GET;
+                    body = None;
+                }
+                continue;
+            }
+            let bytes = ::axum::body::to_bytes(body_of, MAX_BODY)
+                .await
+                .unwrap_or_else(|e| panic!("the page at {} could not be read: {e}", to.origin()));
+            let html = String::from_utf8_lossy(&bytes).into_owned();
+            return Page::new(self.clone(), to, parts.status, parts.headers, html);
+        }
+        panic!("more than {MAX_REDIRECTS} redirects from {}", to.origin())
+    }
+
+    /// The router serving `to`'s origin.
+    fn router_for(&self, to: &Address) -> Router {
+        let origin = to.origin();
+        match self.sites.iter().find(|(o, _)| *o == origin) {
+            Some((_, router)) => router.clone(),
+            None => panic!(
+                "the test browser has no site at {origin} (it serves {:?}): add it with `Browser::site`",
+                self.sites.iter().map(|(o, _)| o).collect::<Vec<_>>()
+            ),
+        }
+    }
+}
