@@ -18,6 +18,7 @@ mod extractors;
 mod forms;
 mod http_principal;
 mod progress;
+mod http_tasks;
 mod prompts;
 mod properties;
 mod reask;
