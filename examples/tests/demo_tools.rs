@@ -1,4 +1,4 @@
-//! The demo's four tools driven by elicit's scripted client on both protocol eras, with the
+//! The demo's tools driven by elicit's scripted client on both protocol eras, with the
 //! answers and final texts the Python interop suite (`tests/interop/run.py`) uses.
 
 use elicit_examples::demo::forms::{Booking, Confirm, ConnectAccount, Extra, Seating};
@@ -241,5 +241,36 @@ async fn plan_trip_asks_two_questions() {
             "decline: no trip to Rome planned",
             "{era:?}"
         );
+    }
+}
+
+/// `export_reservations`: a task for a 2026-07-28 client that declared the tasks extension (its
+/// question on `tasks/get`, the answer by `tasks/update`), in the call for any other.
+#[tokio::test]
+async fn export_reservations_as_a_task_or_in_the_call() {
+    use elicit_examples::demo::forms::ExportOptions;
+    for era in ProtocolEra::ALL {
+        for tasks in [true, false] {
+            let mut client = ScriptedClient::new(era)
+                .reply::<ExportOptions>(UserReply::Accept(json!({"include_cancelled": true})));
+            if tasks {
+                client = client.tasks();
+            }
+            let run = client
+                .call_tool(demo(), "export_reservations", json!({}))
+                .await;
+            let ran = if tasks && era == ProtocolEra::Mrtr2026 {
+                "task"
+            } else {
+                "call"
+            };
+            assert_eq!(
+                run.text(),
+                format!("accept: reservations exported with the cancelled ones (in a {ran})"),
+                "{era:?} {tasks}"
+            );
+            let updates = run.transcript.requests(Side::Client, "tasks/update");
+            assert_eq!(updates.len(), usize::from(ran == "task"), "{era:?} {tasks}");
+        }
     }
 }

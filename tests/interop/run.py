@@ -47,7 +47,7 @@ PV_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
 INFO_KEY = "io.modelcontextprotocol/clientInfo"
 
-TOOLS = {"book_table", "cancel_reservation", "connect_account", "plan_trip"}
+TOOLS = {"book_table", "cancel_reservation", "connect_account", "plan_trip", "export_reservations"}
 BOOKING_ORDER = ["date", "time", "guests", "seating", "extras", "email"]
 # Keys the restricted elicitation schema allows on a property (2025-11-25 == 2026-07-28).
 ALLOWED_PROPERTY_KEYS = {

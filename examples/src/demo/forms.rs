@@ -87,3 +87,10 @@ pub struct ConnectAccount {
     #[elicit(show = "Service")]
     pub service: String,
 }
+
+/// Include the cancelled reservations in the export?
+#[derive(Debug, ElicitForm)]
+pub struct ExportOptions {
+    #[elicit(title = "Include cancelled reservations")]
+    pub include_cancelled: bool,
+}

@@ -7,12 +7,12 @@ use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::{Answer, ElicitEnum, ElicitForm, ElicitServer, UrlAnswer};
 use elicit_rmcp::{Asked, Elicit, ElicitHandler, Principal};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{CallToolResponse, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData as McpError, ServerHandler, schemars, tool, tool_router};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::forms::{Booking, Confirm, ConnectAccount, Travelers, TripDates};
+use super::forms::{Booking, Confirm, ConnectAccount, ExportOptions, Travelers, TripDates};
 
 /// The principal of the local demo: stdio has no authorization, so every request is hers.
 pub const DEMO_USER: &str = "demo-user";
@@ -195,6 +195,30 @@ impl DemoServer {
         })
     }
 
+    /// A long job: a task when the client declared the tasks extension (its question on
+    /// `tasks/get`, the answer by `tasks/update`), in the call otherwise.
+    #[tool(
+        description = "Export the reservations report (a task when the client runs tasks); asks whether to include cancelled ones"
+    )]
+    async fn export_reservations(&self, cx: Elicit) -> Result<CallToolResponse, McpError> {
+        cx.task(|mut input| async move {
+            let ran = if input.is_task() { "task" } else { "call" };
+            Ok(match ExportOptions::ask(&mut input).await? {
+                Answer::Accepted(ExportOptions { include_cancelled }) => format!(
+                    "accept: reservations exported{} (in a {ran})",
+                    if include_cancelled {
+                        " with the cancelled ones"
+                    } else {
+                        ""
+                    }
+                ),
+                Answer::Declined => format!("decline: nothing exported (in a {ran})"),
+                Answer::Cancelled => format!("cancel: nothing exported (in a {ran})"),
+            })
+        })
+        .await
+    }
+
     /// Both questions are parameters, asked before the body runs: one round.
     #[elicit_rmcp::asks]
     #[tool(description = "Plan a trip; asks two questions in one round")]
@@ -217,11 +241,11 @@ impl DemoServer {
     }
 }
 
-#[elicit_rmcp::handler]
+#[elicit_rmcp::handler(tasks)]
 impl ServerHandler for DemoServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tasks().build())
             .with_server_info(Implementation::new("elicit-demo", env!("CARGO_PKG_VERSION")))
-            .with_instructions("Tools that ask the user through elicitation: book_table, cancel_reservation, connect_account, plan_trip.")
+            .with_instructions("Tools that ask the user through elicitation: book_table, cancel_reservation, connect_account, plan_trip, export_reservations.")
     }
 }
