@@ -6,7 +6,8 @@
 //! What it never does: follow a redirect (one could send the code and the client secret, or
 //! the token, elsewhere: a `3xx` is an answer like any other, which no caller takes), read
 //! more than [`LIMIT`] bytes of an answer, or take more than [`TIMEOUT`] from connecting to the
-//! answer's last byte.
+//! answer's last byte. An `https` endpoint is reached through the HTTP proxy the environment
+//! names, if any (`HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`: [`proxy`](super::proxy)).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,10 +17,11 @@ use http::{HeaderMap, Request, StatusCode};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::proxy::matcher::Matcher;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
 
 use super::OAuthError;
+use super::proxy::Connector;
 
 /// The most of an answer read: a token response or a user object is a few KiB.
 pub(super) const LIMIT: usize = 64 * 1024;
@@ -37,13 +39,19 @@ pub(super) struct Answer {
 /// The client (cheap to clone: its connection pool is shared).
 #[derive(Clone)]
 pub(super) struct Http {
-    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    client: Client<HttpsConnector<Connector>, Full<Bytes>>,
 }
 
 impl Http {
-    /// The client: HTTP/1.1, `https` through rustls with the Mozilla roots, plain `http` for
-    /// the loopback endpoints the provider's checks let through, idle connections kept 90 s.
+    /// The client: HTTP/1.1, `https` through rustls with the Mozilla roots (and the
+    /// environment's proxy), plain `http` for the loopback endpoints the provider's checks let
+    /// through, idle connections kept 90 s.
     pub(super) fn new() -> Result<Http, OAuthError> {
+        Http::through(Matcher::from_env())
+    }
+
+    /// [`new`](Http::new), through the proxies `proxies` names.
+    pub(super) fn through(proxies: Matcher) -> Result<Http, OAuthError> {
         // The process's provider when the application chose one, as reqwest does; else ring,
         // whatever else the tree enables of rustls (so no "which provider" panic). rustls
         // deprecates ring's for its lack of post-quantum key exchange: an application that
@@ -61,7 +69,7 @@ impl Http {
             })?
             .https_or_http()
             .enable_http1()
-            .build();
+            .wrap_connector(Connector::new(proxies));
         let client = Client::builder(TokioExecutor::new())
             .pool_timer(TokioTimer::new())
             .pool_idle_timeout(Duration::from_secs(90))

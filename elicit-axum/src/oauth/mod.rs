@@ -91,6 +91,7 @@ mod discovery;
 mod grant;
 mod nonces;
 mod provider;
+mod proxy;
 mod signin;
 mod token;
 
