@@ -1,8 +1,6 @@
 //! [`TaskOrCall`]: what a tool's work asks through, whether it became a task or runs in the
 //! call.
 
-use std::future::Future;
-
 use rmcp::ErrorData as McpError;
 
 use crate::convert::to_mcp_error;
@@ -22,7 +20,7 @@ pub struct TaskOrCall(Inner);
 
 enum Inner {
     Call(Box<Elicit>),
-    Task(TaskInput),
+    Task(Box<TaskInput>),
 }
 
 impl std::fmt::Debug for TaskOrCall {
@@ -40,7 +38,7 @@ impl TaskOrCall {
     }
 
     pub(super) fn task(input: TaskInput) -> Self {
-        TaskOrCall(Inner::Task(input))
+        TaskOrCall(Inner::Task(Box::new(input)))
     }
 
     /// Whether the work runs as a task (the client declared the tasks extension), rather than
@@ -55,7 +53,7 @@ impl TaskOrCall {
     /// before their `?`s already go out in one round.
     pub fn alongside(&self) -> Option<TaskOrCall> {
         match &self.0 {
-            Inner::Task(input) => Some(TaskOrCall::task(input.clone())),
+            Inner::Task(input) => Some(TaskOrCall::task(TaskInput::clone(input))),
             Inner::Call(_) => None,
         }
     }
@@ -82,28 +80,26 @@ impl InputChannel for TaskOrCall {
 
     fn capabilities(&self) -> &ClientCapabilities {
         match &self.0 {
-            Inner::Call(cx) => InputChannel::capabilities(cx.as_ref()),
+            Inner::Call(cx) => InputChannel::capabilities(&**cx),
             Inner::Task(input) => input.capabilities(),
         }
     }
 
-    fn input<'a>(
-        &'a mut self,
-        key: &'a str,
-        digest: &'a str,
+    async fn input(
+        &mut self,
+        key: &str,
+        digest: &str,
         request: InputRequest,
-    ) -> impl Future<Output = Result<InputResponse, Interrupt>> + Send + 'a {
-        async move {
-            match &mut self.0 {
-                Inner::Call(cx) => InputChannel::input(cx.as_mut(), key, digest, request).await,
-                Inner::Task(input) => input.input(key, digest, request).await,
-            }
+    ) -> Result<InputResponse, Interrupt> {
+        match &mut self.0 {
+            Inner::Call(cx) => InputChannel::input(&mut **cx, key, digest, request).await,
+            Inner::Task(input) => input.input(key, digest, request).await,
         }
     }
 
     fn rules(&mut self) -> ChannelRules<'_> {
         match &mut self.0 {
-            Inner::Call(cx) => InputChannel::rules(cx.as_mut()),
+            Inner::Call(cx) => InputChannel::rules(&mut **cx),
             Inner::Task(input) => input.rules(),
         }
     }
