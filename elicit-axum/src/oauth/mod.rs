@@ -15,6 +15,13 @@
 //! or fails the flow, and the tool reads it as `UrlAnswer::Completed` or `Failed`. The token
 //! never passes through the MCP client or the model.
 //!
+//! The provider's endpoints (token, account, an issuer's metadata) are asked over rustls with
+//! the Mozilla roots, and through the HTTP proxy of `HTTPS_PROXY` (or `ALL_PROXY`) unless
+//! `NO_PROXY` names the host, by a `CONNECT` tunnel the TLS runs inside. To use another rustls
+//! crypto provider than ring (aws-lc-rs, for post-quantum key exchange), install it as the
+//! process default (`rustls::crypto::CryptoProvider::install_default`) before building
+//! [`OAuth`] or [`SignIn`].
+//!
 //! Over `https` the nonce cookie is `__Host-elicit_oauth` (`Secure`, this origin only); on a
 //! plain-`http` loopback callback, for development, it is `elicit_oauth`, which browsers keep
 //! there. Either way it is `HttpOnly` and `SameSite=Lax`, and holds the nonces of up to four
