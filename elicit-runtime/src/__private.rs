@@ -225,6 +225,8 @@ field_checks! {
     DefaultBoolFits => "`default` is a boolean, but `{Self}` is not `bool`", "needs a `bool` field";
     /// A list `default` must choose options of the multi-select.
     DefaultOptionsFit => "this `default` must list options of `{Self}`, and `{Self}` is not a multi-select offering them all", "not options of `{Self}`";
+    /// `model_required` needs a field the form requires.
+    ModelRequiredIsRequired => "`model_required` on a field of type `{Self}`, which the user may leave out: the model may leave it out too; drop `model_required`, or make the field required", "`{Self}` is optional";
 }
 
 /// A JSON number from a float literal written in an attribute (always finite).

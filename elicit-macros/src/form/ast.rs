@@ -37,4 +37,6 @@ pub struct FormField {
     pub not_secret: Option<Text>,
     /// The user's to decide: asked when filling in a form even if the model gave a value.
     pub user_decides: darling::util::Flag,
+    /// Required of the model: listed in `required` of a tool's input schema for this form.
+    pub model_required: darling::util::Flag,
 }

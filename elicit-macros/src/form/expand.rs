@@ -113,6 +113,24 @@ fn slot_arms(form: &Form, p: &TokenStream) -> TokenStream {
     quote!(#(#arms)*)
 }
 
+/// `fn #name() -> &'static [&'static str]`, the wire names of the fields `marks` is true of;
+/// nothing (the trait's empty default) when it is true of none.
+fn marked(form: &Form, name: TokenStream, marks: fn(&Field) -> bool) -> Option<TokenStream> {
+    let wires: Vec<&String> = form
+        .fields
+        .iter()
+        .filter(|f| marks(f))
+        .map(|f| &f.wire)
+        .collect();
+    (!wires.is_empty()).then(|| {
+        quote! {
+            fn #name() -> &'static [&'static str] {
+                &[#(#wires),*]
+            }
+        }
+    })
+}
+
 /// `key`, `message`, `__elicit_digest` and `requested_schema`.
 fn schema_fns(form: &Form, p: &TokenStream) -> TokenStream {
     let (key, message) = (&form.key, &form.message);
@@ -126,21 +144,11 @@ fn schema_fns(form: &Form, p: &TokenStream) -> TokenStream {
         let spec = field_spec(f, p);
         quote!(let __elicit_schema = #p::push_field::<#ty>(__elicit_schema, #wire, &#spec);)
     });
-    let user_decides: Vec<&String> = form
-        .fields
-        .iter()
-        .filter(|f| f.user_decides)
-        .map(|f| &f.wire)
-        .collect();
-    let user_decides = (!user_decides.is_empty()).then(|| {
-        quote! {
-            fn user_decides() -> &'static [&'static str] {
-                &[#(#user_decides),*]
-            }
-        }
-    });
+    let user_decides = marked(form, quote!(user_decides), |f| f.user_decides);
+    let model_required = marked(form, quote!(model_required), |f| f.model_required);
     quote! {
     #user_decides
+    #model_required
 
     fn key() -> &'static str {
         #key
@@ -340,6 +348,7 @@ fn kind_check(f: &Field, check: &KindCheck, rt: &Runtime) -> TokenStream {
         KindRule::OffersAll(items) => {
             quote_spanned!(span=> #p::multi_offers(#kind, &[#(#items),*]))
         }
+        KindRule::Required => quote_spanned!(span=> !<#ty as #p::ElicitField>::OPTIONAL),
     };
     let bound = syn::Ident::new(check.bound, span);
     quote_spanned! {span=>

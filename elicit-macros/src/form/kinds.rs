@@ -31,7 +31,8 @@ pub struct KindCheck {
     pub span: Span,
 }
 
-/// The condition a `KindCheck` asserts on the field type's `ElicitField::KIND`.
+/// The condition a `KindCheck` asserts on the field type's `ElicitField::KIND` (or, for
+/// `Required`, its `OPTIONAL`).
 pub enum KindRule {
     Text,
     Multi,
@@ -43,4 +44,6 @@ pub enum KindRule {
     Boolean,
     /// A multi-select offering all these values.
     OffersAll(Vec<String>),
+    /// A field the form requires (not `ElicitField::OPTIONAL`).
+    Required,
 }

@@ -9,7 +9,7 @@ use proc_macro2::Span;
 use super::ast::FormField;
 use super::kinds::{KindCheck, KindRule, Num};
 use crate::lit::{Count, Literal, Value};
-use crate::ty::Shape;
+use crate::ty::{FieldType, Shape};
 
 /// Where a field's problems go; remembers whether there was one.
 pub struct Sink<'e> {
@@ -220,5 +220,44 @@ fn describe(shape: &Shape) -> &'static str {
         Shape::Multi => "a multi-select",
         // Never described: attributes on such types are checked by trait bounds instead.
         Shape::Opaque => "a type checked by the compiler",
+    }
+}
+
+/// `model_required` asks the model for a field the form itself requires: what the user may
+/// leave out (an `Option`, a field with a `default`), the model may leave out too, or the tool
+/// would demand of the model what the form does not. A type syntax cannot see through (an
+/// alias) is left to the compiler.
+pub fn model_required(
+    attrs: &FormField,
+    field: Option<&FieldType>,
+    checks: &mut Vec<KindCheck>,
+    sink: &mut Sink,
+) {
+    let flag = &attrs.model_required;
+    if !flag.is_present() {
+        return;
+    }
+    if attrs.default.is_some() {
+        sink.fail(
+            "`model_required` on a field with a `default`: the form does not require it, so the \
+             tool cannot require it of the model; drop `model_required` or the `default`",
+            flag.span(),
+        );
+    }
+    match field {
+        Some(FieldType { optional: true, .. }) => sink.fail(
+            "`model_required` on an optional field: what the user may leave out, the model may \
+             leave out too; drop `model_required`, or make the field required (not an `Option`)",
+            flag.span(),
+        ),
+        Some(FieldType {
+            shape: Shape::Opaque,
+            ..
+        }) => checks.push(KindCheck {
+            bound: "ModelRequiredIsRequired",
+            rule: KindRule::Required,
+            span: flag.span(),
+        }),
+        _ => {}
     }
 }

@@ -45,6 +45,8 @@ pub struct Field<'a> {
     pub checks: Vec<KindCheck>,
     /// `#[elicit(user_decides)]`.
     pub user_decides: bool,
+    /// `#[elicit(model_required)]`.
+    pub model_required: bool,
 }
 
 /// Checks `input` against every rule; all problems are reported together.
@@ -183,10 +185,10 @@ fn validate_field<'a>(
     let mut sink = Sink::new(errors);
     let rust_name = ident.to_string();
     let rust_name = rust_name.strip_prefix("r#").unwrap_or(&rust_name);
-    let shape = classify(&field.ty)
+    let classified = classify(&field.ty)
         .map_err(|message| sink.fail(message, syn::spanned::Spanned::span(&field.ty)))
-        .ok()
-        .map(|t| t.shape);
+        .ok();
+    let shape = classified.as_ref().map(|t| t.shape.clone());
     let Some(attrs) = parsed else {
         let not_secret = lenient_not_secret(&field.attrs);
         check_secret(ident, rust_name, rust_name, not_secret.as_ref(), &mut sink);
@@ -208,7 +210,8 @@ fn validate_field<'a>(
         attrs.not_secret.as_ref(),
         &mut sink,
     );
-    let checked = check_attrs(&attrs, shape.as_ref(), rust_name, &mut sink);
+    let mut checked = check_attrs(&attrs, shape.as_ref(), rust_name, &mut sink);
+    rules::model_required(&attrs, classified.as_ref(), &mut checked.checks, &mut sink);
     sink.ok
         .then(|| build_field(field, ident, wire, attrs, checked))
 }
@@ -283,6 +286,7 @@ fn build_field<'a>(
         default: checked.default,
         checks: checked.checks,
         user_decides: attrs.user_decides.is_present(),
+        model_required: attrs.model_required.is_present(),
     }
 }
 

@@ -19,7 +19,11 @@ use crate::schema::{ContentError, RequestedSchema};
 /// Otherwise `question` is asked with a schema of just the fields that failed (the message
 /// names the values that were kept), and the user's answer together with the kept values is
 /// decoded and checked as a whole `T`: a bad answer is asked again as any question's is.
-/// Extra members of `given` are ignored. A decline or cancel is the answer as usual.
+/// Extra members of `given` are ignored. A decline or cancel is the answer as usual. The
+/// schema to publish for such arguments (a tool's `inputSchema`) is [`input_schema::<T>()`]:
+/// the same declaration, so the model is told what these checks accept.
+///
+/// [`input_schema::<T>()`]: super::input_schema
 ///
 /// A field marked `#[elicit(user_decides)]` is always asked, and stays in `required`: the
 /// model's valid value is only a suggestion, named in the field's description

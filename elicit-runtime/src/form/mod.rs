@@ -7,6 +7,7 @@ mod ask;
 mod decode;
 mod defaults;
 mod fill;
+mod input_schema;
 mod prepared;
 mod question;
 mod reask;
@@ -20,6 +21,7 @@ pub use crate::channel::{DEFAULT_MAX_REASKS, Reask};
 pub use answer::Answer;
 pub(crate) use decode::elicit_result;
 pub use fill::fill_in;
+pub use input_schema::input_schema;
 pub use prepared::Prepared;
 pub(crate) use question::short_digest;
 pub use question::{Question, question_digest};
@@ -95,6 +97,12 @@ pub trait ElicitForm: Sized + 'static {
     /// keeps them required, and shows that value only as a suggestion (an answer must give the
     /// field itself).
     fn user_decides() -> &'static [&'static str] {
+        &[]
+    }
+    /// The wire names of the fields `#[elicit(model_required)]` marks: the ones a tool's
+    /// [`input_schema`] lists in `required`, so the model must give them. Every other field
+    /// the model may leave out, and the user is asked for it.
+    fn model_required() -> &'static [&'static str] {
         &[]
     }
 

@@ -264,3 +264,35 @@ fn review_pins_key_message_and_schema() {
     }
     "##);
 }
+
+/// The input schema a model fills the form in by: the form's properties as declared, with
+/// `required` only what `model_required` marks (through aliases and enums too, beside
+/// `user_decides`), and no other argument.
+#[test]
+fn input_schema_requires_of_the_model_only_what_model_required_marks() {
+    type Count = u8;
+
+    /// Seat the party
+    #[derive(ElicitForm)]
+    #[allow(dead_code)]
+    struct Party {
+        #[elicit(model_required, rename = "where")]
+        seating: Seating,
+        #[elicit(model_required, user_decides, maximum = 20)]
+        guests: Count,
+        color: Color,
+        note: Option<String>,
+    }
+
+    assert_eq!(Party::model_required(), ["where", "guests"]);
+    let input = serde_json::Value::Object(elicit_runtime::form::input_schema::<Party>());
+    let form = serde_json::to_value(Party::requested_schema()).unwrap();
+    assert_eq!(input["properties"], form["properties"]);
+    assert_eq!(input["required"], serde_json::json!(["where", "guests"]));
+    assert_eq!(
+        form["required"],
+        serde_json::json!(["where", "guests", "color"])
+    );
+    assert_eq!(input["additionalProperties"], false);
+    assert_eq!(input.as_object().unwrap().len(), 4, "{input}");
+}
