@@ -11,7 +11,8 @@
 //! A record is also published on `"{<namespace>}:elicit:completed"`; each store subscribes once
 //! (at `connect`, or on its first wait) and wakes the retries held on that flow in its own
 //! process, so a page on one replica answers a retry held on another at once. While the
-//! subscription is down, held retries poll Redis (50 ms, backing off to 200 ms) instead.
+//! subscription is live a held retry does not look at Redis at all; when it breaks, every held
+//! retry looks once, then polls Redis (50 ms, backing off to 200 ms) until it is back.
 //!
 //! Both are built on the core's public traits only, so a store on another database is written
 //! the same way.

@@ -1,7 +1,9 @@
 //! Waking held retries across replicas: each record is published on the namespace's channel,
 //! and one subscriber per store rings the waiting requests' bells. Only while the subscription
 //! is known to be live does the store hand out bells; otherwise waiters poll (the core's
-//! backoff), so a lost subscriber slows a wake-up, never loses it.
+//! backoff), so a lost subscriber slows a wake-up, never loses it. A waiter holding a bell
+//! does not look at Redis until it rings (held retries cost Redis nothing while they wait),
+//! so when the subscription breaks every bell is rung and its waiters poll until it is back.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
@@ -73,9 +75,14 @@ impl Listener {
     }
 
     /// A bell for flow `id` while the subscription is live; `None` (poll) otherwise.
+    ///
+    /// The bell is hung before the subscription is read as live: a subscription that breaks
+    /// after that read is marked down before every bell is rung, this one included, so a
+    /// waiter that holds a bell (and no longer polls) is never left with one nobody rings.
     pub(crate) fn watch(self: &Arc<Self>, id: &str) -> Option<BoxFuture<'static, ()>> {
         self.start();
-        self.is_live().then(|| self.signals.watch(id))
+        let bell = self.signals.watch(id);
+        self.is_live().then_some(bell)
     }
 
     /// Rings flow `id`'s bell here at once (the record was made by this process).

@@ -300,7 +300,8 @@ impl CompletionStore for RedisCompletionStore {
                 return Ok(false);
             }
             // Wakes the requests held on this flow, here and on every replica. Best effort: the
-            // record is made, and a waiter that misses the message finds it at its next look.
+            // record is made, and a waiter on another replica that misses the message finds it
+            // when its hold ends (its next look; the client's next retry reads it at once).
             self.listener.ring(id);
             let mut publish = redis::cmd("PUBLISH");
             publish.arg(self.listener.channel()).arg(id);

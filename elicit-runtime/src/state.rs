@@ -13,6 +13,6 @@ pub use elicit_state::{
 /// What only the engine names: digests, lifetimes, the sealed frame, carried state.
 pub(crate) use elicit_state::{
     BindingBuf, Completion, CompletionStore, FIRST_POLL, MAX_POLL, OpenedState, StoreError,
-    WATCHED_POLL, canonical_json, ct_eq, expiry_from_unix_secs, frame, lifetime, principal_hash,
-    question_digest, question_digest_declared, question_digest_raw, short_digest, ttl_secs,
+    canonical_json, ct_eq, expiry_from_unix_secs, frame, lifetime, principal_hash, question_digest,
+    question_digest_declared, question_digest_raw, short_digest, ttl_secs,
 };

@@ -96,6 +96,13 @@ pub trait CompletionStore: Send + Sync {
     /// never resolve otherwise. The waiting request registers it *before* it looks at the
     /// store, so a record in between is not missed, and looks again when it resolves.
     ///
+    /// While it holds a wake-up the request does not look at the store at all (10,000 held
+    /// requests cost the store nothing while they wait), so a store that learns it may have
+    /// missed records (its subscription broke) must resolve every wake-up it handed out
+    /// ([`CompletionSignals::notify_all`](crate::CompletionSignals::notify_all)) and return
+    /// `None` until it can tell again; a wake-up it never resolves leaves its request held
+    /// until the hold ends, when the request looks once more.
+    ///
     /// `None`, the default, says the store cannot tell: a waiting request then looks every
     /// 50 ms at first, backing off to every 200 ms, so it still sees a record within a quarter
     /// of a second. [`MemoryCompletionStore`] wakes its waiters at once through
@@ -232,13 +239,6 @@ impl CompletionStore for MemoryCompletionStore {
 pub const FIRST_POLL: Duration = Duration::from_millis(50);
 /// See [`FIRST_POLL`].
 pub const MAX_POLL: Duration = Duration::from_millis(200);
-/// How often a request waiting on a store that wakes it looks all the same: a wake-up lost
-/// (a replica's message dropped) delays it by this much at most. A store that can tell it
-/// may have missed wake-ups (a subscription that broke) rings every bell at once
-/// ([`CompletionSignals::notify_all`](crate::CompletionSignals::notify_all)), as
-/// `elicit-redis` does, so this bounds only losses nobody noticed. Ten seconds: 10,000 held
-/// requests look 1,000 times a second, not 5,000.
-pub const WATCHED_POLL: Duration = Duration::from_secs(10);
 
 #[cfg(test)]
 mod tests {

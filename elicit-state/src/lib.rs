@@ -91,7 +91,7 @@ pub use signals::CompletionSignals;
 #[doc(hidden)]
 pub use binding::BindingBuf;
 #[doc(hidden)]
-pub use completion::{FIRST_POLL, MAX_POLL, WATCHED_POLL};
+pub use completion::{FIRST_POLL, MAX_POLL};
 #[doc(hidden)]
 pub use digest::{
     canonical_json, ct_eq, principal_hash, question_digest, question_digest_declared,

@@ -81,8 +81,8 @@ impl CompletionSignals {
     }
 
     /// Wakes every request waiting on any flow, so each looks at the store again: for a
-    /// store that learns it may have missed records (its subscription broke), instead of
-    /// leaving its waiters to find out at their next [`WATCHED_POLL`](crate::WATCHED_POLL).
+    /// store that learns it may have missed records (its subscription broke): a waiter
+    /// holding a wake-up does not look at the store again until it resolves.
     ///
     /// ```
     /// use elicit_runtime::url::CompletionSignals;

@@ -340,6 +340,13 @@ async fn start(caller: &Caller) -> (String, String) {
     (handle_of(&url_request(&ask)), state_of(&ask))
 }
 
+/// Alice finishes on `server`'s landing page for `handle`, with `result`.
+async fn page_completes(server: &ElicitServer, handle: &str, result: serde_json::Value) {
+    let page = LandingPage::new(server);
+    let opened = page.open::<ConnectGithub>(handle, ALICE).await.unwrap();
+    page.complete(&opened, Some(result)).await.unwrap();
+}
+
 fn completed(result: Option<serde_json::Value>) -> elicit_runtime::UrlAnswer<ConnectGithub> {
     elicit_runtime::UrlAnswer::Completed {
         state: bound(),
@@ -397,12 +404,7 @@ async fn a_retry_held_on_one_replica_is_woken_by_the_page_on_the_other(redis: Re
     let person = async {
         // The person finishes on the page a little after the retry is held.
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let page_b = LandingPage::new(&b);
-        let opened = page_b.open::<ConnectGithub>(&handle, ALICE).await.unwrap();
-        page_b
-            .complete(&opened, Some(account.clone()))
-            .await
-            .unwrap();
+        page_completes(&b, &handle, account.clone()).await;
     };
     let started = std::time::Instant::now();
     let (held, ()) = tokio::join!(on_a.call(&params, connect), person);
@@ -787,4 +789,5 @@ fn assert_store_unavailable(e: &JsonRpcError) {
 mod cluster_only;
 mod data_loss;
 mod setup;
+mod subscription;
 mod unresponsive;

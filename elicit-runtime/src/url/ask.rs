@@ -14,9 +14,7 @@ use crate::form::elicit_result;
 use crate::interrupt::Interrupt;
 use crate::progress::ProgressSink;
 use crate::state::question_digest_raw;
-use crate::state::{
-    Completion, CompletionStore, FIRST_POLL, MAX_POLL, WATCHED_POLL, principal_hash,
-};
+use crate::state::{Completion, CompletionStore, FIRST_POLL, MAX_POLL, principal_hash};
 use crate::waits::UrlWait;
 use crate::wire::{
     ElicitAction, ElicitMode, ElicitationCompleteNotification, INTERNAL_ERROR, InputRequest,
@@ -288,8 +286,9 @@ async fn wait_for_page<T>(
 
 /// Waits until flow `id`'s outcome is recorded (redeeming it in single-use mode) or `until`
 /// passes, whichever is first; `None` at `until`. Woken by the store where it can
-/// ([`CompletionStore::watch`]), polling with backoff where it cannot: no thread is held and
-/// a record is seen within 250 ms either way. The store is looked at once more at `until`.
+/// ([`CompletionStore::watch`]: not looked at again until the wake-up resolves), polling with
+/// backoff where it cannot: no thread is held and a record is seen within 250 ms either way.
+/// The store is looked at once more at `until`.
 async fn await_completion(
     single_use: bool,
     id: &str,
@@ -310,7 +309,7 @@ async fn await_completion(
         }
         match wake {
             Some(wake) => {
-                let _ = tokio::time::timeout(WATCHED_POLL.min(left), wake).await;
+                let _ = tokio::time::timeout(left, wake).await;
             }
             None => {
                 tokio::time::sleep(pause.min(left)).await;
