@@ -94,6 +94,18 @@ impl Browser {
     /// # Panics
     ///
     /// If `origin` is not an `http` or `https` origin.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// let app = Router::new().route("/", get(|| async { Html("<h1>Hello</h1><p>from the app</p>") }));
+    /// let browser = Browser::new("https://app.example.com", app);
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.heading(), "Hello");
+    /// assert_eq!(page.text(), "Hello\nfrom the app");
+    /// ```
     pub fn new(origin: &str, app: Router) -> Self {
         Browser {
             sites: Vec::new(),
@@ -110,6 +122,21 @@ impl Browser {
     /// # Panics
     ///
     /// If `origin` is not an `http` or `https` origin.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # use axum::response::Redirect;
+    /// // The app sends the browser to another site, which the browser reaches through its router.
+    /// let app = Router::new().route("/go", get(|| async { Redirect::to("https://idp.example/login") }));
+    /// let idp = Router::new().route("/login", get(|| async { Html("<h1>Sign in</h1>") }));
+    /// let browser = Browser::new("https://app.example.com", app).site("https://idp.example", idp);
+    /// let page = pollster::block_on(browser.open("https://app.example.com/go"));
+    /// assert_eq!(page.url(), "https://idp.example/login");
+    /// assert_eq!(page.heading(), "Sign in");
+    /// ```
     pub fn site(mut self, origin: &str, router: Router) -> Self {
         let origin = Address::parse(origin)
             .unwrap_or_else(|| panic!("not an http(s) origin: {origin:?}"))
@@ -125,6 +152,20 @@ impl Browser {
     /// # Panics
     ///
     /// If `name` or `value` is not a valid header name or value.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # use axum::http::HeaderMap;
+    /// let who = |headers: HeaderMap| async move {
+    ///     Html(format!("<h1>{}</h1>", headers["x-user"].to_str().unwrap()))
+    /// };
+    /// let browser = Browser::new("https://app.example.com", Router::new().route("/", get(who)))
+    ///     .header("x-user", "alice");
+    /// assert_eq!(pollster::block_on(browser.open("https://app.example.com/")).heading(), "alice");
+    /// ```
     pub fn header(mut self, name: &str, value: &str) -> Self {
         let name = HeaderName::try_from(name).unwrap_or_else(|e| panic!("header {name:?}: {e}"));
         let value =
@@ -139,6 +180,20 @@ impl Browser {
     /// # Panics
     ///
     /// If `url` is not an `http` or `https` URL.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # use axum::http::HeaderMap;
+    /// let who = |headers: HeaderMap| async move {
+    ///     Html(format!("<h1>{}</h1>", headers["cookie"].to_str().unwrap()))
+    /// };
+    /// let browser = Browser::new("https://app.example.com", Router::new().route("/", get(who)))
+    ///     .cookie("https://app.example.com/", "session=s-alice; Path=/; Secure; HttpOnly");
+    /// assert_eq!(pollster::block_on(browser.open("https://app.example.com/")).heading(), "session=s-alice");
+    /// ```
     pub fn cookie(self, url: &str, set_cookie: &str) -> Self {
         let to = Address::parse(url).unwrap_or_else(|| panic!("not an http(s) URL: {url:?}"));
         self.jar
@@ -151,6 +206,17 @@ impl Browser {
     /// What the person types into the input labelled (or named) `label` when a page asks for
     /// it and they were scripted ([`UserReply::OpenUrl`](elicit_testing::UserReply::OpenUrl)):
     /// a [`SecretPage`](crate::SecretPage)'s API key.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let app = Router::new();
+    /// // A person who types this key when a page asks for the input labelled "OpenAI API key".
+    /// let person = Browser::new("http://127.0.0.1:8765", app).typing("OpenAI API key", "sk-test-1");
+    /// # let _ = person;
+    /// ```
     pub fn typing(mut self, label: impl Into<String>, value: impl Into<String>) -> Self {
         self.typing.push((label.into(), value.into()));
         self
@@ -162,6 +228,18 @@ impl Browser {
     /// # Panics
     ///
     /// If `url` is not an `http` or `https` URL.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # use axum::http::header;
+    /// let login = || async { ([(header::SET_COOKIE, "session=s-1; Path=/; HttpOnly")], Html("<h1>Hi</h1>")) };
+    /// let browser = Browser::new("http://127.0.0.1:8765", Router::new().route("/login", get(login)));
+    /// pollster::block_on(browser.open("http://127.0.0.1:8765/login"));
+    /// assert_eq!(browser.cookie_value("http://127.0.0.1:8765/", "session").as_deref(), Some("s-1"));
+    /// ```
     pub fn cookie_value(&self, url: &str, name: &str) -> Option<String> {
         let to = Address::parse(url).unwrap_or_else(|| panic!("not an http(s) URL: {url:?}"));
         self.jar
@@ -176,6 +254,17 @@ impl Browser {
     /// # Panics
     ///
     /// If `url` is not an `http` or `https` URL or names a site the browser has no router for.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # use axum::http::StatusCode;
+    /// let browser = Browser::new("https://app.example.com", Router::new());
+    /// let page = pollster::block_on(browser.open("https://app.example.com/nowhere"));
+    /// assert_eq!(page.status(), StatusCode::NOT_FOUND);
+    /// ```
     pub async fn open(&self, url: &str) -> Page {
         let to = Address::parse(url).unwrap_or_else(|| panic!("not an http(s) URL: {url:?}"));
         self.navigate(Method::GET, to, None, None).await

@@ -38,42 +38,186 @@ impl Page {
     }
 
     /// The page's status (after every redirect).
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.status(), axum::http::StatusCode::OK);
+    /// ```
     pub fn status(&self) -> StatusCode {
         self.status
     }
 
     /// The page's URL (after every redirect).
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.url(), "https://app.example.com/");
+    /// ```
     pub fn url(&self) -> String {
         format!("{}{}", self.address.origin(), self.address.target)
     }
 
     /// The page's response headers.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.headers()["content-type"], "text/html; charset=utf-8");
+    /// ```
     pub fn headers(&self) -> &HeaderMap {
         &self.headers
     }
 
     /// The page's HTML, as sent.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert!(page.html().starts_with("<h1>Sign up</h1>"));
+    /// ```
     pub fn html(&self) -> &str {
         &self.html
     }
 
     /// What a person reads on the page: its body's text, markup gone, entities decoded, one
     /// line per block (heading, paragraph, label, button), whitespace collapsed.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.text(), "Sign up\nPick a name.\nName\nSend");
+    /// ```
     pub fn text(&self) -> &str {
         &self.doc.text
     }
 
     /// The page's first `<h1>`, as text (`""` if it has none).
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.heading(), "Sign up");
+    /// ```
     pub fn heading(&self) -> &str {
         self.doc.heading.as_deref().unwrap_or_default()
     }
 
     /// What the page says in its alerts (`role="alert"`): why what was typed was refused.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.alerts(), ["Pick a name."]);
+    /// ```
     pub fn alerts(&self) -> &[String] {
         &self.doc.alerts
     }
 
     /// The text of every button of the page's forms, in order.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.buttons(), ["Send"]);
+    /// ```
     pub fn buttons(&self) -> Vec<&str> {
         self.doc
             .forms
@@ -86,6 +230,24 @@ impl Page {
 
     /// The label (or, without one, the name) of every input a person types in (not hidden),
     /// in order.
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// assert_eq!(page.inputs(), ["Name"]);
+    /// ```
     pub fn inputs(&self) -> Vec<&str> {
         self.fields()
             .filter(|f| typed(f))
@@ -99,6 +261,26 @@ impl Page {
     /// # Panics
     ///
     /// If the page has no such input (the message lists those it has).
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// // The input takes 8 characters, as a browser lets a person type them.
+    /// let sent = pollster::block_on(page.fill("Name", "alice-in-wonderland").click("Send"));
+    /// assert_eq!(sent.heading(), "Got name=alice-in");
+    /// ```
     pub fn fill(mut self, label: &str, value: &str) -> Self {
         let inputs: Vec<String> = self.inputs().into_iter().map(str::to_owned).collect();
         let field = self
@@ -130,6 +312,25 @@ impl Page {
     ///
     /// If the page has no such button (the message lists those it has), or a browser would
     /// not send the form: a `required` input is empty (unless the button is `formnovalidate`).
+    ///
+    /// ```
+    /// # use axum::Router;
+    /// # use axum::response::Html;
+    /// # use axum::routing::get;
+    /// # use elicit_axum::testing::Browser;
+    /// # let form = concat!(
+    /// #     "<h1>Sign up</h1><p role=\"alert\">Pick a name.</p><form method=\"post\">",
+    /// #     "<label for=\"n\">Name</label><input id=\"n\" name=\"name\" required maxlength=\"8\">",
+    /// #     "<button class=\"confirm\">Send</button></form>"
+    /// # );
+    /// # let echo = |body: String| async move { Html(format!("<h1>Got {body}</h1>")) };
+    /// # let app = Router::new().route("/", get(move || async move { Html(form) }).post(echo));
+    /// # let browser = Browser::new("https://app.example.com", app);
+    /// // A page whose form asks for a name, and posts it back.
+    /// let page = pollster::block_on(browser.open("https://app.example.com/"));
+    /// let sent = pollster::block_on(page.fill("Name", "alice").click("Send"));
+    /// assert_eq!(sent.heading(), "Got name=alice");
+    /// ```
     pub async fn click(self, text: &str) -> Page {
         let Some((form, at)) = self.doc.forms.iter().find_map(|f| {
             let at = f.buttons.iter().position(|b| b.submits && b.text == text)?;

@@ -51,7 +51,15 @@ impl std::fmt::Debug for StandInProvider {
     }
 }
 
-/// One access token the stand-in issued.
+/// One access token the stand-in issued ([`StandInProvider::issued`]): the module's tests
+/// and the guide's testing chapter read it after a flow.
+///
+/// ```
+/// use elicit_axum::testing::Issued;
+///
+/// let issued = Issued { access_token: "stand-in-token-1".into(), scopes: vec!["repo".into()] };
+/// assert_eq!(issued.scopes, ["repo"]);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issued {
     /// The access token.
@@ -88,6 +96,14 @@ impl StandInProvider {
     /// # Panics
     ///
     /// Outside a tokio runtime, or if no loopback port can be bound.
+    ///
+    /// ```
+    /// # use elicit_axum::testing::StandInProvider;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = StandInProvider::start().await;
+    /// assert!(provider.origin().starts_with("http://127.0.0.1:"));
+    /// # });
+    /// ```
     pub async fn start() -> Self {
         let state = Arc::new(State {
             account: Mutex::new(json!({
@@ -113,18 +129,47 @@ impl StandInProvider {
     }
 
     /// Whose account the person signs in with: what the account endpoint answers.
+    ///
+    /// ```
+    /// # use elicit_axum::testing::StandInProvider;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = StandInProvider::start().await
+    ///     .with_account(serde_json::json!({"login": "hubot", "id": 2}));
+    /// # let _ = provider;
+    /// # });
+    /// ```
     pub fn with_account(self, account: Value) -> Self {
         *lock(&self.state.account) = account;
         self
     }
 
     /// Where it is served: `http://127.0.0.1:<port>`.
+    ///
+    /// ```
+    /// # use elicit_axum::testing::StandInProvider;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = StandInProvider::start().await;
+    /// assert!(provider.origin().starts_with("http://127.0.0.1:"));
+    /// # });
+    /// ```
     pub fn origin(&self) -> &str {
         &self.origin
     }
 
     /// Its endpoints as a router, for the test browser
     /// ([`Browser::site`](super::Browser::site)`(provider.origin(), provider.router())`).
+    ///
+    /// ```
+    /// # use elicit_axum::testing::StandInProvider;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # use elicit_axum::testing::Browser;
+    /// let provider = StandInProvider::start().await;
+    /// # let app = axum::Router::new();
+    /// let browser = Browser::new("http://127.0.0.1:8765", app)
+    ///     .site(provider.origin(), provider.router());
+    /// # let _ = browser;
+    /// # });
+    /// ```
     pub fn router(&self) -> Router {
         let state = Arc::clone(&self.state);
         let serve = move |request: Request| {
@@ -142,12 +187,29 @@ impl StandInProvider {
     }
 
     /// [`OAuthProvider::github`] with the stand-in's client, pointed at it.
+    ///
+    /// ```
+    /// # use elicit_axum::testing::StandInProvider;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = StandInProvider::start().await;
+    /// let github = provider.github();
+    /// assert_eq!(github.name(), "github");
+    /// # });
+    /// ```
     pub fn github(&self) -> OAuthProvider {
         OAuthProvider::github(Self::CLIENT_ID, Self::CLIENT_SECRET).stand_in_at(&self.origin)
     }
 
     /// [`OAuthProvider::google`] with the stand-in's client and its userinfo endpoint, pointed
     /// at it.
+    ///
+    /// ```
+    /// # use elicit_axum::testing::StandInProvider;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = StandInProvider::start().await;
+    /// assert_eq!(provider.google().name(), "google");
+    /// # });
+    /// ```
     pub fn google(&self) -> OAuthProvider {
         OAuthProvider::google(Self::CLIENT_ID, Self::CLIENT_SECRET)
             .with_account_url("https://openidconnect.googleapis.com/v1/userinfo")
@@ -155,12 +217,28 @@ impl StandInProvider {
     }
 
     /// Every access token it issued, in order.
+    ///
+    /// ```
+    /// # use elicit_axum::testing::StandInProvider;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = StandInProvider::start().await;
+    /// assert!(provider.issued().is_empty()); // nothing until a code is traded
+    /// # });
+    /// ```
     pub fn issued(&self) -> Vec<Issued> {
         lock(&self.state.issued).clone()
     }
 
     /// Every token request's form fields, as your server sent them (`grant_type`, `code`,
     /// `redirect_uri`, `code_verifier`, and the credentials when they go in the body).
+    ///
+    /// ```
+    /// # use elicit_axum::testing::StandInProvider;
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let provider = StandInProvider::start().await;
+    /// assert!(provider.token_requests().is_empty());
+    /// # });
+    /// ```
     pub fn token_requests(&self) -> Vec<Vec<(String, String)>> {
         lock(&self.state.requests).clone()
     }
