@@ -19,8 +19,68 @@ pub type Accepted<T, E = Unexpanded> = <E as Expansion<T>>::Accepted;
 /// out or got wrong asked of the user in one form of just those fields
 /// ([`form::fill_in`](crate::form::fill_in)), before the body runs. A parameter
 /// [`#[elicit_rmcp::asks]`](crate::asks) fills in place of `Parameters<T>` (in the body it is a
-/// `T`); `T` derives `Deserialize`, `JsonSchema` and `ElicitForm`, and the input schema rmcp
-/// publishes stays `T`'s. On a decline or cancel the method answers with its `otherwise`.
+/// `T`). On a decline or cancel the method answers with its `otherwise`.
+///
+/// `T` is declared once, with `#[derive(ElicitForm)]` alone: the tool's `inputSchema` that rmcp
+/// publishes is the form's own declaration ([`form::input_schema`](crate::form::input_schema):
+/// the same wire names, enum values, bounds, formats, titles and descriptions the user's form
+/// shows), and the model's arguments are read by the form's rules. So:
+///
+/// - the model may leave out any field, and the user is asked for it, except the fields marked
+///   `#[elicit(model_required)]`, which the schema lists in `required`;
+/// - a value the form refuses (out of bounds, not among the options, not a date, under another
+///   name than the wire name) is not an error: it is asked of the user, like a missing one;
+/// - a field marked `#[elicit(user_decides)]` is always asked, the model's value only
+///   suggested;
+/// - members the form does not declare are ignored (the schema says `additionalProperties:
+///   false`).
+///
+/// ```
+/// use elicit_rmcp::{ElicitForm, ElicitHandler, Filled};
+/// use rmcp::{ErrorData as McpError, tool, tool_router};
+/// use serde_json::json;
+///
+/// /// Book a table
+/// #[derive(ElicitForm)]
+/// #[elicit(rename_all = "camelCase")]
+/// struct Booking {
+///     /// The restaurant
+///     #[elicit(model_required)]
+///     restaurant_name: String,
+///     /// How many guests
+///     #[elicit(minimum = 1, maximum = 12)]
+///     guests: u8,
+/// }
+///
+/// #[derive(Clone)]
+/// struct Tables {
+///     elicit: ElicitHandler,
+/// }
+///
+/// #[tool_router]
+/// impl Tables {
+///     #[elicit_rmcp::asks(otherwise = "not booked")]
+///     #[tool(description = "Book a table")]
+///     async fn book(&self, booking: Filled<Booking>) -> Result<String, McpError> {
+///         Ok(format!("{} for {}", booking.restaurant_name, booking.guests))
+///     }
+/// }
+///
+/// let book = Tables::tool_router().get("book").cloned().unwrap();
+/// assert_eq!(
+///     serde_json::to_value(&book.input_schema).unwrap(),
+///     json!({
+///         "$schema": "https://json-schema.org/draft/2020-12/schema",
+///         "type": "object",
+///         "properties": {
+///             "restaurantName": {"type": "string", "description": "The restaurant"},
+///             "guests": {"type": "integer", "description": "How many guests", "minimum": 1, "maximum": 12}
+///         },
+///         "required": ["restaurantName"],
+///         "additionalProperties": false
+///     })
+/// );
+/// ```
 pub type Filled<T, E = Unexpanded> = <E as Expansion<T>>::Filled;
 
 /// What [`Asked`] and [`Accepted`] are, once [`#[elicit_rmcp::asks]`](crate::asks) rewrote
@@ -55,7 +115,8 @@ impl<T: ElicitForm> Expansion<T> for Expanded {
 }
 
 /// A [`Filled`] parameter's arguments as the model sent them: any object is read (what is
-/// missing or wrong is asked), and the input schema published is `T`'s.
+/// missing or wrong is asked), and the input schema published is the form's
+/// ([`form::input_schema`](crate::form::input_schema)).
 #[doc(hidden)]
 pub struct ModelArguments<T>(
     pub rmcp::model::JsonObject,
@@ -69,20 +130,22 @@ impl<'de, T> serde::Deserialize<'de> for ModelArguments<T> {
     }
 }
 
-impl<T: rmcp::schemars::JsonSchema> rmcp::schemars::JsonSchema for ModelArguments<T> {
+/// The schema rmcp's `#[tool]` publishes as the tool's `inputSchema`: the form's declaration,
+/// not a second one (`T` needs no `JsonSchema`).
+impl<T: ElicitForm> rmcp::schemars::JsonSchema for ModelArguments<T> {
     fn inline_schema() -> bool {
-        T::inline_schema()
+        true
     }
 
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        T::schema_name()
+        T::key().into()
     }
 
     fn schema_id() -> std::borrow::Cow<'static, str> {
-        T::schema_id()
+        std::any::type_name::<T>().into()
     }
 
-    fn json_schema(generator: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Schema {
-        T::json_schema(generator)
+    fn json_schema(_: &mut rmcp::schemars::SchemaGenerator) -> rmcp::schemars::Schema {
+        crate::form::input_schema::<T>().into()
     }
 }

@@ -2,7 +2,7 @@
 //! go out in one round), then the `?`s, then the parameters bound, then the body.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::parse_quote;
 
 use super::parse::{Args, Kind, Method, Question};
@@ -34,13 +34,19 @@ pub fn method(parsed: Method, args: &Args) -> TokenStream {
         }
     };
     // A `Filled<T>` reads the arguments as the model sent them, in place of `Parameters<T>`
-    // (rmcp publishes `T`'s input schema for it).
+    // (rmcp publishes the form's input schema for it). Spanned on `T`, so that a `T` which is
+    // no form is reported there, where rmcp asks the type for its schema too.
     let given = format_ident!("__elicit_given", span = Span::mixed_site());
     if let Some(filled) = questions.iter().find(|q| q.kind == Kind::Filled) {
         let form = &filled.form;
-        method.sig.inputs.push(parse_quote!(
-            #private::Parameters(#given): #private::Parameters<#private::ModelArguments<#form>>
-        ));
+        let span = syn::spanned::Spanned::span(form);
+        let ty = quote_spanned!(span=>
+            ::elicit_rmcp::__private::Parameters<::elicit_rmcp::__private::ModelArguments<#form>>
+        );
+        method
+            .sig
+            .inputs
+            .push(parse_quote!(#private::Parameters(#given): #ty));
     }
     let answers: Vec<_> = (0..questions.len())
         .map(|i| format_ident!("__elicit_answer_{i}", span = Span::mixed_site()))

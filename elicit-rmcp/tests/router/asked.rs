@@ -42,7 +42,7 @@ struct Tone {
 }
 
 /// Book a table
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema, ElicitForm)]
+#[derive(Debug, ElicitForm)]
 struct Booking {
     /// The restaurant
     restaurant: String,
@@ -52,7 +52,7 @@ struct Booking {
 }
 
 /// Pay the invoice
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema, ElicitForm)]
+#[derive(Debug, ElicitForm)]
 struct Payment {
     /// The invoice
     invoice: String,
@@ -461,25 +461,6 @@ async fn filled_arguments_ask_only_for_what_the_model_left_out_or_got_wrong() {
             .await;
         assert_eq!(run.text(), "not booked", "{era:?}");
     }
-}
-
-#[tokio::test]
-async fn a_filled_tool_publishes_the_forms_input_schema() {
-    let session = ScriptedClient::new(ProtocolEra::Mrtr2026)
-        .connect(desk("alice"))
-        .await;
-    let run = session
-        .call_tool("book", json!({"restaurant": "R", "guests": 2}))
-        .await;
-    assert_eq!(run.text(), "R for 2");
-    let tool = Desk::tool_router().get("book").cloned().unwrap();
-    let schema = serde_json::to_value(&tool.input_schema).unwrap();
-    assert_eq!(schema["required"], json!(["restaurant", "guests"]));
-    assert_eq!(
-        schema["properties"]["guests"]["description"],
-        "How many guests"
-    );
-    session.close().await;
 }
 
 /// The request's params of the `n`-th ask of `key` on `era`.

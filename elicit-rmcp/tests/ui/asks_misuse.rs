@@ -14,8 +14,8 @@ struct Args {
     id: String,
 }
 
-// Arguments the model sends, but not declared a form: `Filled` cannot ask for what is missing.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+// Arguments not declared a form: `Filled` has neither the schema nor what to ask.
+#[derive(Debug, serde::Deserialize)]
 struct Booking {
     date: String,
 }
