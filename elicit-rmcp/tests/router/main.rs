@@ -25,6 +25,7 @@ mod properties;
 mod reask;
 mod scripted;
 mod scripted_rounds;
+mod secret_page;
 mod tasks;
 mod url_mode;
 mod wiring;
