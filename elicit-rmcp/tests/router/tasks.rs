@@ -153,15 +153,27 @@ async fn start(session: &Session, tool: &'static str, user: &str) -> String {
     }
 }
 
+/// A JSON-RPC error as JSON (anything else fails the test).
+fn error_json(error: rmcp::service::ServiceError) -> Value {
+    match error {
+        rmcp::service::ServiceError::McpError(e) => serde_json::to_value(e).unwrap(),
+        other => panic!("{other}"),
+    }
+}
+
 /// `tasks/get` as `user`: the result's JSON, or the error's.
 async fn get(session: &Session, id: &str, user: &str) -> Result<Value, Value> {
     let mut params = GetTaskParams::new(id);
     params.meta = Some(as_user(user));
-    match session.client.get_task(params).await {
-        Ok(got) => Ok(serde_json::to_value(got).unwrap()),
-        Err(rmcp::service::ServiceError::McpError(e)) => Err(serde_json::to_value(e).unwrap()),
-        Err(other) => panic!("{other}"),
-    }
+    let got = session.client.get_task(params).await.map_err(error_json)?;
+    Ok(serde_json::to_value(got).unwrap())
+}
+
+/// `tasks/cancel` as `user`.
+async fn cancel(session: &Session, id: &str, user: &str) -> Result<(), Value> {
+    let mut params = CancelTaskParams::new(id);
+    params.meta = Some(as_user(user));
+    session.client.cancel_task(params).await.map_err(error_json)
 }
 
 /// `tasks/get` as `user` until the task shows `status` (any other change fails the test).
@@ -180,14 +192,7 @@ async fn until(session: &Session, id: &str, user: &str, status: &str) -> Value {
 async fn update(session: &Session, id: &str, user: &str, responses: Value) -> Result<(), Value> {
     let mut params = UpdateTaskParams::new(id, object(responses).into_iter().collect());
     params.meta = Some(as_user(user));
-    session
-        .client
-        .update_task(params)
-        .await
-        .map_err(|e| match e {
-            rmcp::service::ServiceError::McpError(e) => serde_json::to_value(e).unwrap(),
-            other => panic!("{other}"),
-        })
+    session.client.update_task(params).await.map_err(error_json)
 }
 
 /// The task's JSON without what changes from run to run (its id and timestamps), which must
@@ -400,13 +405,7 @@ async fn another_principal_gets_what_an_unknown_task_gets() {
         update(&session, "no-such-id", "alice", answer).await,
         Err(unknown("no-such-id"))
     );
-    let mut cancel = CancelTaskParams::new(id.clone());
-    cancel.meta = Some(as_user("bob"));
-    let refused = session.client.cancel_task(cancel).await.unwrap_err();
-    let rmcp::service::ServiceError::McpError(refused) = refused else {
-        panic!("{refused}")
-    };
-    assert_eq!(serde_json::to_value(refused).unwrap(), unknown(&id));
+    assert_eq!(cancel(&session, &id, "bob").await, Err(unknown(&id)));
 
     // Bob's answer and cancel did nothing: alice's question is still hers to answer.
     let mine = get(&session, &id, "alice").await.unwrap();
@@ -421,9 +420,7 @@ async fn a_cancelled_task_withdraws_its_questions_and_a_failing_one_carries_its_
     let session = connect(exports(), Era::Mrtr, tasks_user(json!({}))).await;
     let id = start(&session, "export", "alice").await;
     until(&session, &id, "alice", "input_required").await;
-    let mut cancel = CancelTaskParams::new(id.clone());
-    cancel.meta = Some(as_user("alice"));
-    session.client.cancel_task(cancel).await.unwrap();
+    cancel(&session, &id, "alice").await.unwrap();
     let ack = session.wire.responses_to("tasks/cancel").pop().unwrap();
     assert_eq!(ack["result"], json!({"resultType": "complete"}));
     let cancelled = get(&session, &id, "alice").await.unwrap();
