@@ -8,17 +8,23 @@
 //! more than [`LIMIT`] bytes of an answer, or take more than [`TIMEOUT`] from connecting to the
 //! answer's last byte. An `https` endpoint is reached through the HTTP proxy the environment
 //! names, if any (`HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`: [`proxy`](super::proxy)).
+//!
+//! It is also the [`oauth2`] crate's client ([`AsyncHttpClient`]), so the code exchange goes
+//! through it with the same rules.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use ::axum::body::Bytes;
-use http::{HeaderMap, Request, StatusCode};
+use http::{HeaderMap, HeaderValue, Request, StatusCode, header};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::proxy::matcher::Matcher;
 use hyper_util::rt::{TokioExecutor, TokioTimer};
+use oauth2::{AsyncHttpClient, HttpRequest, HttpResponse};
 
 use super::OAuthError;
 use super::proxy::Connector;
@@ -98,6 +104,43 @@ impl Http {
         tokio::time::timeout(TIMEOUT, exchange)
             .await
             .unwrap_or_else(|_| Err(format!("no answer within {} s", TIMEOUT.as_secs())))
+    }
+}
+
+/// Why [`Http`] has no answer for `oauth2` (the text of [`Http::send`]'s error).
+#[derive(Debug)]
+pub(super) struct NoAnswer(String);
+
+impl std::fmt::Display for NoAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NoAnswer {}
+
+impl<'c> AsyncHttpClient<'c> for Http {
+    type Error = NoAnswer;
+    type Future = Pin<Box<dyn Future<Output = Result<HttpResponse, NoAnswer>> + Send + 'c>>;
+
+    /// `request` sent as every request to the provider is: with our `User-Agent` (GitHub's API
+    /// refuses one without), its `Authorization` (the client's secret) marked sensitive.
+    fn call(&'c self, request: HttpRequest) -> Self::Future {
+        let mut request = request.map(|body| Full::new(Bytes::from(body)));
+        let headers = request.headers_mut();
+        if let Some(credentials) = headers.get_mut(header::AUTHORIZATION) {
+            credentials.set_sensitive(true);
+        }
+        headers
+            .entry(header::USER_AGENT)
+            .or_insert(HeaderValue::from_static(super::account::USER_AGENT));
+        Box::pin(async move {
+            let answer = self.send(request).await.map_err(NoAnswer)?;
+            let mut response = HttpResponse::new(answer.body.to_vec());
+            *response.status_mut() = answer.status;
+            *response.headers_mut() = answer.headers;
+            Ok(response)
+        })
     }
 }
 

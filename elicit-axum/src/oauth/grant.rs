@@ -1,22 +1,18 @@
-//! The authorization code grant with PKCE, as the client sends it (RFC 6749 §4.1, RFC 7636
-//! with `S256`): the authorize URL the browser is sent to, and the code traded for a token at
-//! the token endpoint.
+//! The authorization code grant with PKCE (RFC 6749 §4.1, RFC 7636 with `S256`), by the
+//! [`oauth2`] crate: the authorize URL the browser is sent to, and the code traded for a token
+//! at the token endpoint, over our [`Http`] client (its `AsyncHttpClient`).
 //!
-//! The token request is a `POST` of `grant_type=authorization_code`, the code, the redirect URL
-//! and the PKCE verifier, with the client's credentials by HTTP Basic auth (each
-//! form-urlencoded first, RFC 6749 §2.3.1) or, for providers that want them there, in the body.
-//! Its answer counts only as `200` with a JSON object (`Content-Type` `application/json`, or
-//! none) holding `access_token` and `token_type`; anything else (a provider's error, a redirect,
-//! an answer over 64 KiB or later than 10 s) fails the flow with one plain reason, the details
-//! going to the log.
+//! What is ours is the glue: the provider's settings as an `oauth2` client, the token as
+//! [`OAuthToken`], and one plain reason when there is none ([`NO_TOKEN`]: a provider's error,
+//! GitHub's `200` with an error object, an answer that is not a JSON token response, a redirect,
+//! an answer over 64 KiB or later than 10 s), the details going to the log.
 
-use axum::body::Bytes;
-use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-use http::{HeaderValue, Method, Request, StatusCode, header};
-use http_body_util::Full;
-use serde::Deserialize;
-use sha2::{Digest, Sha256};
+use oauth2::basic::{BasicClient, BasicErrorResponse, BasicRequestTokenError};
+use oauth2::{
+    AsyncHttpClient, AuthType, AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken,
+    EndpointNotSet, EndpointSet, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
+    TokenResponse, TokenUrl,
+};
 
 use super::client::Http;
 use super::{OAuthProvider, OAuthToken};
@@ -24,64 +20,49 @@ use super::{OAuthProvider, OAuthToken};
 /// What the flow fails with when the token endpoint issues no token (the details go to the log).
 pub(super) const NO_TOKEN: &str = "the provider did not issue a token";
 
-/// A flow's PKCE pair: the verifier the server keeps (sealed in `state`), and its `S256`
-/// challenge, which the browser carries to the provider.
-pub(super) struct Pkce {
-    pub(super) verifier: String,
-    pub(super) challenge: String,
-}
+/// The provider's client, as `oauth2` types it: authorize and token endpoints set.
+type Client = BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointNotSet, EndpointSet>;
 
-impl Pkce {
-    /// A fresh pair: 32 random bytes, base64url (43 characters, RFC 7636 §4.1), and the
-    /// base64url of the verifier's SHA-256.
-    pub(super) fn new() -> Result<Pkce, String> {
-        let verifier = random_text::<32>()?;
-        let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
-        Ok(Pkce {
-            verifier,
-            challenge,
-        })
+/// `provider`'s client (its URLs were checked by `OAuthProvider::settle`): its credentials
+/// by HTTP Basic auth, or in the body for providers that want them there.
+fn client(provider: &OAuthProvider) -> Result<Client, String> {
+    let mut client = BasicClient::new(ClientId::new(provider.client_id.clone()))
+        .set_auth_uri(
+            AuthUrl::new(provider.authorize_url.clone())
+                .map_err(|e| format!("the authorize URL: {e}"))?,
+        )
+        .set_token_uri(
+            TokenUrl::new(provider.token_url.clone()).map_err(|e| format!("the token URL: {e}"))?,
+        );
+    if let Some(redirect) = &provider.redirect_url {
+        client = client.set_redirect_uri(
+            RedirectUrl::new(redirect.clone()).map_err(|e| format!("the redirect URL: {e}"))?,
+        );
     }
-}
-
-/// `N` bytes from the operating system's generator, base64url: nonces and PKCE verifiers.
-pub(super) fn random_text<const N: usize>() -> Result<String, String> {
-    let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).map_err(|e| format!("no randomness from the system: {e}"))?;
-    Ok(URL_SAFE_NO_PAD.encode(bytes))
+    if let Some(secret) = &provider.client_secret {
+        client = client.set_client_secret(ClientSecret::new(secret.clone()));
+    }
+    if provider.credentials_in_body {
+        client = client.set_auth_type(AuthType::RequestBody);
+    }
+    Ok(client)
 }
 
 /// `provider`'s authorize URL for a flow: its own query kept, then `response_type=code`, the
-/// client id, `state`, the PKCE `challenge` (`S256`), the redirect URL and `scopes`
-/// (space-separated, when there are any).
+/// client id, `state`, the PKCE `challenge` (`S256`), the redirect URL and `scopes`.
 pub(super) fn authorize_url(
     provider: &OAuthProvider,
     state: &str,
-    challenge: &str,
+    challenge: PkceCodeChallenge,
     scopes: impl Iterator<Item = String>,
-) -> String {
-    let base = provider.authorize_url.split('#').next().unwrap_or_default();
-    let mut query = form_urlencoded::Serializer::new(String::new());
-    query
-        .append_pair("response_type", "code")
-        .append_pair("client_id", &provider.client_id)
-        .append_pair("state", state)
-        .append_pair("code_challenge", challenge)
-        .append_pair("code_challenge_method", "S256");
-    if let Some(redirect) = &provider.redirect_url {
-        query.append_pair("redirect_uri", redirect);
-    }
-    let scopes = scopes.collect::<Vec<_>>().join(" ");
-    if !scopes.is_empty() {
-        query.append_pair("scope", &scopes);
-    }
-    let joint = match base.split_once('?') {
-        None => "?",
-        Some((_, "")) => "",
-        Some((_, own)) if own.ends_with('&') => "",
-        Some(_) => "&",
-    };
-    format!("{base}{joint}{}", query.finish())
+) -> Result<String, String> {
+    let state = CsrfToken::new(state.to_owned());
+    let (url, _) = client(provider)?
+        .authorize_url(|| state)
+        .add_scopes(scopes.map(Scope::new))
+        .set_pkce_challenge(challenge)
+        .url();
+    Ok(url.into())
 }
 
 /// The code traded for a token at `provider`'s token endpoint, with the PKCE verifier; why
@@ -92,130 +73,66 @@ pub(super) async fn exchange(
     code: &str,
     verifier: &str,
 ) -> Result<OAuthToken, String> {
-    let answer = async {
-        let answer = http.send(token_request(provider, code, verifier)?).await?;
-        token_from(answer.status, &answer.headers, &answer.body)
-    };
-    answer.await.map_err(|why| {
+    trade(provider, http, code, verifier).await.map_err(|why| {
         tracing::warn!(target: "elicit", provider = %provider.name.escape_debug(), error = %why.escape_debug(), "OAuth code exchange failed");
         NO_TOKEN.to_owned()
     })
 }
 
-/// The token request for `code` (RFC 6749 §4.1.3, RFC 7636 §4.5).
-fn token_request(
+/// [`exchange`] through any of `oauth2`'s clients (the tests give it canned answers).
+async fn trade<C: for<'c> AsyncHttpClient<'c>>(
     provider: &OAuthProvider,
+    http: &C,
     code: &str,
     verifier: &str,
-) -> Result<Request<Full<Bytes>>, String> {
-    let mut form = form_urlencoded::Serializer::new(String::new());
-    form.append_pair("grant_type", "authorization_code")
-        .append_pair("code", code)
-        .append_pair("code_verifier", verifier);
-    if let Some(redirect) = &provider.redirect_url {
-        form.append_pair("redirect_uri", redirect);
-    }
-    let mut request = Request::builder()
-        .method(Method::POST)
-        .uri(&provider.token_url)
-        .header(header::ACCEPT, "application/json")
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .header(header::USER_AGENT, super::account::USER_AGENT);
-    match &provider.client_secret {
-        Some(secret) if !provider.credentials_in_body => {
-            let encoded =
-                |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>();
-            let pair = format!("{}:{}", encoded(&provider.client_id), encoded(secret));
-            let mut basic = HeaderValue::try_from(format!("Basic {}", STANDARD.encode(pair)))
-                .map_err(|e| e.to_string())?;
-            basic.set_sensitive(true);
-            request = request.header(header::AUTHORIZATION, basic);
-        }
-        secret => {
-            form.append_pair("client_id", &provider.client_id);
-            if let Some(secret) = secret {
-                form.append_pair("client_secret", secret);
-            }
-        }
-    }
-    request
-        .body(Full::new(Bytes::from(form.finish())))
-        .map_err(|e| format!("the token request: {e}"))
-}
-
-/// A successful token response (RFC 6749 §5.1); members not read are ignored.
-#[derive(Deserialize)]
-struct Issued {
-    access_token: String,
-    token_type: String,
-    #[serde(default)]
-    refresh_token: Option<String>,
-    #[serde(default)]
-    expires_in: Option<u64>,
-    #[serde(default)]
-    scope: Option<String>,
-}
-
-/// An error response (RFC 6749 §5.2), for the log.
-#[derive(Deserialize)]
-struct Refused {
-    error: String,
-    #[serde(default)]
-    error_description: Option<String>,
-}
-
-/// The token the token endpoint's answer holds, or why there is none.
-fn token_from(
-    status: StatusCode,
-    headers: &http::HeaderMap,
-    body: &[u8],
 ) -> Result<OAuthToken, String> {
-    if status != StatusCode::OK {
-        return Err(match serde_json::from_slice::<Refused>(body) {
-            Ok(refused) => match refused.error_description {
-                Some(description) => format!("status {status}: {} ({description})", refused.error),
-                None => format!("status {status}: {}", refused.error),
-            },
-            Err(_) => format!("status {status}"),
-        });
-    }
-    if let Some(kind) = headers.get(header::CONTENT_TYPE) {
-        let json = kind
-            .to_str()
-            .is_ok_and(|kind| kind.to_ascii_lowercase().starts_with("application/json"));
-        if !json {
-            return Err(format!(
-                "a token response of Content-Type {kind:?}, not application/json"
-            ));
-        }
-    }
-    // GitHub answers a refused code with `200` and an error object.
-    if let Ok(refused) = serde_json::from_slice::<Refused>(body) {
-        return Err(format!("status {status}: {}", refused.error));
-    }
-    let issued =
-        serde_json::from_slice::<Issued>(body).map_err(|e| format!("not a token response: {e}"))?;
-    if issued.access_token.is_empty() {
+    let client = client(provider)?;
+    let issued = client
+        .exchange_code(AuthorizationCode::new(code.to_owned()))
+        .set_pkce_verifier(PkceCodeVerifier::new(verifier.to_owned()))
+        .request_async(http)
+        .await
+        .map_err(|e| refusal(&e))?;
+    let access_token = issued.access_token().secret();
+    if access_token.is_empty() {
         return Err("an empty access_token".to_owned());
     }
     Ok(OAuthToken {
-        access_token: issued.access_token,
+        access_token: access_token.clone(),
         // Case-insensitive (RFC 6749 §5.1): `Bearer` and `bearer` are one type.
-        token_type: issued.token_type.to_ascii_lowercase(),
-        refresh_token: issued.refresh_token,
-        expires_in: issued.expires_in.map(std::time::Duration::from_secs),
-        scopes: issued.scope.map(|scope| {
-            scope
-                .split(' ')
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-                .collect()
-        }),
+        token_type: issued.token_type().as_ref().to_ascii_lowercase(),
+        refresh_token: issued.refresh_token().map(|t| t.secret().clone()),
+        expires_in: issued.expires_in(),
+        scopes: issued
+            .scopes()
+            .map(|scopes| scopes.iter().map(|s| s.to_string()).collect()),
     })
+}
+
+/// Why the token endpoint gave no token, for the log: the provider's own words when it said
+/// any (GitHub refuses a code with `200` and an error object, which `oauth2` reads as a token
+/// response missing its `access_token`).
+fn refusal<E: std::error::Error>(error: &BasicRequestTokenError<E>) -> String {
+    match error {
+        oauth2::RequestTokenError::ServerResponse(refused) => format!("refused: {refused}"),
+        oauth2::RequestTokenError::Request(e) => e.to_string(),
+        oauth2::RequestTokenError::Parse(e, body) => {
+            match serde_json::from_slice::<BasicErrorResponse>(body) {
+                Ok(refused) => format!("refused: {refused}"),
+                Err(_) => format!("not a token response: {e}"),
+            }
+        }
+        oauth2::RequestTokenError::Other(why) => why.clone(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::convert::Infallible;
+
+    use http::{HeaderValue, StatusCode, header};
+    use oauth2::{HttpRequest, HttpResponse};
+
     use super::*;
 
     fn github() -> OAuthProvider {
@@ -232,77 +149,74 @@ mod tests {
     #[test]
     fn the_authorize_url_keeps_its_query_and_adds_the_flows() {
         let scopes = ["repo".to_owned(), "read:user".to_owned()];
+        let challenge = PkceCodeChallenge::from_code_verifier_sha256(&PkceCodeVerifier::new(
+            "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk".to_owned(),
+        ));
         assert_eq!(
-            authorize_url(&github(), "st ate", "chal", scopes.into_iter()),
-            "https://github.com/login/oauth/authorize?allow_signup=false&response_type=code&client_id=id%2B1&state=st+ate&code_challenge=chal&code_challenge_method=S256&redirect_uri=https%3A%2F%2Fapp.example.com%2Foauth%2Fcallback&scope=repo+read%3Auser"
-        );
-        let plain = OAuthProvider::new("p", "https://p.example/auth#x", "https://p.example/t", "c");
-        assert_eq!(
-            authorize_url(&plain, "s", "c", std::iter::empty()),
-            "https://p.example/auth?response_type=code&client_id=c&state=s&code_challenge=c&code_challenge_method=S256"
+            authorize_url(&github(), "st ate", challenge, scopes.into_iter()).unwrap(),
+            // RFC 7636 appendix B's challenge.
+            "https://github.com/login/oauth/authorize?allow_signup=false&response_type=code&client_id=id%2B1&state=st+ate&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&redirect_uri=https%3A%2F%2Fapp.example.com%2Foauth%2Fcallback&scope=repo+read%3Auser"
         );
     }
 
-    #[test]
-    fn the_pkce_challenge_is_the_verifiers_sha256() {
-        let pkce = Pkce::new().unwrap();
-        assert_eq!(pkce.verifier.len(), 43);
-        assert_eq!(
-            pkce.challenge,
-            URL_SAFE_NO_PAD.encode(Sha256::digest(pkce.verifier.as_bytes()))
-        );
-        assert_ne!(pkce.verifier, Pkce::new().unwrap().verifier);
-        // RFC 7636 appendix B.
-        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-        assert_eq!(
-            URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())),
-            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-        );
+    /// The token request `provider` sends for code `c`, and the token `answer` gives.
+    fn trade_with(
+        provider: &OAuthProvider,
+        status: StatusCode,
+        kind: &str,
+        answer: &str,
+    ) -> (HttpRequest, Result<OAuthToken, String>) {
+        let sent = std::sync::Mutex::new(None);
+        let http = |request: HttpRequest| {
+            *sent.lock().unwrap() = Some(request);
+            let mut response = HttpResponse::new(answer.as_bytes().to_vec());
+            *response.status_mut() = status;
+            response
+                .headers_mut()
+                .insert(header::CONTENT_TYPE, HeaderValue::from_str(kind).unwrap());
+            async { Ok::<_, Infallible>(response) }
+        };
+        let token = pollster::block_on(trade(provider, &http, "the code", &"v".repeat(43)));
+        (sent.into_inner().unwrap().unwrap(), token)
     }
+
+    const JSON: &str = "application/json; charset=utf-8";
 
     #[test]
     fn the_credentials_go_by_basic_auth_each_form_encoded_or_in_the_body() {
-        let request = token_request(&github(), "the code", "v").unwrap();
-        assert_eq!(request.method(), Method::POST);
+        use base64::Engine as _;
+        let ok = r#"{"access_token":"t","token_type":"bearer"}"#;
+        let (request, _) = trade_with(&github(), StatusCode::OK, JSON, ok);
+        assert_eq!(request.method(), http::Method::POST);
         assert_eq!(request.uri(), "https://github.com/login/oauth/access_token");
-        let basic = request.headers()[header::AUTHORIZATION].to_str().unwrap();
+        let basic = base64::engine::general_purpose::STANDARD.encode("id%2B1:se+cret%3A");
         assert_eq!(
-            basic,
-            format!("Basic {}", STANDARD.encode("id%2B1:se+cret%3A"))
+            request.headers()[header::AUTHORIZATION],
+            format!("Basic {basic}").as_str()
         );
-        assert_eq!(
-            request.headers()[header::CONTENT_TYPE],
-            "application/x-www-form-urlencoded"
+        let body = String::from_utf8(request.body().clone()).unwrap();
+        assert!(body.starts_with("grant_type=authorization_code&code=the+code"));
+        assert!(body.contains(&format!("&code_verifier={}", "v".repeat(43))));
+        assert!(body.contains("&redirect_uri=https%3A%2F%2Fapp.example.com%2Foauth%2Fcallback"));
+        assert!(!body.contains("client_"));
+        let (in_body, _) = trade_with(
+            &github().with_credentials_in_body(),
+            StatusCode::OK,
+            JSON,
+            ok,
         );
-        assert_eq!(
-            body(request),
-            "grant_type=authorization_code&code=the+code&code_verifier=v&redirect_uri=https%3A%2F%2Fapp.example.com%2Foauth%2Fcallback"
-        );
-        let in_body = token_request(&github().with_credentials_in_body(), "c", "v").unwrap();
         assert!(!in_body.headers().contains_key(header::AUTHORIZATION));
-        assert!(body(in_body).ends_with("&client_id=id%2B1&client_secret=se+cret%3A"));
-    }
-
-    fn body(request: Request<Full<Bytes>>) -> String {
-        use http_body_util::BodyExt as _;
-        let bytes = pollster::block_on(request.into_body().collect())
-            .unwrap()
-            .to_bytes();
-        String::from_utf8(bytes.to_vec()).unwrap()
+        let body = String::from_utf8(in_body.body().clone()).unwrap();
+        assert!(body.contains("&client_id=id%2B1&client_secret=se+cret%3A"));
     }
 
     #[test]
     fn only_a_200_json_token_response_gives_a_token() {
-        let json = |kind: &str| {
-            let mut headers = http::HeaderMap::new();
-            headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(kind).unwrap());
-            headers
-        };
-        let ok = json("application/json; charset=utf-8");
-        let token = token_from(
+        let answer = |status, kind, body| trade_with(&github(), status, kind, body).1;
+        let token = answer(
             StatusCode::OK,
-            &ok,
-            br#"{"access_token":"t","token_type":"Bearer","expires_in":3600,"scope":"repo gist","refresh_token":"r"}"#,
+            JSON,
+            r#"{"access_token":"t","token_type":"Bearer","expires_in":3600,"scope":"repo gist","refresh_token":"r"}"#,
         )
         .unwrap();
         assert_eq!(token.access_token(), "t");
@@ -316,39 +230,41 @@ mod tests {
             Some(&["repo".to_owned(), "gist".to_owned()][..])
         );
         assert_eq!(token.refresh_token(), Some("r"));
-        let refused = |status, headers: &http::HeaderMap, body: &[u8]| {
-            token_from(status, headers, body).unwrap_err()
-        };
+        let refused = |status, kind, body| answer(status, kind, body).unwrap_err();
         assert_eq!(
             refused(
                 StatusCode::BAD_REQUEST,
-                &ok,
-                br#"{"error":"invalid_grant","error_description":"bad code"}"#
+                JSON,
+                r#"{"error":"invalid_grant","error_description":"bad code"}"#
             ),
-            "status 400 Bad Request: invalid_grant (bad code)"
+            "refused: invalid_grant: bad code"
+        );
+        // GitHub's refusal of a code.
+        assert_eq!(
+            refused(StatusCode::OK, JSON, r#"{"error":"bad_verification_code"}"#),
+            "refused: bad_verification_code"
         );
         assert_eq!(
-            refused(StatusCode::OK, &ok, br#"{"error":"bad_verification_code"}"#),
-            "status 200 OK: bad_verification_code"
+            refused(StatusCode::FOUND, JSON, ""),
+            "server returned empty error response"
         );
-        assert_eq!(refused(StatusCode::FOUND, &ok, b""), "status 302 Found");
         assert_eq!(
             refused(
                 StatusCode::OK,
-                &json("text/html"),
-                br#"{"access_token":"t","token_type":"bearer"}"#
+                "text/html",
+                r#"{"access_token":"t","token_type":"bearer"}"#
             ),
-            "a token response of Content-Type \"text/html\", not application/json"
+            "unexpected response Content-Type: \"text/html\", should be `application/json`"
         );
         assert!(
-            refused(StatusCode::OK, &ok, br#"{"token_type":"bearer"}"#)
+            refused(StatusCode::OK, JSON, r#"{"token_type":"bearer"}"#)
                 .starts_with("not a token response: missing field `access_token`")
         );
         assert_eq!(
             refused(
                 StatusCode::OK,
-                &ok,
-                br#"{"access_token":"","token_type":"bearer"}"#
+                JSON,
+                r#"{"access_token":"","token_type":"bearer"}"#
             ),
             "an empty access_token"
         );

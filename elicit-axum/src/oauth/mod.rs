@@ -124,7 +124,6 @@ use crate::BrowserUser;
 use crate::any_browser::AnyBrowser;
 use binding::Started;
 use client::Http;
-use grant::Pkce;
 use nonces::NonceCookie;
 pub use provider::OAuthProvider;
 pub use signin::SignIn;
@@ -349,11 +348,11 @@ impl<H: OAuthHook> OAuth<H> {
 fn to_provider(
     provider: &OAuthProvider,
     state: &str,
-    challenge: &str,
+    challenge: oauth2::PkceCodeChallenge,
     scopes: impl Iterator<Item = String>,
     cookie: &str,
 ) -> Result<Response, String> {
-    let authorize = grant::authorize_url(provider, state, challenge, scopes);
+    let authorize = grant::authorize_url(provider, state, challenge, scopes)?;
     let location = HeaderValue::try_from(authorize).map_err(|_| {
         format!(
             "the authorize URL of {} is not a header value",
@@ -382,15 +381,11 @@ impl<H: OAuthHook> ConnectHook for OAuth<H> {
             Err(response) => return ConnectStep::respond(response),
         };
         let inner = &self.inner;
-        let (nonce, pkce) = match grant::random_text::<16>().and_then(|n| Ok((n, Pkce::new()?))) {
-            Ok(drawn) => drawn,
-            Err(reason) => {
-                return ConnectStep::fail(format!("the OAuth flow could not start: {reason}"));
-            }
-        };
+        let nonce = oauth2::CsrfToken::new_random().into_secret();
+        let (challenge, verifier) = oauth2::PkceCodeChallenge::new_random_sha256();
         let started = Started {
             handle: link.handle().to_owned(),
-            verifier: pkce.verifier,
+            verifier: verifier.into_secret(),
         };
         let state =
             match binding::seal(&inner.sealer, &inner.provider.name, &user, &nonce, &started) {
@@ -408,8 +403,7 @@ impl<H: OAuthHook> ConnectHook for OAuth<H> {
             .map_or(0, |left| left.as_secs());
         let cookie = inner.cookie.add(parts, &nonce, max_age);
         let scopes = inner.provider.scopes_for(link.state());
-        let response = match to_provider(&inner.provider, &state, &pkce.challenge, scopes, &cookie)
-        {
+        let response = match to_provider(&inner.provider, &state, challenge, scopes, &cookie) {
             Ok(response) => response,
             Err(reason) => return ConnectStep::fail(reason),
         };

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use super::callback::Query;
 use super::client::Http;
-use super::grant::{self, Pkce};
+use super::grant;
 use super::nonces::NonceCookie;
 use super::{OAuthError, OAuthProvider, to_provider};
 use crate::BrowserUser;
@@ -311,15 +311,13 @@ impl Inner {
         let next = parts.uri.path_and_query().map_or("/", |p| p.as_str());
         // Any `GET` gets here, another site's forced navigations too: they share the nonce of
         // the browser's sign-in under way rather than push it out.
-        let (fresh, pkce) = match grant::random_text::<16>().and_then(|n| Ok((n, Pkce::new()?))) {
-            Ok(drawn) => drawn,
-            Err(reason) => return self.failed(&format!("the sign-in could not start: {reason}")),
-        };
+        let fresh = oauth2::CsrfToken::new_random().into_secret();
+        let (challenge, verifier) = oauth2::PkceCodeChallenge::new_random_sha256();
         let max_age = self.sealer.ttl().as_secs();
         let (nonce, cookie) = self.nonce.shared(parts, fresh, max_age);
         let started = Started {
             next: next.to_owned(),
-            verifier: pkce.verifier,
+            verifier: verifier.into_secret(),
         };
         let state = match self
             .sealer
@@ -332,7 +330,7 @@ impl Inner {
             }
         };
         let scopes = self.provider.scopes.iter().cloned();
-        let response = match to_provider(&self.provider, &state, &pkce.challenge, scopes, &cookie) {
+        let response = match to_provider(&self.provider, &state, challenge, scopes, &cookie) {
             Ok(response) => response,
             Err(reason) => return self.failed(&reason),
         };
