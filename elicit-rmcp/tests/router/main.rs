@@ -17,6 +17,7 @@ mod context_requests;
 mod extractors;
 mod filled;
 mod forms;
+mod http_held;
 mod http_principal;
 mod http_tasks;
 mod progress;
