@@ -1,10 +1,11 @@
 //! The demo's tools driven by elicit's scripted client on both protocol eras, with the
 //! answers and final texts the Python interop suite (`tests/interop/run.py`) uses.
 
+use elicit_axum::testing::Browser;
 use elicit_examples::demo::forms::{Booking, Confirm, ConnectAccount, Extra, Seating};
-use elicit_examples::demo::server::{DEMO_USER, DemoServer};
-use elicit_rmcp::testing::{Capabilities, ScriptedClient, Side, StandInPage, UserReply};
-use elicit_rmcp::url::LandingPage;
+use elicit_examples::demo::run::connect_routes;
+use elicit_examples::demo::server::DemoServer;
+use elicit_rmcp::testing::{Capabilities, ScriptedClient, Side, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
 use serde_json::json;
 
@@ -135,11 +136,11 @@ async fn cancel_reservation_confirmed_kept_declined() {
 async fn connect_account_completes_on_the_landing_page() {
     for era in ProtocolEra::ALL {
         let server = demo();
-        let page = LandingPage::new(server.elicitation());
-        let account = json!({"account": format!("{DEMO_USER}@github")});
+        // The person opens the link on the demo's own landing page and presses Confirm.
+        let browser = Browser::new(ORIGIN, connect_routes(&server));
         let run = ScriptedClient::new(era)
-            .browser(StandInPage::new(page, DEMO_USER))
-            .reply_url::<ConnectAccount>(UserReply::CompleteUrl(Some(account)))
+            .browser(browser)
+            .reply_url::<ConnectAccount>(UserReply::OpenUrl)
             .call_tool(server, "connect_account", json!({"service": "github"}))
             .await;
         assert_eq!(

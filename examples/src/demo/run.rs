@@ -50,8 +50,9 @@ async fn landing() -> std::io::Result<(TcpListener, String)> {
     Ok((listener, origin))
 }
 
-/// The landing page at `/connect`.
-fn connect_routes(server: &DemoServer) -> Router {
+/// The landing page at `/connect` (what `serve_stdio` and `serve_http` mount; the tests open
+/// its links in elicit-axum's test browser).
+pub fn connect_routes(server: &DemoServer) -> Router {
     let local = LocalBrowser::new(server.elicitation(), DEMO_USER);
     landing_routes(
         LandingPage::new(server.elicitation()),
