@@ -9,7 +9,8 @@
 //! provider, the browser's user and a random nonce this origin set in a cookie; the provider
 //! sends the browser back to the callback route, which opens nothing unless that same browser
 //! (its cookie), the same user and an unused, unexpired `state` come back, trades the code for
-//! a token (redirects not followed, at most 64 KiB and 10 s, over rustls), and
+//! a token (through the [`oauth2`](https://docs.rs/oauth2) crate; redirects not followed, at
+//! most 64 KiB and 10 s, over rustls), and
 //! gives it to [`OAuthHook::connected`], with whose account it is when the provider has an
 //! account endpoint ([`Connection::account`]: GitHub's `/user`); what that returns completes
 //! or fails the flow, and the tool reads it as `UrlAnswer::Completed` or `Failed`. The token
