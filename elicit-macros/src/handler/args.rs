@@ -14,10 +14,12 @@ use syn::{Expr, parse_quote};
 pub struct Args {
     /// The `ElicitHandler`; `self.elicit` by default.
     elicit: Option<Expr>,
-    /// The tool router; `Self::tool_router()` by default, as for rmcp's `#[tool_handler]`.
+    /// The tool router; `Self::tool_router()` by default, as for rmcp's `#[tool_handler]`,
+    /// built once per process (`router.rs`).
     tools: Option<Expr>,
     /// Whether prompts run through elicit too, and where their router is
-    /// (`Self::prompt_router()` for a bare `prompts`, as for rmcp's `#[prompt_handler]`).
+    /// (`Self::prompt_router()` for a bare `prompts`, as for rmcp's `#[prompt_handler]`, built
+    /// once per process).
     prompts: Option<Override<Expr>>,
     /// Whether the server serves `tasks/*`, so its tools may answer with a task.
     tasks: darling::util::Flag,
@@ -41,18 +43,17 @@ impl Args {
             .unwrap_or_else(|| parse_quote!(self.elicit))
     }
 
-    /// The tool router's expression.
-    pub fn tools(&self) -> Expr {
-        self.tools
-            .clone()
-            .unwrap_or_else(|| parse_quote!(Self::tool_router()))
+    /// The tool router `tools = …` names; `None` for the default (`router.rs`).
+    pub fn tools(&self) -> Option<&Expr> {
+        self.tools.as_ref()
     }
 
-    /// The prompt router's expression, when prompts run through elicit.
-    pub fn prompts(&self) -> Option<Expr> {
-        self.prompts.clone().map(|prompts| match prompts {
-            Override::Inherit => parse_quote!(Self::prompt_router()),
-            Override::Explicit(router) => router,
+    /// `Some` when prompts run through elicit, with the router `prompts = …` names (`None`
+    /// for a bare `prompts`: the default, `router.rs`).
+    pub fn prompts(&self) -> Option<Option<&Expr>> {
+        self.prompts.as_ref().map(|prompts| match prompts {
+            Override::Inherit => None,
+            Override::Explicit(router) => Some(router),
         })
     }
 

@@ -6,6 +6,7 @@ use quote::quote;
 use syn::{ImplItem, ItemImpl, parse_quote};
 
 use super::args::Args;
+use super::router::{self, Kind};
 
 const PRIVATE: &str = "::elicit_rmcp::__private";
 
@@ -14,7 +15,7 @@ pub fn expand(mut block: ItemImpl, args: &Args) -> TokenStream {
     let private: TokenStream = PRIVATE.parse().expect("a path");
     let rmcp = quote!(#private::rmcp);
     let elicit = args.elicit();
-    let tools = args.tools();
+    let tools = router::reference(args.tools(), Kind::Tools, &block, &rmcp);
     let passed_on = args.passed_on();
     let has = |name: &str| {
         block
@@ -26,6 +27,7 @@ pub fn expand(mut block: ItemImpl, args: &Args) -> TokenStream {
 
     let mut announce = None;
     if let Some(prompts) = args.prompts() {
+        let prompts = router::reference(prompts, Kind::Prompts, &block, &rmcp);
         if !has_info {
             announce = Some(quote!(#[#private::prompt_handler]));
         }
@@ -37,7 +39,7 @@ pub fn expand(mut block: ItemImpl, args: &Args) -> TokenStream {
                 request: #rmcp::model::GetPromptRequestParams,
                 context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
             ) -> #private::Result<#rmcp::model::GetPromptResponse, #rmcp::ErrorData> {
-                #elicit.get_prompt(&#prompts, self, request, context).await
+                #elicit.get_prompt(#prompts, self, request, context).await
             }
             });
         }
@@ -48,13 +50,13 @@ pub fn expand(mut block: ItemImpl, args: &Args) -> TokenStream {
                     _request: #private::Option<#rmcp::model::PaginatedRequestParams>,
                     context: #rmcp::service::RequestContext<#rmcp::RoleServer>,
                 ) -> #private::Result<#rmcp::model::ListPromptsResult, #rmcp::ErrorData> {
-                    #private::Result::Ok(#private::list_prompts(&#prompts, &context))
+                    #private::Result::Ok(#private::list_prompts(#prompts, &context))
                 }
             });
         }
     }
 
-    let mut router = quote!(#elicit.tools(&#tools));
+    let mut router = quote!(#elicit.tools(#tools));
     if args.tasks() {
         router = quote!(#router.with_tasks());
         tasks(&mut block, args, &elicit, has_info);

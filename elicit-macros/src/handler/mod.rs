@@ -3,11 +3,12 @@
 //! (rmcp's `#[prompt_handler]` drops a retry's `inputResponses` and `requestState`).
 //!
 //! `args.rs` reads the attribute, `check.rs` the impl block it stands on, `expand.rs` writes
-//! the result.
+//! the result, with the routers `router.rs` says where to find.
 
 mod args;
 mod check;
 mod expand;
+mod router;
 
 use proc_macro2::TokenStream;
 

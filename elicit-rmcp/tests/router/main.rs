@@ -19,6 +19,7 @@ mod filled;
 mod forms;
 mod http_held;
 mod http_principal;
+mod http_router;
 mod http_tasks;
 mod progress;
 mod prompts;
