@@ -67,4 +67,25 @@ impl ServerHandler for Prompts {
     }
 }
 
+#[derive(Clone)]
+struct Tasks {
+    elicit: ElicitHandler,
+}
+
+#[tool_router(allow_empty)]
+impl Tasks {}
+
+// `get_task` by hand beside `tasks`, which writes it.
+#[elicit_rmcp::handler(tasks)]
+impl ServerHandler for Tasks {
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, McpError> {
+        let _ = (request, context);
+        Err(McpError::internal_error("no", None))
+    }
+}
+
 fn main() {}
