@@ -10,6 +10,7 @@
 // as `InputChannel::Error`), and so are the Redis-backed stores (elicit-redis) and the test
 // helpers (elicit-testing), on this crate's public API.
 mod future;
+mod keyed;
 mod progress;
 // The protocol is the `elicit-wire` crate: its items at the paths they always had.
 #[doc(inline)]

@@ -3,12 +3,13 @@
 //! 2026-07-28 request carries its flows from round to round in sealed state; a 2025-11-25
 //! request and a task wait for the page where they are.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
 
 use crate::cancel::Cancellation;
 use crate::interrupt::Interrupt;
+use crate::keyed::Keyed;
 use crate::legacy::LegacyPeer;
 use crate::progress::ProgressSink;
 use crate::server::ElicitServer;
@@ -55,7 +56,7 @@ pub(crate) enum Follow {
     /// A 2026-07-28 request: the flow whose link went out travels in sealed state; an accept
     /// is checked against the store once per round.
     Rounds {
-        flows: BTreeMap<String, UrlFlow>,
+        flows: Keyed<UrlFlow>,
         /// The `requestState` this request carried, if any.
         opened_state: Option<OpenedState>,
         /// Keys whose URL question is asked again in this round (the hold passed with no
@@ -156,10 +157,10 @@ impl UrlMode {
     }
 
     /// The flows to carry into the next round's sealed state.
-    pub(crate) fn into_flows(self) -> BTreeMap<String, UrlFlow> {
+    pub(crate) fn into_flows(self) -> Keyed<UrlFlow> {
         match self.follow {
             Follow::Rounds { flows, .. } => flows,
-            Follow::Waits { .. } => BTreeMap::new(),
+            Follow::Waits { .. } => Keyed::new(),
         }
     }
 }

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::round::Carried;
 use crate::channel::Reask;
 use crate::interrupt::Interrupt;
+use crate::keyed::Keyed;
 use crate::wire::Normalized;
 use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError};
 
@@ -17,13 +18,13 @@ use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputResponse, JsonR
 #[derive(Debug, Default)]
 pub(crate) struct Answers {
     /// This request's `inputResponses`.
-    pub responses: BTreeMap<String, InputResponse>,
+    pub responses: Keyed<InputResponse>,
     /// Keys asked in the previous round, with their digests; `None` without `requestState`.
-    pub asked_before: Option<BTreeMap<String, String>>,
+    pub asked_before: Option<Keyed<String>>,
     /// Answers of earlier rounds, from `requestState`.
     pub carried: BTreeMap<String, Carried>,
     /// Answers used in this round.
-    pub resolved: BTreeMap<String, Resolved>,
+    pub resolved: Keyed<Resolved>,
     /// Questions asked in this round and not answered yet: key → (digest, request).
     pub pending: BTreeMap<String, (String, InputRequest)>,
     /// Every question needs provenance (the server's setting).

@@ -236,7 +236,7 @@ impl<'a> ContextBuilder<'a> {
                 .retry_fields()
                 .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
             if let Some(responses) = retry.input_responses {
-                cx.answers.responses = responses.into_inner();
+                cx.answers.responses = responses.into_inner().into();
             }
             if let Some(token) = retry.request_state {
                 let opened = cx

@@ -18,7 +18,6 @@ mod redeem;
 pub(crate) mod round;
 mod trace;
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
@@ -36,6 +35,7 @@ pub(crate) use round::UrlFlow;
 use crate::channel::{ChannelRules, Follow, InputChannel, Reask, Round, UrlMode};
 use crate::interrupt::Interrupt;
 use crate::interrupt::UrlLink;
+use crate::keyed::Keyed;
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::state::question_digest_raw;
@@ -92,7 +92,7 @@ pub struct ElicitContext {
     capabilities: ClientCapabilities,
     answers: Answers,
     /// URL-mode flows under way, carried from round to round in `requestState`.
-    pub(crate) url_flows: BTreeMap<String, UrlFlow>,
+    pub(crate) url_flows: Keyed<UrlFlow>,
     /// URL mode, once a URL-mode question was asked (it then holds `url_flows`).
     pub(crate) url: Option<UrlMode>,
     /// The link the link fallback ended the call with, for adapters that see only "not an error".
@@ -153,7 +153,7 @@ impl ElicitContext {
                 strict,
                 ..Answers::default()
             },
-            url_flows: BTreeMap::new(),
+            url_flows: Keyed::new(),
             url: None,
             link: None,
             peer,

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::channel::Reask;
 pub(crate) use crate::channel::UrlFlow;
+use crate::keyed::Keyed;
 
 mod binary;
 
@@ -15,11 +16,11 @@ pub(crate) use binary::{read, write};
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct RoundState {
     /// Key → digest of each question asked in the round that sealed this state.
-    pub asked: BTreeMap<String, String>,
+    pub asked: Keyed<String>,
     /// Key → answer seen in this or an earlier round.
     pub answers: BTreeMap<String, Carried>,
     /// URL-mode key → the flow whose link was sent.
-    pub url_flows: BTreeMap<String, UrlFlow>,
+    pub url_flows: Keyed<UrlFlow>,
     /// The number of the round that sealed this state (1 for the first call).
     pub round: u32,
     /// Key → the form question asked again because its answer failed the form's checks.

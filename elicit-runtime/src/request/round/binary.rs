@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 
 use super::{Carried, RoundState, UrlFlow};
 use crate::channel::Reask;
+use crate::keyed::Keyed;
 use crate::state::{SealError, StateError};
 
 /// Version of the layout (the payload's first byte) without re-asks.
@@ -92,7 +93,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<RoundState, StateError> {
         return Err(malformed());
     }
     let round = u32::from_be_bytes(r.array()?);
-    let mut asked = BTreeMap::new();
+    let mut asked = Keyed::new();
     for _ in 0..r.count()? {
         asked.insert(r.text()?, r.text()?);
     }
@@ -105,7 +106,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<RoundState, StateError> {
         };
         answers.insert(key, carried);
     }
-    let mut url_flows = BTreeMap::new();
+    let mut url_flows = Keyed::new();
     for _ in 0..r.count()? {
         let key = r.text()?;
         let id = r.text()?;

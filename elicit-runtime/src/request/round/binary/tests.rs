@@ -4,6 +4,7 @@ use serde_json::json;
 
 use super::{read, write};
 use crate::channel::Reask;
+use crate::keyed::Keyed;
 use crate::request::round::{Carried, RoundState, UrlFlow};
 use crate::state::{Completion, StateError};
 
@@ -13,7 +14,7 @@ fn state() -> RoundState {
         response: r.into(),
     };
     RoundState {
-        asked: BTreeMap::from([("confirm".into(), "q1Yk0mJ3vXo2c8fN4tHs7A".into())]),
+        asked: Keyed::from([("confirm".into(), "q1Yk0mJ3vXo2c8fN4tHs7A".into())]),
         answers: BTreeMap::from([
             (
                 "guests".into(),
@@ -24,7 +25,7 @@ fn state() -> RoundState {
             ),
             ("day".into(), carried("Hc8u", r#"{"action":"decline"}"#)),
         ]),
-        url_flows: BTreeMap::from([
+        url_flows: Keyed::from([
             (
                 "github".into(),
                 UrlFlow {
@@ -76,7 +77,7 @@ fn a_state_reads_back_as_written() {
 #[test]
 fn the_layout_is_the_documented_one() {
     let one = RoundState {
-        asked: BTreeMap::from([("k".into(), "d".into())]),
+        asked: Keyed::from([("k".into(), "d".into())]),
         round: 2,
         ..RoundState::default()
     };
@@ -167,7 +168,7 @@ fn other_versions_counts_texts_and_flags_are_refused() {
 
     // A key that is not UTF-8.
     let mut key = bytes(&RoundState {
-        asked: BTreeMap::from([("k".into(), "d".into())]),
+        asked: Keyed::from([("k".into(), "d".into())]),
         ..RoundState::default()
     });
     key[13] = 0xff;
@@ -175,7 +176,7 @@ fn other_versions_counts_texts_and_flags_are_refused() {
 
     // A flow's flag other than 0 or 1, and a completion that is not one.
     let flow = |done| RoundState {
-        url_flows: BTreeMap::from([(
+        url_flows: Keyed::from([(
             "k".into(),
             UrlFlow {
                 id: "i".into(),
