@@ -8,23 +8,23 @@
 //!   --check    exit non-zero unless every hold ends connected and every wait comes back
 //! ```
 //!
-//! `scripts/held 10000` on 2 shared cores (load average 4–6), 20 s quiet window:
+//! `scripts/held 10000` on 2 shared cores (load average 4–5), 20 s quiet window:
 //!
 //! ```text
 //! store         cpu(quiet)  rss +held  per flow  wake p50  wake p99  waits held after disconnect
-//! memory             0.50%  75152 KiB   12828 B    124 ms    292 ms    0
-//! redis-pubsub       1.75% 114264 KiB   16945 B      0 ms      0 ms    0
-//! redis-poll        60.24% 136692 KiB   19266 B    104 ms    677 ms    0
+//! memory             0.00% 106420 KiB   10897 B      1 ms     24 ms    0
+//! redis-pubsub       0.00% 141960 KiB   14536 B      0 ms      1 ms    0
+//! redis-poll        53.58% 196132 KiB   20083 B    109 ms    495 ms    0
 //! ```
 //!
 //! Wake latency is from each page's record to its retry's answer, all 10,000 pages recorded
-//! back to back on the same two workers, so on a loaded machine it is mostly queueing (runs
-//! at lower load: memory p99 31–108 ms). Where a held retry's bytes go (`HEAP=1 scripts/held`,
+//! back to back on the same two workers, so on a loaded machine it is mostly queueing. A held
+//! retry on a store that wakes it does not look at the store until woken (`redis-pubsub`
+//! sends Redis nothing while held). Where a held retry's bytes go (`HEAP=1 scripts/held`,
 //! dhat): its handler future (the request's context inline, about 1.4 kB, and the hold's
 //! state, 2.5 kB for `ElicitUrl::ask` since the hold's wait is boxed once), the request's
-//! parsed retry fields and opened state (small `BTreeMap`s, each a whole 11-slot node: about
-//! 5 kB per request), a wait in the pool (under 500 B) and its bell (under 200 B); on Redis,
-//! the client's per-command buffers on top.
+//! answers, questions and flows (one-entry sorted vectors), a wait in the pool (under 500 B)
+//! and its bell (under 200 B); on Redis, the client's per-command buffers on top.
 //!
 //! For each store it starts N 2026-07-28 flows (one user each), sends each flow's retry with
 //! the `accept` so all N are held at once, measures the process's CPU time (user + system,
