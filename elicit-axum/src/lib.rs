@@ -2,11 +2,15 @@
 //! URL-mode elicitations send finish their flows. Built on the core's public
 //! `elicit_runtime::url::LandingPage`, so a page on another framework can do the same.
 //!
-//! Beside it, [`bearer`] is the MCP endpoint's bearer-token check (the `401` challenge and the
-//! protected resource metadata the MCP authorization spec asks for), whose user becomes the
-//! principal, `oauth` (feature `oauth`) a ready OAuth connection on the landing route, and
+//! Beside it, `oauth` (feature `oauth`) is a ready OAuth connection on the landing route, and
 //! [`SecretPage`] a ready page on which a person types secrets the model must never see (an
-//! API key: the spec's `set_api_key`), behind the same checks.
+//! API key: the spec's `set_api_key`), behind the same checks. Each page asks one question
+//! of your app, who the browser's user is ([`BrowserUser`]): your login plugs in there.
+//!
+//! The MCP endpoint's own authentication (the bearer check and the protected resource
+//! metadata the MCP authorization spec asks for) is not here: it is the `elicit-axum-auth`
+//! crate, reviewed and versioned apart, or any layer of your own that leaves the user in the
+//! request.
 //!
 //! # The contract
 //!
@@ -190,7 +194,6 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod any_browser;
-pub mod bearer;
 mod browser;
 mod confirm;
 mod cookie;
@@ -204,7 +207,6 @@ mod local;
 pub mod oauth;
 mod origin;
 mod route;
-mod scope;
 mod secret;
 mod secret_page;
 mod spent;

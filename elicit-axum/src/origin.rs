@@ -171,8 +171,8 @@ fn authority_of(authority: &str, default: u16) -> Option<(String, u16)> {
 }
 
 /// Whether `url`'s origin is `https`, or `http` on a loopback host (an endpoint or callback of
-/// the `oauth` module, the bearer check's resource and issuers); `false` for anything that is
-/// no `http(s)://host[:port]…` URL.
+/// the `oauth` module); `false` for anything that is no `http(s)://host[:port]…` URL.
+#[cfg(feature = "oauth")]
 pub(crate) fn is_secure_or_loopback(url: &str) -> bool {
     let authority_end = url.split_once("://").map_or(0, |(scheme, rest)| {
         scheme.len() + 3 + rest.find(['/', '?', '#']).unwrap_or(rest.len())

@@ -42,8 +42,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use elicit_axum::bearer::{Authenticated, BearerAuth};
 use elicit_axum::oauth::{Connection, OAuth, OAuthHook, SignIn};
+use elicit_axum_auth::{Authenticated, BearerAuth};
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, ElicitServer};

@@ -100,6 +100,7 @@ mod grant;
 mod nonces;
 mod provider;
 mod proxy;
+mod scope;
 mod signin;
 mod token;
 

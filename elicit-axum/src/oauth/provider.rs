@@ -206,7 +206,7 @@ impl OAuthProvider {
             .iter()
             .map(String::as_str)
             .chain(linked)
-            .filter(|scope| crate::scope::is_scope_token(scope))
+            .filter(|scope| super::scope::is_scope_token(scope))
             .filter(move |scope| {
                 let new = !seen.contains(scope);
                 if new {

@@ -50,7 +50,7 @@ const MAX_SUBJECT: usize = 256;
 /// `elicit_session` on `http` loopback) for an hour
 /// ([`with_session_lifetime`](SignIn::with_session_lifetime)); then the browser is back on
 /// the page it asked for. That user must be the principal the MCP request was made as: the
-/// subject your [`VerifyToken`](crate::bearer::VerifyToken) gives the same person's bearer
+/// subject your bearer check (e.g. `elicit_axum_auth::VerifyToken`) gives the same person's bearer
 /// token.
 ///
 /// ```

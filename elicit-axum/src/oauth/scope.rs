@@ -1,4 +1,4 @@
-//! OAuth scope names: what the bearer check requires and the OAuth connection asks for.
+//! OAuth scope names: what the OAuth connection asks for.
 
 /// RFC 6749 §3.3's `scope-token`: `%x21 / %x23-5B / %x5D-7E`, at least one (printable
 /// ASCII but space, `"` and `\`).

@@ -3,26 +3,26 @@
 
 use serde_json::{Value, json};
 
-use super::BearerError;
+use crate::BearerError;
 
 /// The resource, checked: its URL and the path of its metadata document.
-pub(super) struct Resource {
+pub(crate) struct Resource {
     /// `https://host[:port]/path`, as configured (the token's audience).
-    pub(super) url: String,
+    pub(crate) url: String,
     /// Where the metadata document is served on this app (RFC 9728 §3.1): the well-known
     /// prefix, then the resource's path.
-    pub(super) metadata_path: String,
+    pub(crate) metadata_path: String,
     /// The document's absolute URL, for the challenge.
-    pub(super) metadata_url: String,
+    pub(crate) metadata_url: String,
 }
 
 const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 
 /// `url` as a protected resource: `https` (or `http` on a loopback host, for development),
 /// a host, a path of URL-safe characters, no query, no fragment, no user info.
-pub(super) fn resource(url: &str) -> Result<Resource, BearerError> {
+pub(crate) fn resource(url: &str) -> Result<Resource, BearerError> {
     let refuse = |why: &str| BearerError(format!("the resource URL {url:?} {why}"));
-    if !crate::origin::is_secure_or_loopback(url) {
+    if !crate::url::is_secure_or_loopback(url) {
         return Err(refuse(
             "must be https://host/… (or http:// on localhost, 127.0.0.1 or [::1])",
         ));
@@ -50,8 +50,8 @@ pub(super) fn resource(url: &str) -> Result<Resource, BearerError> {
 }
 
 /// An authorization server's issuer URL, checked as the resource's is.
-pub(super) fn issuer(url: &str) -> Result<String, BearerError> {
-    let ok = crate::origin::is_secure_or_loopback(url)
+pub(crate) fn issuer(url: &str) -> Result<String, BearerError> {
+    let ok = crate::url::is_secure_or_loopback(url)
         && !url.contains(['"', '\\', '?', '#', ' '])
         && url.is_ascii();
     match ok {
@@ -63,8 +63,8 @@ pub(super) fn issuer(url: &str) -> Result<String, BearerError> {
 }
 
 /// A scope name, checked as a scope token (RFC 6749 §3.3).
-pub(super) fn scope(scope: &str) -> Result<String, BearerError> {
-    match crate::scope::is_scope_token(scope) {
+pub(crate) fn scope(scope: &str) -> Result<String, BearerError> {
+    match crate::url::is_scope_token(scope) {
         true => Ok(scope.to_owned()),
         false => Err(BearerError(format!(
             "the scope {scope:?} is not a scope token (RFC 6749: printable ASCII, no space, quote or backslash)"
@@ -75,7 +75,7 @@ pub(super) fn scope(scope: &str) -> Result<String, BearerError> {
 /// The metadata document: `resource`, `authorization_servers` and `scopes_supported` when
 /// there are any, and `bearer_methods_supported` (the header only: a token in a query
 /// string ends up in logs).
-pub(super) fn document(resource: &Resource, issuers: &[String], scopes: &[String]) -> Value {
+pub(crate) fn document(resource: &Resource, issuers: &[String], scopes: &[String]) -> Value {
     let mut document = json!({
         "resource": resource.url,
         "bearer_methods_supported": ["header"],

@@ -7,7 +7,7 @@ use http::request::Parts;
 
 /// What the request's `Authorization` says.
 #[derive(Debug, PartialEq)]
-pub(super) enum Credentials<'a> {
+pub(crate) enum Credentials<'a> {
     /// No `Authorization` header: the client has not authenticated yet.
     Missing,
     /// One `Bearer` header with a token of the RFC's syntax.
@@ -19,7 +19,7 @@ pub(super) enum Credentials<'a> {
 /// The bearer token of `parts`. The scheme is matched without regard to case (RFC 9110
 /// §11.1); the token must be `b64token` (`1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" /
 /// "/" ) *"="`), so no space, quote or control character reaches the verifier.
-pub(super) fn credentials(parts: &Parts) -> Credentials<'_> {
+pub(crate) fn credentials(parts: &Parts) -> Credentials<'_> {
     let mut values = parts.headers.get_all(AUTHORIZATION).iter();
     let value = match (values.next(), values.next()) {
         (None, _) => return Credentials::Missing,
@@ -47,7 +47,7 @@ fn is_b64token(token: &str) -> bool {
 
 /// Why a request is refused, as the challenge names it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Refusal {
+pub(crate) enum Refusal {
     /// No credentials: the challenge carries no error code (RFC 6750 §3.1).
     Missing,
     /// `invalid_request` (400): a malformed `Authorization` header.
@@ -61,7 +61,7 @@ pub(super) enum Refusal {
 impl Refusal {
     /// The status, the error code of the challenge (none without credentials) and the
     /// response's one line.
-    pub(super) fn answer(self) -> (StatusCode, Option<&'static str>, &'static str) {
+    pub(crate) fn answer(self) -> (StatusCode, Option<&'static str>, &'static str) {
         match self {
             Refusal::Missing => (StatusCode::UNAUTHORIZED, None, "a bearer token is needed"),
             Refusal::InvalidRequest => (
@@ -86,7 +86,7 @@ impl Refusal {
 /// The `WWW-Authenticate` value: `Bearer resource_metadata="…"`, then `scope="…"` (the
 /// required scopes, when there are any), then the error code. Every value was checked to hold
 /// no `"` or `\`.
-pub(super) fn challenge(error: Option<&str>, metadata_url: &str, required: &[String]) -> String {
+pub(crate) fn challenge(error: Option<&str>, metadata_url: &str, required: &[String]) -> String {
     let mut value = format!("Bearer resource_metadata=\"{metadata_url}\"");
     if !required.is_empty() {
         value.push_str(&format!(", scope=\"{}\"", required.join(" ")));

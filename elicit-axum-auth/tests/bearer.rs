@@ -1,11 +1,11 @@
-//! `elicit_axum::bearer`: what a client sees with no token, a malformed one, a refused one
+//! `elicit_axum_auth`: what a client sees with no token, a malformed one, a refused one
 //! and a good one, and the metadata document it reads first.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::routing::post;
 use axum::{Extension, Router};
-use elicit_axum::bearer::{Authenticated, BearerAuth, VerifyToken};
+use elicit_axum_auth::{Authenticated, BearerAuth, VerifyToken};
 use pollster::block_on;
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -232,7 +232,7 @@ fn the_metadata_document_needs_no_token() {
 
 #[test]
 fn a_resource_server_that_cannot_be_safe_is_refused_when_built() {
-    let refused = |result: Result<BearerAuth<Tokens>, elicit_axum::bearer::BearerError>| {
+    let refused = |result: Result<BearerAuth<Tokens>, elicit_axum_auth::BearerError>| {
         result.err().unwrap().to_string()
     };
     assert_eq!(

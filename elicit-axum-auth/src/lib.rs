@@ -1,7 +1,16 @@
-//! Bearer-token authentication for the MCP endpoint, as the MCP authorization spec has it:
-//! the token checked on every request, the user it names left in the request for the
+//! Bearer-token authentication for an MCP endpoint on axum, as the MCP authorization spec has
+//! it: the token checked on every request, the user it names left in the request for the
 //! principal, refusals with the `WWW-Authenticate` challenge that points clients at the
-//! resource's metadata (RFC 9728), and that metadata document served.
+//! resource's metadata (RFC 6750 §3, RFC 9728 §5.1), and that metadata document served
+//! (RFC 9728 §3).
+//!
+//! **Reviewed and versioned apart.** This crate is generic web authentication, not
+//! elicitation: it has its own version line and its own review, and the elicitation crates'
+//! 1.0 (`elicit-rmcp`, `elicit-runtime`, `elicit-axum`, …) does not cover it. It depends on no
+//! elicit crate. An elicit server needs only that its MCP requests carry their user (over
+//! rmcp: `elicit_rmcp::Principal::from_http_extension`), and that its pages find the same user
+//! for the browser (`elicit_axum::BrowserUser`): this crate, another authentication layer or
+//! your company's SSO serve it the same way.
 //!
 //! You bring the check itself ([`VerifyToken`]): look the token up, or validate a JWT from
 //! your authorization server. Whatever it accepts, it must have been issued **for this
@@ -13,7 +22,7 @@
 //! use axum::body::Body;
 //! use axum::http::{Request, StatusCode};
 //! use axum::routing::get;
-//! use elicit_axum::bearer::{Authenticated, BearerAuth, VerifyToken};
+//! use elicit_axum_auth::{Authenticated, BearerAuth, VerifyToken};
 //! use tower::ServiceExt;
 //!
 //! /// Your token check: a table here, your authorization server's JWT in production.
@@ -48,11 +57,12 @@
 //!     refused.headers()["www-authenticate"],
 //!     r#"Bearer resource_metadata="https://desk.example.com/.well-known/oauth-protected-resource/mcp""#
 //! );
-//! # Ok::<(), elicit_axum::bearer::BearerError>(())
+//! # Ok::<(), elicit_axum_auth::BearerError>(())
 //! ```
 
 mod header;
 mod metadata;
+mod url;
 
 use std::fmt;
 use std::future::Future;
@@ -74,15 +84,15 @@ use metadata::Resource;
 /// stable id, the token's `sub`, and [`with_scopes`](Authenticated::with_scopes) its granted
 /// scopes when [`BearerAuth::with_scopes`] requires some), or `None` for one that is unknown,
 /// expired, revoked, or issued for another resource. The subject is what the principal is,
-/// so it must be the same string the connect page's [`BrowserUser`](crate::BrowserUser) finds
-/// for that user's browser (with `oauth::SignIn`, the same `sub`).
+/// so it must be the same string the landing page's `elicit_axum::BrowserUser` finds for
+/// that user's browser (with `elicit_axum::oauth::SignIn`, the same `sub`).
 ///
 /// The token reaching it is one `Authorization: Bearer` header's, of RFC 6750's syntax
 /// (anything else was refused with `400`), and still attacker-controlled: look it up by its
 /// hash or compare it in constant time, and never log it.
 ///
 /// ```
-/// use elicit_axum::bearer::{Authenticated, VerifyToken};
+/// use elicit_axum_auth::{Authenticated, VerifyToken};
 ///
 /// struct Tokens;
 ///
@@ -106,7 +116,7 @@ pub trait VerifyToken: Send + Sync + 'static {
 /// `Principal::from_http_extension(|user: &Authenticated| Some(user.subject().to_owned()))`).
 ///
 /// ```
-/// use elicit_axum::bearer::Authenticated;
+/// use elicit_axum_auth::Authenticated;
 ///
 /// fn greet(user: &Authenticated) -> String {
 ///     format!("hello {}", user.subject())
@@ -122,6 +132,11 @@ pub struct Authenticated {
 impl Authenticated {
     /// The token's user, `subject` (its stable id: the token's `sub`), with no scopes. An
     /// empty subject names no one: the token is refused.
+    ///
+    /// ```
+    /// let alice = elicit_axum_auth::Authenticated::new("alice");
+    /// assert_eq!((alice.subject(), alice.scopes()), ("alice", &[][..]));
+    /// ```
     pub fn new(subject: impl Into<String>) -> Self {
         Authenticated {
             subject: subject.into(),
@@ -131,23 +146,52 @@ impl Authenticated {
 
     /// The scopes the token grants (a JWT's `scope`, split at spaces; an introspection
     /// answer's).
+    ///
+    /// ```
+    /// let alice = elicit_axum_auth::Authenticated::new("alice").with_scopes("deploy read".split(' '));
+    /// assert_eq!(alice.scopes(), ["deploy", "read"]);
+    /// ```
     pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = impl Into<String>>) -> Self {
         self.scopes = scopes.into_iter().map(Into::into).collect();
         self
     }
 
     /// Who the token belongs to.
+    ///
+    /// ```
+    /// assert_eq!(elicit_axum_auth::Authenticated::new("alice").subject(), "alice");
+    /// ```
     pub fn subject(&self) -> &str {
         &self.subject
     }
 
     /// The scopes the token grants, as [`VerifyToken::verify`] gave them.
+    ///
+    /// ```
+    /// let bob = elicit_axum_auth::Authenticated::new("bob").with_scopes(["read"]);
+    /// assert_eq!(bob.scopes(), ["read"]);
+    /// ```
     pub fn scopes(&self) -> &[String] {
         &self.scopes
     }
 }
 
 /// A [`BearerAuth`] that cannot be built, and why (the URL or scope at fault, in words).
+///
+/// ```
+/// # struct Tokens;
+/// # impl elicit_axum_auth::VerifyToken for Tokens {
+/// #     async fn verify(&self, _: &str) -> Option<elicit_axum_auth::Authenticated> { None }
+/// # }
+/// let error = elicit_axum_auth::BearerAuth::new("https://desk.example.com/mcp", Tokens)
+///     .and_then(|auth| auth.with_scopes(["two words"]))
+///     .err()
+///     .unwrap();
+/// assert_eq!(
+///     error.to_string(),
+///     r#"the scope "two words" is not a scope token (RFC 6749: printable ASCII, no space, quote or backslash)"#
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BearerError(String);
 
@@ -160,7 +204,7 @@ impl fmt::Display for BearerError {
 impl std::error::Error for BearerError {}
 
 /// Bearer-token authentication for the routes it [protects](BearerAuth::protect), with the
-/// resource's metadata document (see [the module](self)).
+/// resource's metadata document (see [the crate](crate)).
 ///
 /// On each request: no `Authorization` answers **401** with
 /// `WWW-Authenticate: Bearer resource_metadata="…"` (and `scope="…"` when scopes are set); a
@@ -173,7 +217,7 @@ impl std::error::Error for BearerError {}
 /// metadata document is served with `Access-Control-Allow-Origin: *` (it is public).
 ///
 /// ```
-/// use elicit_axum::bearer::{Authenticated, BearerAuth, VerifyToken};
+/// use elicit_axum_auth::{Authenticated, BearerAuth, VerifyToken};
 ///
 /// struct Tokens;
 /// impl VerifyToken for Tokens {
@@ -194,11 +238,34 @@ pub struct BearerAuth<V> {
     scopes: Vec<String>,
 }
 
+impl<V> fmt::Debug for BearerAuth<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BearerAuth")
+            .field("resource", &self.resource.url)
+            .field("authorization_servers", &self.issuers)
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<V: VerifyToken> BearerAuth<V> {
     /// Authentication for the resource at `resource` (the MCP endpoint's URL, e.g.
     /// `https://desk.example.com/mcp`: the audience your tokens are issued for), checking
     /// tokens with `verify`. The URL must be `https` (`http` only on `localhost`,
     /// `127.0.0.1` or `[::1]`), without query or fragment.
+    ///
+    /// ```
+    /// # struct Tokens;
+    /// # impl elicit_axum_auth::VerifyToken for Tokens {
+    /// #     async fn verify(&self, _: &str) -> Option<elicit_axum_auth::Authenticated> { None }
+    /// # }
+    /// use elicit_axum_auth::BearerAuth;
+    ///
+    /// let auth = BearerAuth::new("https://desk.example.com/mcp", Tokens)?;
+    /// assert!(BearerAuth::new("https://desk.example.com/mcp?x=1", Tokens).is_err());
+    /// # let _ = auth;
+    /// # Ok::<(), elicit_axum_auth::BearerError>(())
+    /// ```
     pub fn new(resource: &str, verify: V) -> Result<Self, BearerError> {
         Ok(BearerAuth {
             verify,
@@ -213,6 +280,19 @@ impl<V: VerifyToken> BearerAuth<V> {
     /// OAuth themselves (the MCP authorization flow: discovery, then the authorization
     /// server's own metadata); leave it out when tokens are handed out otherwise (an API key
     /// in the client's configuration): the document then names only the resource.
+    ///
+    /// ```
+    /// # struct Tokens;
+    /// # impl elicit_axum_auth::VerifyToken for Tokens {
+    /// #     async fn verify(&self, _: &str) -> Option<elicit_axum_auth::Authenticated> { None }
+    /// # }
+    /// use elicit_axum_auth::BearerAuth;
+    ///
+    /// let auth = BearerAuth::new("https://desk.example.com/mcp", Tokens)?
+    ///     .with_authorization_server("https://auth.example.com")?;
+    /// # let _ = auth;
+    /// # Ok::<(), elicit_axum_auth::BearerError>(())
+    /// ```
     pub fn with_authorization_server(mut self, issuer: &str) -> Result<Self, BearerError> {
         self.issuers.push(metadata::issuer(issuer)?);
         Ok(self)
@@ -222,6 +302,19 @@ impl<V: VerifyToken> BearerAuth<V> {
     /// [`Authenticated::scopes`] lack one is refused with 403 `insufficient_scope`), named
     /// in the challenge's `scope` so the client asks for them, and listed as
     /// `scopes_supported` in the metadata document.
+    ///
+    /// ```
+    /// # struct Tokens;
+    /// # impl elicit_axum_auth::VerifyToken for Tokens {
+    /// #     async fn verify(&self, _: &str) -> Option<elicit_axum_auth::Authenticated> { None }
+    /// # }
+    /// use elicit_axum_auth::BearerAuth;
+    ///
+    /// let auth = BearerAuth::new("https://desk.example.com/mcp", Tokens)?
+    ///     .with_scopes(["deploy", "repos:read"])?;
+    /// # let _ = auth;
+    /// # Ok::<(), elicit_axum_auth::BearerError>(())
+    /// ```
     pub fn with_scopes<'a>(
         mut self,
         scopes: impl IntoIterator<Item = &'a str>,
@@ -236,6 +329,22 @@ impl<V: VerifyToken> BearerAuth<V> {
     /// is not behind it: clients read it before they have a token). Put only the MCP
     /// endpoint in `router`; merge what browsers open (the connect page, the OAuth callback,
     /// your sign-in) into the result, outside the check: a browser has no bearer token.
+    ///
+    /// ```
+    /// # struct Tokens;
+    /// # impl elicit_axum_auth::VerifyToken for Tokens {
+    /// #     async fn verify(&self, _: &str) -> Option<elicit_axum_auth::Authenticated> { None }
+    /// # }
+    /// use elicit_axum_auth::BearerAuth;
+    ///
+    /// let mcp = axum::Router::new().route("/mcp", axum::routing::post(|| async { "ok" }));
+    /// let connect = axum::Router::new().route("/connect", axum::routing::get(|| async { "page" }));
+    /// let app: axum::Router = BearerAuth::new("https://desk.example.com/mcp", Tokens)?
+    ///     .protect(mcp)
+    ///     .merge(connect);
+    /// # let _ = app;
+    /// # Ok::<(), elicit_axum_auth::BearerError>(())
+    /// ```
     pub fn protect<S>(self, router: Router<S>) -> Router<S>
     where
         S: Clone + Send + Sync + 'static,
