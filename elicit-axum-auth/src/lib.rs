@@ -105,6 +105,11 @@ use metadata::Resource;
 /// let alice = pollster::block_on(Tokens.verify("alice-token")).unwrap();
 /// assert_eq!((alice.subject(), alice.scopes()), ("alice", &["deploy".to_owned()][..]));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a token check: `BearerAuth` needs a `VerifyToken`",
+    label = "this does not implement `elicit_axum_auth::VerifyToken`",
+    note = "implement it: `impl VerifyToken for {Self} {{ async fn verify(&self, token: &str) -> Option<Authenticated> {{ … }} }}`"
+)]
 pub trait VerifyToken: Send + Sync + 'static {
     /// Whose `token` is, or `None` to refuse it.
     fn verify(&self, token: &str) -> impl Future<Output = Option<Authenticated>> + Send;
