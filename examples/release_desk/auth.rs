@@ -1,7 +1,7 @@
 //! Who is calling: your identity provider, here a fake authorization server on loopback.
 //!
 //! It issues its users' access tokens. An MCP client sends one on `/mcp` (`Authorization:
-//! Bearer alice-token`), which elicit-axum's `BearerAuth` checks with [`Issuer`]'s
+//! Bearer alice-token`), which elicit-axum-auth's `BearerAuth` checks with [`Issuer`]'s
 //! `VerifyToken`. A browser signs in at its `/authorize` page through elicit-axum's `SignIn`
 //! (the authorization code grant with PKCE, then `/userinfo`'s `sub`). Both name the same
 //! user, so a connect link serves only the person whose MCP request made it. Your real one
@@ -91,7 +91,7 @@ impl Issuer {
     }
 }
 
-/// The MCP endpoint's token check (elicit-axum's `BearerAuth` calls it on each request). A
+/// The MCP endpoint's token check (elicit-axum-auth's `BearerAuth` calls it on each request). A
 /// real issuer's JWT: check its signature, expiry and that its `aud` is this desk's `/mcp`.
 impl VerifyToken for Issuer {
     async fn verify(&self, token: &str) -> Option<Authenticated> {

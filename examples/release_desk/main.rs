@@ -1,6 +1,6 @@
 //! The release desk: an rmcp server over authenticated streamable HTTP, end to end.
 //!
-//! One axum app serves everything: `/mcp` (rmcp's streamable HTTP, behind elicit-axum's
+//! One axum app serves everything: `/mcp` (rmcp's streamable HTTP, behind elicit-axum-auth's
 //! bearer-token check, whose user is the principal, with the resource metadata MCP clients
 //! read at `/.well-known/oauth-protected-resource/mcp`), `/connect` and `/oauth/callback`
 //! (elicit-axum's ready OAuth connection to GitHub) and `/signin/callback` (elicit-axum's
