@@ -15,9 +15,9 @@ use super::cookie::RouteCookie;
 use super::expiring::Expiring;
 use super::route::handle_in;
 use super::texts::PageTexts;
-use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{Binding, StateSealer, args_digest};
-use elicit_runtime::url::LandingPage;
+use elicit_runtime::url::{LandingPage, PageError};
+use elicit_runtime::{ElicitServer, LOCAL_PRINCIPAL};
 
 /// The query parameter the claim redirect adds, so a browser that keeps no cookies is told so
 /// instead of being redirected again.
@@ -25,6 +25,12 @@ const CLAIMED_PARAM: &str = "elicit_browser";
 
 /// The browser user of a server with one local user: [`subject`](LocalBrowser::subject) is
 /// that user for the browser that opened the link first, and nobody for any other browser.
+///
+/// That user is [`LOCAL_PRINCIPAL`](elicit_runtime::LOCAL_PRINCIPAL), the principal
+/// `elicit_rmcp::Principal::local()` (and so `ElicitHandler::local`) gives the server's MCP
+/// requests: the page and the tools name the user in one place. A link asked under any other
+/// principal is refused with the uniform page, and the server logs an error (target `elicit`)
+/// saying that its requests do not run as `Principal::local()`.
 ///
 /// A stdio server has no sign-in: the person who runs it is its only user, and its landing page
 /// on loopback cannot tell one local browser from another. Without this, any browser profile
@@ -60,8 +66,8 @@ const CLAIMED_PARAM: &str = "elicit_browser";
 /// }
 ///
 /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "local"));
-/// // The principal the stdio server's requests run as (`Principal::fixed("local")`).
-/// let hook = Connect { local: LocalBrowser::new(&server, "local") };
+/// // For the server whose requests run as `Principal::local()`.
+/// let hook = Connect { local: LocalBrowser::new(&server) };
 /// # let _ = hook;
 /// ```
 ///
@@ -103,9 +109,9 @@ fn binding(principal: &str) -> Binding<'_> {
 }
 
 impl LocalBrowser {
-    /// The one local user is `principal` (the principal of the server's MCP requests); links
-    /// are those `server` seals.
-    pub fn new(server: &ElicitServer, principal: impl Into<String>) -> Self {
+    /// The browser user for links `server` seals, asked by requests that run as
+    /// `Principal::local()` ([`LOCAL_PRINCIPAL`](elicit_runtime::LOCAL_PRINCIPAL)).
+    pub fn new(server: &ElicitServer) -> Self {
         let page = LandingPage::new(server);
         LocalBrowser(Arc::new(Local {
             cookie: RouteCookie::new(
@@ -113,7 +119,7 @@ impl LocalBrowser {
                 "__Host-elicit_browser",
                 page.url_origin().is_some_and(|o| o.starts_with("https://")),
             ),
-            principal: principal.into(),
+            principal: LOCAL_PRINCIPAL.to_owned(),
             page,
             sealer: server.sealer().clone(),
             texts: PageTexts::default(),
@@ -154,8 +160,18 @@ impl Local {
             };
         };
         // A handle the page would refuse anyway is left to the route's uniform refusal.
-        let Ok((opened, _)) = self.page.open_raw(&handle, &self.principal).await else {
-            return Ok(self.principal.clone());
+        let opened = match self.page.open_raw(&handle, &self.principal).await {
+            Ok((opened, _)) => opened,
+            Err(PageError::WrongSubject) => {
+                // Sealed with this server's keys for another user: on a server with one local
+                // user, its MCP requests run under another principal, and no link will ever open.
+                tracing::error!(
+                    target: "elicit",
+                    "a link of this server was asked for another principal than LocalBrowser's: run the MCP requests as Principal::local() (ElicitHandler::local does)"
+                );
+                return Ok(self.principal.clone());
+            }
+            Err(_) => return Ok(self.principal.clone()),
         };
         let Some(browser) = browser else {
             return Err(self.claim_cookie(parts));

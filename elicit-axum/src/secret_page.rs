@@ -125,7 +125,7 @@ impl SecretEntry<'_> {
 /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app")).with_url(url);
 /// let keys = std::sync::Arc::new(Keys::default());
 /// // A stdio server: its one local user ("local"), and the first browser to open a link.
-/// let browser = LocalBrowser::new(&server, "local");
+/// let browser = LocalBrowser::new(&server);
 /// let app: axum::Router = SecretPage::new(&server, browser, keys.clone())
 ///     .ask("api_key", "OpenAI API key")
 ///     .routes(); // serve it on 127.0.0.1:8765
@@ -197,7 +197,7 @@ impl<H: SecretHook> SecretPage<H> {
     /// #     async fn accept(&self, _: SecretEntry<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
     /// # }
     /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
-    /// let page = SecretPage::new(&server, LocalBrowser::new(&server, "local"), Keys);
+    /// let page = SecretPage::new(&server, LocalBrowser::new(&server), Keys);
     /// # let _ = page;
     /// ```
     pub fn new(server: &ElicitServer, browser: impl BrowserUser, hook: H) -> Self {
@@ -221,7 +221,7 @@ impl<H: SecretHook> SecretPage<H> {
     /// #     async fn accept(&self, _: SecretEntry<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
     /// # }
     /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
-    /// let page = SecretPage::new(&server, LocalBrowser::new(&server, "local"), Keys)
+    /// let page = SecretPage::new(&server, LocalBrowser::new(&server), Keys)
     ///     .ask("key_id", "Access key ID")
     ///     .ask("secret", "Secret access key");
     /// # let _ = page;
@@ -244,7 +244,7 @@ impl<H: SecretHook> SecretPage<H> {
     /// #     async fn accept(&self, _: SecretEntry<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
     /// # }
     /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
-    /// let page = SecretPage::new(&server, LocalBrowser::new(&server, "local"), Keys)
+    /// let page = SecretPage::new(&server, LocalBrowser::new(&server), Keys)
     ///     .ask("api_key", "API key");
     /// let app: axum::Router = page.landing_route().at("/keys").into_router();
     /// # let _ = app;
@@ -274,7 +274,7 @@ impl<H: SecretHook> SecretPage<H> {
     /// #     async fn accept(&self, _: SecretEntry<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
     /// # }
     /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
-    /// let app: axum::Router = SecretPage::new(&server, LocalBrowser::new(&server, "local"), Keys)
+    /// let app: axum::Router = SecretPage::new(&server, LocalBrowser::new(&server), Keys)
     ///     .ask("api_key", "API key")
     ///     .routes();
     /// # let _ = app;

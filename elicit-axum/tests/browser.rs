@@ -49,8 +49,8 @@ use elicit_axum::{
     ConnectHook, ConnectStep, LandingRoute, LocalBrowser, OpenedLink, PageTexts, SecretEntry,
     SecretHook, SecretPage,
 };
-use elicit_runtime::UrlAnswer;
 use elicit_runtime::url::{Completion, LandingPage};
+use elicit_runtime::{LOCAL_PRINCIPAL, UrlAnswer};
 use pollster::block_on;
 use serde_json::{Value, json};
 use support::*;
@@ -433,12 +433,12 @@ impl SecretHook for Vault {
 fn a_person_types_an_api_key_on_the_secret_page_of_a_stdio_server() {
     let (chromium, runtime) = cdp::chromium_and_runtime();
     let (store, server) = store_and_server(sealer());
-    let caller = Caller::new(&server, Some(ALICE));
+    let caller = Caller::new(&server, Some(LOCAL_PRINCIPAL));
     let (handle, state) = start(&caller);
     let vault = Arc::new(Vault::default());
-    // A stdio server on alice's machine: its one local user, no sign-in, no origin set (the
+    // A stdio server on the person's machine: its one local user, no sign-in, no origin set (the
     // route serves loopback names only).
-    let app = SecretPage::new(&server, LocalBrowser::new(&server, ALICE), vault.clone())
+    let app = SecretPage::new(&server, LocalBrowser::new(&server), vault.clone())
         .ask("api_key", "OpenAI API key")
         .routes();
     let origin = serve(&runtime, app);
@@ -513,8 +513,8 @@ fn a_person_types_an_api_key_on_the_secret_page_of_a_stdio_server() {
     assert_eq!(
         *vault.0.lock().unwrap(),
         [
-            (ALICE.to_owned(), wrong.to_owned()),
-            (ALICE.to_owned(), key.to_owned())
+            (LOCAL_PRINCIPAL.to_owned(), wrong.to_owned()),
+            (LOCAL_PRINCIPAL.to_owned(), key.to_owned())
         ]
     );
     assert_eq!(store.snapshot(), [Completion::Completed { result: None }]);

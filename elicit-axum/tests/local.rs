@@ -12,8 +12,8 @@ use axum::http::{Method, StatusCode, header};
 use axum::response::Response;
 use common::url::*;
 use elicit_axum::{ConnectHook, ConnectStep, LocalBrowser, OpenedLink, landing_routes};
-use elicit_runtime::UrlAnswer;
 use elicit_runtime::url::LandingPage;
+use elicit_runtime::{LOCAL_PRINCIPAL, UrlAnswer};
 use serde_json::json;
 use support::*;
 
@@ -99,7 +99,7 @@ fn app() -> (
 ) {
     let (store, server) = store_and_server(sealer());
     let hook = Local {
-        local: LocalBrowser::new(&server, ALICE),
+        local: LocalBrowser::new(&server),
     };
     let app = landing_routes(LandingPage::new(&server), hook);
     (store, server, app)
@@ -108,7 +108,7 @@ fn app() -> (
 #[test]
 fn the_first_browser_to_open_a_link_is_the_local_user_and_confirms() {
     let (store, server, app) = app();
-    let caller = Caller::new(&server, Some(ALICE));
+    let caller = Caller::new(&server, Some(LOCAL_PRINCIPAL));
     let (handle, state) = start(&caller);
     let mut first = Browser {
         app: &app,
@@ -130,10 +130,27 @@ fn the_first_browser_to_open_a_link_is_the_local_user_and_confirms() {
     assert_eq!(status, StatusCode::OK, "{}", body(response));
 }
 
+/// The local user is named once: a link asked under any other principal (a server that
+/// wrote `Principal::fixed("alice")` instead of `Principal::local()`) never opens, before or
+/// after the claim, and nothing is recorded.
+#[test]
+fn a_link_asked_for_another_principal_than_the_local_one_is_refused() {
+    let (store, server, app) = app();
+    let caller = Caller::new(&server, Some(ALICE));
+    let (handle, _) = start(&caller);
+    let mut browser = Browser {
+        app: &app,
+        cookie: None,
+    };
+    let uri = format!("/connect?elicitation={handle}");
+    assert_eq!(browser.get(&uri), refused());
+    assert!(store.snapshot().is_empty(), "{:?}", store.snapshot());
+}
+
 #[test]
 fn another_local_browser_cannot_take_the_flow_before_or_after_confirm() {
     let (store, server, app) = app();
-    let caller = Caller::new(&server, Some(ALICE));
+    let caller = Caller::new(&server, Some(LOCAL_PRINCIPAL));
     let (handle, _) = start(&caller);
     let uri = format!("/connect?elicitation={handle}");
     let mut first = Browser {
@@ -177,7 +194,7 @@ fn another_local_browser_cannot_take_the_flow_before_or_after_confirm() {
 #[test]
 fn a_browser_that_keeps_no_cookies_is_told_so_not_redirected_again() {
     let (_, server, app) = app();
-    let caller = Caller::new(&server, Some(ALICE));
+    let caller = Caller::new(&server, Some(LOCAL_PRINCIPAL));
     let (handle, _) = start(&caller);
     let cookieless = Browser {
         app: &app,

@@ -73,7 +73,7 @@ async fn app(provider: impl FnOnce(&StandInProvider) -> OAuthProvider) -> App {
     let url = UrlSettings::in_memory().with_origin(ORIGIN).unwrap();
     let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "desk")).with_url(url);
     let tokens = Arc::new(Tokens::default());
-    let local = LocalBrowser::new(&server, "local");
+    let local = LocalBrowser::new(&server);
     let oauth = OAuth::new(&server, provider(&stand_in), local, tokens.clone()).unwrap();
     let routes: Router = oauth.routes();
     let browser = Browser::new(ORIGIN, routes.clone()).site(stand_in.origin(), stand_in.router());

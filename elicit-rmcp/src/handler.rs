@@ -28,8 +28,9 @@ use crate::Interrupt;
 /// Who is asking: the principal that sealed state and URL handles are bound to, read from
 /// each request.
 ///
-/// There is no default: choose [`Principal::anonymous`] for a local stdio server with one
-/// user, [`Principal::fixed`] for a single known user, `Principal::from_http_extension`
+/// There is no default: choose [`Principal::local`] for a local stdio server with one user
+/// (what [`ElicitHandler::local`] uses), [`Principal::fixed`] for a single known user,
+/// `Principal::from_http_extension`
 /// (feature `http`) for the user an HTTP authentication layer left in the HTTP request, or
 /// [`Principal::from_request`] to read it from the request yourself. URL mode and
 /// single-use completions refuse to run for a request without a principal; with
@@ -63,6 +64,7 @@ pub struct Principal(Source);
 #[derive(Clone)]
 enum Source {
     Anonymous,
+    Local,
     Fixed(Arc<str>),
     FromRequest(Arc<PrincipalFn>),
 }
@@ -70,13 +72,30 @@ enum Source {
 type PrincipalFn = dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync;
 
 impl Principal {
-    /// No principal: state is sealed unbound to any user. Right for a local stdio server,
-    /// where whoever runs the process is the only user; URL mode refuses to run.
+    /// No principal: state is sealed unbound to any user, URL mode refuses to run, and a
+    /// resolver's [`remember`](crate::form::Resolve::remember) keyed on the principal keeps
+    /// nothing (the user is asked on every call). A local stdio server wants
+    /// [`Principal::local`] instead.
     pub fn anonymous() -> Self {
         Principal(Source::Anonymous)
     }
 
-    /// Every request is this user's (a single-user server, a demo).
+    /// The one user of a local transport (a stdio server on the person's own machine):
+    /// every request is [`LOCAL_PRINCIPAL`](crate::LOCAL_PRINCIPAL)'s, the user
+    /// `elicit_axum::LocalBrowser` finishes links for, so URL mode and resolvers that
+    /// remember work, and the page and the tools cannot name the user differently.
+    /// [`ElicitHandler::local`] uses it.
+    ///
+    /// ```
+    /// let principal = elicit_rmcp::Principal::local();
+    /// assert_eq!(format!("{principal:?}"), "Principal::local()");
+    /// ```
+    pub fn local() -> Self {
+        Principal(Source::Local)
+    }
+
+    /// Every request is this user's (a single-user server over HTTP, a test). On stdio, use
+    /// [`Principal::local`]: `elicit_axum::LocalBrowser` finishes links for that user only.
     pub fn fixed(principal: impl Into<String>) -> Self {
         Principal(Source::Fixed(principal.into().into()))
     }
@@ -94,6 +113,7 @@ impl Principal {
     fn of(&self, request: &RequestContext<RoleServer>) -> Option<String> {
         match &self.0 {
             Source::Anonymous => None,
+            Source::Local => Some(crate::LOCAL_PRINCIPAL.to_owned()),
             Source::Fixed(principal) => Some(principal.to_string()),
             Source::FromRequest(read) => read(request),
         }
@@ -105,6 +125,7 @@ impl fmt::Debug for Principal {
         // The principal's value is never printed.
         f.write_str(match self.0 {
             Source::Anonymous => "Principal::anonymous()",
+            Source::Local => "Principal::local()",
             Source::Fixed(_) => "Principal::fixed(..)",
             Source::FromRequest(_) => "Principal::from_request(..)",
         })
@@ -255,10 +276,11 @@ impl ElicitHandler {
 
     /// For a server with one user on a local transport (stdio): a fresh in-memory key ring
     /// (states do not outlive the process), the audience `server_name`, and
-    /// [`Principal::anonymous`]. Over HTTP, or with several replicas, build an [`ElicitServer`]
-    /// from configured keys and say who is asking with [`ElicitHandler::new`]. Forms only:
-    /// URL mode refuses an anonymous principal, so a stdio server with `#[elicit_url]` uses
-    /// `ElicitHandler::new(server, Principal::fixed("local"))` (the guide's URL-mode chapter).
+    /// [`Principal::local`], so a resolver remembers that user's answers. Add
+    /// [`with_url`](Self::with_url) for URL mode, and build its page from
+    /// [`server`](Self::server) with `elicit_axum::LocalBrowser`, whose user is the same.
+    /// Over HTTP, or with several replicas, build an [`ElicitServer`] from configured keys and
+    /// say who is asking with [`ElicitHandler::new`].
     ///
     /// ```
     /// let handler = elicit_rmcp::ElicitHandler::local("my-server");
@@ -266,7 +288,26 @@ impl ElicitHandler {
     /// ```
     pub fn local(server_name: &str) -> Self {
         let sealer = crate::state::StateSealer::new(crate::state::KeyRing::generate(), server_name);
-        Self::new(ElicitServer::new(sealer), Principal::anonymous())
+        Self::new(ElicitServer::new(sealer), Principal::local())
+    }
+
+    /// Asks URL-mode questions with `settings` (what
+    /// [`ElicitServer::with_url`](crate::ElicitServer::with_url) gives the handler's server):
+    /// `ElicitHandler::local(…).with_url(…)` is a stdio server with a page, whose
+    /// [`server`](Self::server) the page is built from.
+    ///
+    /// ```
+    /// use elicit_rmcp::ElicitHandler;
+    /// use elicit_rmcp::url::UrlSettings;
+    ///
+    /// let url = UrlSettings::in_memory().with_origin("http://127.0.0.1:8765")?;
+    /// let handler = ElicitHandler::local("console").with_url(url);
+    /// assert_eq!(handler.server().url_settings().origin(), Some("http://127.0.0.1:8765"));
+    /// # Ok::<(), elicit_rmcp::url::OriginError>(())
+    /// ```
+    pub fn with_url(mut self, settings: crate::url::UrlSettings) -> Self {
+        self.server = self.server.with_url(settings);
+        self
     }
 
     /// The settings questions are asked with (the landing page of URL mode shares them).

@@ -44,7 +44,7 @@ pub use elicit_macros::{ElicitEnum, ElicitForm, ElicitUrl};
 pub use field::ElicitField;
 pub use form::{Answer, ElicitForm, Question};
 pub use interrupt::Interrupt;
-pub use request::{ContextError, ElicitContext, Reply};
+pub use request::{ContextError, ElicitContext, LOCAL_PRINCIPAL, Reply};
 pub use server::ElicitServer;
 pub use url::{ElicitUrl, UrlAnswer};
 

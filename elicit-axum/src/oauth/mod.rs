@@ -165,7 +165,7 @@ impl<H: OAuthHook> OAuthHook for Arc<H> {
 /// #     async fn connected(&self, _: elicit_axum::oauth::Connection<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
 /// # }
 /// # let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app"));
-/// # let browser = elicit_axum::LocalBrowser::new(&server, "local");
+/// # let browser = elicit_axum::LocalBrowser::new(&server);
 /// let no_callback = OAuthProvider::github("id", "secret");
 /// let error = OAuth::new(&server, no_callback, browser, Hook).unwrap_err();
 /// assert_eq!(
@@ -268,7 +268,7 @@ impl<H: OAuthHook> OAuth<H> {
     /// let url = UrlSettings::in_memory().with_origin("http://127.0.0.1:8765")?;
     /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "desk")).with_url(url);
     /// // A stdio server's one local user, who the MCP requests run as.
-    /// let browser = LocalBrowser::new(&server, "local");
+    /// let browser = LocalBrowser::new(&server);
     /// let github = OAuth::github(&server, "client-id", "client-secret", browser, Hook)?;
     /// let app: axum::Router = github.routes(); // `/connect` and `/oauth/callback`
     /// # let _ = app;

@@ -56,7 +56,7 @@
 //! let url = UrlSettings::in_memory().with_origin("http://127.0.0.1:8765")?;
 //! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app")).with_url(url);
 //! let keys = Arc::new(Keys::default());
-//! let app = SecretPage::new(&server, LocalBrowser::new(&server, "local"), keys.clone())
+//! let app = SecretPage::new(&server, LocalBrowser::new(&server), keys.clone())
 //!     .ask("api_key", "OpenAI API key")
 //!     .routes();
 //!

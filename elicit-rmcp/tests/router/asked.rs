@@ -381,6 +381,36 @@ async fn a_resolver_remembers_what_the_user_accepted_for_that_user_only() {
     }
 }
 
+/// Issue 46: a stdio server's one user is `Principal::local()`, so a resolver keyed on the
+/// principal remembers under `ElicitHandler::local` (it kept nothing under the anonymous
+/// principal `local` used to give, and the user was asked on every call).
+#[tokio::test]
+async fn a_resolver_remembers_on_a_local_server() {
+    for era in ERAS {
+        let desk = Desk {
+            elicit: ElicitHandler::local("desk"),
+            tones: Arc::new(SavedTone::default()),
+        };
+        let run = ScriptedClient::new(era)
+            .accept(&Tone { formal: true })
+            .call_tool(desk.clone(), "note", json!({}))
+            .await;
+        assert_eq!(run.text(), "Accepted(Tone { formal: true })", "{era:?}");
+        let kept: Vec<_> = desk.tones.0.lock().unwrap().clone().into_iter().collect();
+        assert_eq!(
+            kept,
+            [("local".to_owned(), Tone { formal: true })],
+            "{era:?}"
+        );
+        // The next call asks nothing (an unscripted question would fail the run).
+        let run = ScriptedClient::new(era)
+            .call_tool(desk.clone(), "note", json!({}))
+            .await;
+        assert_eq!(run.text(), "Accepted(Tone { formal: true })", "{era:?}");
+        assert!(asked(&run, era).is_empty(), "{era:?}");
+    }
+}
+
 #[tokio::test]
 async fn prompts_take_asked_parameters_too() {
     for era in ERAS {

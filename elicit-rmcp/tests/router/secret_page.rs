@@ -8,11 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use elicit_axum::testing::Browser;
 use elicit_axum::{LocalBrowser, Secret, SecretEntry, SecretHook, SecretPage};
-use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::testing::{ScriptedClient, UserReply};
 use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::wire::ProtocolEra;
-use elicit_rmcp::{Elicit, ElicitHandler, ElicitServer, Principal, UrlAnswer, elicit_url};
+use elicit_rmcp::{Elicit, ElicitHandler, LOCAL_PRINCIPAL, UrlAnswer, elicit_url};
 use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_router};
 use serde_json::{Value, json};
 
@@ -60,15 +59,19 @@ impl Console {
 #[elicit_rmcp::handler]
 impl ServerHandler for Console {}
 
-/// The server, its vault, and a person's browser on its page.
+/// The server, its vault, and a person's browser on its page: a stdio server's wiring, the
+/// one local user named nowhere (`ElicitHandler::local` and `LocalBrowser` share it).
 fn console() -> (Console, Arc<Keys>, Browser) {
     let url = UrlSettings::in_memory().with_origin(ORIGIN).unwrap();
-    let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "console")).with_url(url);
+    let elicit = ElicitHandler::local("console").with_url(url);
     let keys = Arc::new(Keys::default());
-    let page = SecretPage::new(&server, LocalBrowser::new(&server, "local"), keys.clone())
-        .ask("api_key", "OpenAI API key")
-        .routes();
-    let elicit = ElicitHandler::new(server, Principal::fixed("local"));
+    let page = SecretPage::new(
+        elicit.server(),
+        LocalBrowser::new(elicit.server()),
+        keys.clone(),
+    )
+    .ask("api_key", "OpenAI API key")
+    .routes();
     (Console { elicit }, keys, Browser::new(ORIGIN, page))
 }
 
@@ -82,7 +85,10 @@ async fn a_key_typed_on_the_page_reaches_the_vault_and_no_message_on_both_eras()
             .call_tool(console, "set_api_key", json!({}))
             .await;
         assert_eq!(run.text(), "Your API key is set.", "{era:?}");
-        assert_eq!(keys.0.lock().unwrap()["local"].expose(), "sk-live-1");
+        assert_eq!(
+            keys.0.lock().unwrap()[LOCAL_PRINCIPAL].expose(),
+            "sk-live-1"
+        );
         for message in run.transcript.messages() {
             assert!(
                 !message.json.to_string().contains("sk-live-1"),

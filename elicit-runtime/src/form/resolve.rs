@@ -113,6 +113,13 @@ pub trait Resolve<T: ElicitForm>: Sync {
     /// calls it again with the same value, so keep it idempotent (an insert, not an append).
     /// An `Err` fails the call with that error. The default keeps nothing.
     ///
+    /// A request without a principal (`Principal::anonymous()` in `elicit-rmcp`, or an HTTP
+    /// request no authentication layer named) has no user to keep the answer for: a resolver
+    /// keyed on `cx.principal()`, as below, keeps nothing and the user is asked on every call.
+    /// It is still called (a resolver may keep a value for everyone), and the `elicit` target
+    /// logs it at `debug` level. A stdio server's one user is `Principal::local()`
+    /// ([`LOCAL_PRINCIPAL`](crate::LOCAL_PRINCIPAL)), which `ElicitHandler::local` uses.
+    ///
     /// ```
     /// use std::collections::HashMap;
     /// use std::sync::Mutex;
@@ -173,6 +180,13 @@ pub trait Resolve<T: ElicitForm>: Sync {
                 Err(interrupt) => return Err(channel.stop(interrupt)),
             };
             let answer = question.ask(channel).await?;
+            if matches!(answer, Answer::Accepted(_)) && channel.as_ref().principal().is_none() {
+                tracing::debug!(
+                    target: "elicit",
+                    key = T::key(),
+                    "a resolver remembers an answer for a request without a principal: one keyed on the principal keeps nothing"
+                );
+            }
             if let Answer::Accepted(value) = &answer
                 && let Err(interrupt) = self.remember(channel.as_ref(), value).await
             {

@@ -23,6 +23,17 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+/// The principal of a server with one local user (a stdio server on the person's own
+/// machine): what `elicit_rmcp::Principal::local()` (and so `ElicitHandler::local`) gives
+/// every request, and the user `elicit_axum::LocalBrowser` finishes links for. One name, so
+/// the two cannot disagree; it is also the key a resolver or a page hook saves that user's
+/// values under.
+///
+/// ```
+/// assert_eq!(elicit_runtime::LOCAL_PRINCIPAL, "local");
+/// ```
+pub const LOCAL_PRINCIPAL: &str = "local";
+
 pub(crate) use crate::cancel::Cancellation;
 pub use adapter::AdapterChannel;
 pub use build::ContextBuilder;

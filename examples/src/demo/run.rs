@@ -53,7 +53,7 @@ async fn landing() -> std::io::Result<(TcpListener, String)> {
 /// The landing page at `/connect` (what `serve_stdio` and `serve_http` mount; the tests open
 /// its links in elicit-axum's test browser).
 pub fn connect_routes(server: &DemoServer) -> Router {
-    let local = LocalBrowser::new(server.elicitation(), DEMO_USER);
+    let local = LocalBrowser::new(server.elicitation());
     landing_routes(
         LandingPage::new(server.elicitation()),
         DemoConnect { local },
@@ -169,7 +169,8 @@ mod tests {
         tokio::spawn(bounded::serve(listener, app, Bounds::default()));
 
         // connect_account's link.
-        let client = TestClient::new(server.elicitation().clone()).principal(DEMO_USER);
+        let client =
+            TestClient::new(server.elicitation().clone()).principal(elicit_rmcp::LOCAL_PRINCIPAL);
         let call = client.tool_params("connect_account", json!({"service": "github"}));
         let mut ask = async |cx: &mut ElicitContext| {
             let service = "github".to_owned();

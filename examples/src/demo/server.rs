@@ -14,7 +14,9 @@ use serde_json::Value;
 
 use super::forms::{Booking, Confirm, ConnectAccount, ExportOptions, Travelers, TripDates};
 
-/// The principal of the local demo: stdio has no authorization, so every request is hers.
+/// The demo's account name at the providers it pretends to connect (`demo-user@github`).
+/// Its requests run as `Principal::local()`: stdio has no authorization, so every request is
+/// the one local user's.
 pub const DEMO_USER: &str = "demo-user";
 
 /// The demo server: rmcp's tool router, and elicit beside it.
@@ -43,7 +45,7 @@ impl DemoServer {
     /// and Redis, for replicas).
     pub fn with_elicitation(server: ElicitServer) -> Self {
         DemoServer {
-            elicit: ElicitHandler::new(server, Principal::fixed(DEMO_USER)),
+            elicit: ElicitHandler::new(server, Principal::local()),
         }
     }
 
