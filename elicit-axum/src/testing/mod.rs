@@ -23,7 +23,8 @@
 //! use elicit_axum::{LocalBrowser, Secret, SecretEntry, SecretHook, SecretPage};
 //! use elicit_runtime::state::{KeyRing, StateSealer};
 //! use elicit_runtime::url::UrlSettings;
-//! use elicit_runtime::{ElicitContext, ElicitServer, Interrupt, Reply, UrlAnswer, elicit_url};
+//! use elicit_runtime::{ElicitContext, ElicitServer, Interrupt, LOCAL_PRINCIPAL, Reply, UrlAnswer};
+//! use elicit_runtime::elicit_url;
 //! use elicit_testing::{TestClient, UserReply};
 //! use serde_json::{Value, json};
 //!
@@ -64,7 +65,8 @@
 //! let browser = Browser::new("http://127.0.0.1:8765", app);
 //!
 //! // Step by step: the tool asks, and the client shows the link.
-//! let client = TestClient::new(server.clone()).principal("local");
+//! // The stdio server's one user, whom `LocalBrowser` finishes links for.
+//! let client = TestClient::new(server.clone()).principal(LOCAL_PRINCIPAL);
 //! let call = client.tool_params("set_api_key", json!({}));
 //! let mut tool = set_api_key;
 //! let Ok(Reply::InputRequired(ask)) = client.round("tools/call", &call, &mut tool).await
@@ -82,14 +84,14 @@
 //! assert_eq!(page.alerts(), ["That is not an OpenAI key: it starts with sk-."]);
 //! let page = page.fill("OpenAI API key", "sk-live-1").click("Save").await;
 //! assert_eq!(page.heading(), "Saved");
-//! assert_eq!(keys.0.lock().unwrap()["local"].expose(), "sk-live-1");
+//! assert_eq!(keys.0.lock().unwrap()[LOCAL_PRINCIPAL].expose(), "sk-live-1");
 //!
 //! // As a scripted person: the client opens the link, the browser types the key and saves.
 //! let person = browser.clone().typing("OpenAI API key", "sk-live-2");
 //! let client = client.browser(person);
 //! let run = client.call_tool("set_api_key", json!({}), |_, _| UserReply::OpenUrl, set_api_key);
 //! assert_eq!(run.await.unwrap().result, "Your API key is set.");
-//! assert_eq!(keys.0.lock().unwrap()["local"].expose(), "sk-live-2");
+//! assert_eq!(keys.0.lock().unwrap()[LOCAL_PRINCIPAL].expose(), "sk-live-2");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! # }).unwrap();
 //! ```
