@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use crate::future::BoxFuture;
+use crate::future::{BoxFuture, OrNever, Unless};
 use crate::interrupt::Interrupt;
 use crate::wire::{INTERNAL_ERROR, JsonRpcError};
 
@@ -32,16 +32,15 @@ impl Cancellation {
 
     /// Runs `work` unless the request is cancelled first (then `work` is dropped, with what it
     /// held, and the answer is [`cancelled`]). Without a cancellation, just `work`.
-    pub(crate) async fn unless<T>(
+    pub(crate) fn unless<T, W>(
         cancel: Option<&Cancellation>,
-        work: impl Future<Output = Result<T, Interrupt>>,
-    ) -> Result<T, Interrupt> {
-        let Some(cancel) = cancel else {
-            return work.await;
-        };
-        crate::future::unless(work, (cancel.0)())
-            .await
-            .unwrap_or_else(|()| Err(cancelled_error()))
+        work: W,
+    ) -> Unless<W, OrNever<'static, ()>, impl FnOnce(()) -> Result<T, Interrupt>>
+    where
+        W: Future<Output = Result<T, Interrupt>>,
+    {
+        let stop = OrNever(cancel.map(|cancel| (cancel.0)()));
+        crate::future::unless(work, stop, |()| Err(cancelled_error()))
     }
 }
 

@@ -9,7 +9,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::future::BoxFuture;
+use crate::future::{BoxFuture, OrNever};
 
 /// How often a wait on a page is reported.
 const EVERY: Duration = Duration::from_secs(1);
@@ -71,36 +71,34 @@ impl ProgressSink {
     /// Runs `wait` (at most `limit` long), reporting it to `sink` once a second while it
     /// lasts; without a sink, just `wait`. Reports stop when `wait` ends, at the latest
     /// before `waited` reaches `limit`.
-    pub(crate) async fn reporting<T>(
-        sink: Option<&ProgressSink>,
+    pub(crate) fn reporting<'a, W: Future + 'a>(
+        sink: Option<&'a ProgressSink>,
         limit: Duration,
-        wait: impl Future<Output = T>,
-    ) -> T {
-        let Some(sink) = sink else {
-            return wait.await;
-        };
+        wait: W,
+    ) -> impl Future<Output = W::Output> + 'a {
+        // Boxed, and only with a sink: a wait without reports keeps no room for them.
+        let reports = OrNever(sink.map(|sink| Box::pin(sink.reports(limit)) as BoxFuture<'a, _>));
+        crate::future::unless(wait, reports, |never: Infallible| match never {})
+    }
+
+    /// One report a second, for at most `limit`; then nothing, forever.
+    async fn reports(&self, limit: Duration) -> Infallible {
         let limit = limit.as_secs() + u64::from(limit.subsec_millis() >= 500);
         let message = format!(
             "Waiting for you to finish on the page (up to {})",
             span(limit)
         );
         let start = tokio::time::Instant::now();
-        let reports = async {
-            for waited in 0..limit {
-                let report = WaitProgress {
-                    waited,
-                    limit,
-                    message: message.clone(),
-                };
-                (sink.0)(report).await;
-                tokio::time::sleep_until(start + EVERY * (waited as u32 + 1)).await;
-            }
-            std::future::pending::<Infallible>().await
-        };
-        match crate::future::unless(wait, reports).await {
-            Ok(done) => done,
-            Err(never) => match never {},
+        for waited in 0..limit {
+            let report = WaitProgress {
+                waited,
+                limit,
+                message: message.clone(),
+            };
+            (self.0)(report).await;
+            tokio::time::sleep_until(start + EVERY * (waited as u32 + 1)).await;
         }
+        std::future::pending::<Infallible>().await
     }
 }
 

@@ -171,23 +171,24 @@ impl Held {
 impl UrlWait {
     /// Runs `work` unless this wait is given to another user first (then `work` is dropped
     /// and the answer is `taken()`). Without a wait, just `work`.
-    pub(crate) async fn unless_taken<T>(
-        wait: Option<&UrlWait>,
-        work: impl Future<Output = T>,
-        taken: impl FnOnce() -> T,
-    ) -> T {
-        let Some(wait) = wait else {
-            return work.await;
-        };
-        let gone = async {
+    pub(crate) fn unless_taken<'a, W: Future>(
+        wait: Option<&'a UrlWait>,
+        work: W,
+        taken: impl FnOnce() -> W::Output + 'a,
+    ) -> impl Future<Output = W::Output> + 'a
+    where
+        W: 'a,
+    {
+        let gone = async move {
+            let Some(wait) = wait else {
+                return std::future::pending().await;
+            };
             // `notify_one` keeps its permit for a waiter that comes later.
             while !wait.taken.taken.load(Ordering::Acquire) {
                 wait.taken.notify.notified().await;
             }
         };
-        crate::future::unless(work, gone)
-            .await
-            .unwrap_or_else(|()| taken())
+        crate::future::unless(work, gone, |()| taken())
     }
 }
 

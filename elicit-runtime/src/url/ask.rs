@@ -215,8 +215,8 @@ async fn follow_round<T>(
         if hold_until > now && tokio::runtime::Handle::try_current().is_ok() {
             let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
             let held = mode.server.url_wait(&user).ok_or_else(busy)?;
-            // Boxed once: each wrapper below keeps its own copy of what it is given, so the
-            // unboxed wait would be held several times over (kilobytes per held retry).
+            // Boxed once; the races around it (`future::Unless`) keep it in place, not a copy
+            // each.
             let wait = Box::pin(await_completion(
                 single_use,
                 &flow.id,
