@@ -63,12 +63,18 @@ impl ElicitContext {
     /// let reply = pollster::block_on(cx.respond(Ok::<_, Interrupt>("pong")));
     /// assert_eq!(reply.unwrap(), Reply::Result("pong"));
     /// ```
-    pub async fn respond<R>(
-        mut self,
+    pub fn respond<R>(
+        self,
         result: Result<R, Interrupt>,
-    ) -> Result<Reply<R>, JsonRpcError> {
-        self.settle(&result).await;
-        self.finish(result)
+    ) -> impl Future<Output = Result<Reply<R>, JsonRpcError>> {
+        // The context moves to the heap here, not into the future: a handler's future keeps
+        // room for this one while it waits (a held retry does for the whole hold), and a
+        // future keeps its arguments besides the locals it awaits with.
+        let mut this = Box::new(self);
+        async move {
+            Box::pin(this.settle(&result)).await;
+            this.finish(result)
+        }
     }
 
     /// [`respond`](Self::respond) once the carried state is settled. With a replay guard, a
