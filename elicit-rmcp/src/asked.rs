@@ -86,6 +86,7 @@ pub type Filled<T, E = Unexpanded> = <E as Expansion<T>>::Filled;
 /// What [`Asked`] and [`Accepted`] are, once [`#[elicit_rmcp::asks]`](crate::asks) rewrote
 /// the method (with [`Expanded`]); without the attribute ([`Unexpanded`]) they are nothing,
 /// and the compiler says to add it.
+#[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`Asked<{T}>`, `Accepted<{T}>` and `Filled<{T}>` are parameters that `#[elicit_rmcp::asks]` fills before the body runs",
     label = "this method needs `#[elicit_rmcp::asks]`",
@@ -101,10 +102,12 @@ pub trait Expansion<T> {
 }
 
 /// [`Asked`] and [`Accepted`] as written: not a type until the attribute expands them.
+#[doc(hidden)]
 #[derive(Debug)]
 pub enum Unexpanded {}
 
 /// [`Asked`] and [`Accepted`] as the attribute binds them.
+#[doc(hidden)]
 #[derive(Debug)]
 pub enum Expanded {}
 

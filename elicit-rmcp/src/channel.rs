@@ -16,6 +16,7 @@ use super::convert::to_mcp_error;
 use super::extract::{Elicit, MISSING_WIRING};
 use crate::Interrupt;
 use crate::request::{AdapterChannel, ElicitContext};
+use crate::wire::{ClientCapabilities, ProtocolEra};
 
 /// The `data` of the error an input-required [`Interrupt`] becomes on its way through rmcp's
 /// router: `{"elicit": "input_required"}`.
@@ -41,8 +42,38 @@ pub(super) fn is_input_required(error: &McpError) -> bool {
             if data.len() == 1 && data.get(MARKER.0).and_then(Value::as_str) == Some(MARKER.1))
 }
 
-/// The context's requests, with rmcp's error, so `?` works on them in a method.
+/// What a method reads of its call, and the context's requests with rmcp's error, so `?`
+/// works on them in a method. Forms and URL-mode questions are asked through the
+/// [`InputChannel`](crate::InputChannel) `Elicit` is (`Form::ask(&mut cx)`); the whole
+/// [`ElicitContext`] is `cx.as_ref()`, for code shared with other adapters.
 impl Elicit {
+    /// The protocol era of this call ([`ElicitContext::era`]).
+    pub fn era(&self) -> ProtocolEra {
+        self.cx().era()
+    }
+
+    /// The client capabilities this call declared (2026-07-28) or its session declared
+    /// (2025-11-25) ([`ElicitContext::capabilities`]).
+    pub fn capabilities(&self) -> &ClientCapabilities {
+        self.cx().capabilities()
+    }
+
+    /// The tool or prompt name of this call ([`ElicitContext::target`]).
+    pub fn target(&self) -> &str {
+        self.cx().target()
+    }
+
+    /// The call's arguments, `{}` when absent ([`ElicitContext::arguments`]).
+    pub fn arguments(&self) -> &Value {
+        self.cx().arguments()
+    }
+
+    /// Who is asking, as the handler's [`Principal`](crate::Principal) read it
+    /// ([`ElicitContext::principal`]).
+    pub fn principal(&self) -> Option<&str> {
+        self.cx().principal()
+    }
+
     /// [`ElicitContext::sample`], failing with rmcp's error.
     pub async fn sample(&mut self, key: &str, params: Value) -> Result<Value, McpError> {
         self.cx_mut()

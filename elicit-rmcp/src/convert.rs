@@ -36,7 +36,7 @@ pub(super) fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> Result<U,
         .map_err(|e| McpError::internal_error(format!("cannot convert to rmcp type: {e}"), None))
 }
 
-/// Our input-required result as rmcp's (see [`WireFix`](super::WireFix) for the
+/// Our input-required result as rmcp's (see [`WireFix`](crate::adapter::WireFix) for the
 /// URL-mode bridge), taking its parts rather than copying them.
 ///
 /// Built field by field: only each request goes through JSON text (see `input_request`),

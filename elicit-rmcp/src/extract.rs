@@ -11,7 +11,6 @@
 //! the context back, and the wiring turns the method's result (or the input-required stop)
 //! into rmcp's response.
 
-use std::ops::{Deref, DerefMut};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rmcp::handler::server::common::{AsRequestContext, FromContextPart};
@@ -34,8 +33,10 @@ pub(super) const MISSING_WIRING: &str = "this tool or prompt takes `elicit_rmcp:
 
 /// The elicitation context of one rmcp tool or prompt call, taken as a method parameter.
 ///
-/// Ask through it as through any [`ElicitContext`] (it dereferences to one): forms with
-/// `Form::ask(&mut cx)` or `Form::question()…ask(&mut cx)`, URL mode with `state.ask(&mut cx)`.
+/// It is an [`InputChannel`](crate::InputChannel): forms with `Form::ask(&mut cx)` or
+/// `Form::question()…ask(&mut cx)`, URL mode with `state.ask(&mut cx)`. It reads the call
+/// ([`era`](Elicit::era), [`capabilities`](Elicit::capabilities),
+/// [`principal`](Elicit::principal), …); its [`ElicitContext`] is `cx.as_ref()`.
 /// The `?` after an ask ends the method: on 2026-07-28 the call answers with an
 /// `InputRequiredResult`; on 2025-11-25 the question went to the client through rmcp's peer
 /// and the answer is already there. The method returns `Result<_, rmcp::ErrorData>`: the
@@ -269,20 +270,6 @@ impl Drop for Elicit {
         if let Some(cx) = self.cx.take() {
             self.slot.give_back(cx);
         }
-    }
-}
-
-impl Deref for Elicit {
-    type Target = ElicitContext;
-
-    fn deref(&self) -> &ElicitContext {
-        self.cx()
-    }
-}
-
-impl DerefMut for Elicit {
-    fn deref_mut(&mut self) -> &mut ElicitContext {
-        self.cx_mut()
     }
 }
 

@@ -1,7 +1,11 @@
 //!
 //! Documentation only: nothing here is called. Each chapter is a page of this module, and every
 //! example on it is compiled and run by `cargo test --doc`, so the guide cannot drift from the
-//! API. Read them in order:
+//! API. Before the chapters, one page to choose by: [`which_way_to_ask`](crate::guide::which_way_to_ask),
+//! the way to ask for each job (an argument the model left out, a confirmation, a value the
+//! server may know, a question that depends on the body's work, a URL flow, a task).
+//!
+//! Read the chapters in order:
 //!
 //! 1. [`first_form`](crate::guide::first_form): derive a form, see the `requestedSchema` it
 //!    sends, decode an answer.
@@ -35,6 +39,9 @@
 #![doc = "\nThen the [`cookbook`](crate::guide::cookbook): short recipes for tasks server authors have \
            (a confirmation bound to its arguments, OAuth through URL mode, a payment that never runs \
            twice, a wizard, a fallback for clients that cannot ask, migrating from rmcp's `elicit`)."]
+
+#[doc = include_str!("guide/which_way_to_ask.md")]
+pub mod which_way_to_ask {}
 
 #[doc = include_str!("guide/01_first_form.md")]
 pub mod first_form {}

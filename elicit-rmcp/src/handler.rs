@@ -220,6 +220,15 @@ pub struct Tools<'a, S> {
     serves_tasks: bool,
 }
 
+impl<S> fmt::Debug for Tools<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tools")
+            .field("handler", self.handler)
+            .field("serves_tasks", &self.serves_tasks)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ElicitHandler {
     /// Asks with `server`'s settings, on behalf of `principal`.
     pub fn new(server: ElicitServer, principal: Principal) -> Self {

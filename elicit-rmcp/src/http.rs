@@ -75,7 +75,7 @@ const EMPTY_ID: &[u8] = br#""elicitationId":"""#;
 /// # #[derive(Clone)] struct Server;
 /// # impl rmcp::ServerHandler for Server {}
 /// use std::sync::Arc;
-/// use elicit_rmcp::WireFix;
+/// use elicit_rmcp::adapter::WireFix;
 /// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 /// use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 ///

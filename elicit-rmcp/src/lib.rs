@@ -7,13 +7,20 @@
 //!
 //! `elicit-rmcp` is `elicit-runtime` (re-exported whole: forms, URL mode, sealed state,
 //! rounds) plus what a server on the official Rust SDK, `rmcp`, needs: the [`Elicit`]
-//! extractor, [`ElicitHandler`] beside a `#[tool_router]`, [`WireFix`] around what you
-//! serve, and hand-dispatch helpers ([`call_tool`], [`get_prompt`], [`read_resource`]).
+//! extractor, [`ElicitHandler`] beside a `#[tool_router]`, [`serve_stdio`] (and, feature
+//! `http`, `streamable_http`) to serve it, and (in [`adapter`]) the parts for hand wiring.
 //! rmcp's types appear only here, so a new rmcp major is a new major of this crate alone.
+//!
+//! **Which way to ask**: a parameter [`#[elicit_rmcp::asks]`](asks) fills before the body
+//! ([`Filled`] for arguments the model left out, [`Accepted`] for a confirmation, [`Asked`] for
+//! an answer to match on, a [`form::Resolve`] for a value the server may know), `Form::ask` on
+//! [`Elicit`] for a question that depends on the body's work, a `#[elicit_url]` type for a
+//! page, [`Elicit::task`] for long work: one line each, with links, in
+//! [`guide::which_way_to_ask`]. Plumbing for a server that wires rmcp by hand is in [`adapter`].
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | `http` | [`WireFix`] around rmcp's `StreamableHttpService` (streamable HTTP) |
+//! | `http` | `streamable_http`: rmcp's `StreamableHttpService` with [`adapter::WireFix`] around it |
 //! | `redis` | `redis`: the `elicit-redis` crate's `RedisCompletionStore` and `RedisReplayGuard`, shared by replicas |
 //! | `testing` | `testing`: the `elicit-testing` helpers plus `ScriptedClient`, rmcp's own client driving a whole server in process (for `[dev-dependencies]`) |
 //!
@@ -216,13 +223,11 @@ mod stdio;
 mod task;
 mod task_store;
 
-pub use asked::{Accepted, Asked, Expanded, Expansion, Filled, Unexpanded};
-pub use convert::{from_mcp_error, input_required, to_mcp_error};
-pub use dispatch::{call_tool, context, get_prompt, read_resource};
+pub mod adapter;
+
+pub use asked::{Accepted, Asked, Filled};
 pub use extract::Elicit;
-pub use handler::{ElicitHandler, Principal, Tools};
-pub use peer::RmcpPeer;
-pub use service::WireFix;
+pub use handler::{ElicitHandler, Principal};
 pub use stdio::serve_stdio;
 pub use task::TaskOrCall;
 pub use task_store::TaskSettings;
@@ -238,7 +243,7 @@ pub mod __private {
     // announces prompts too (it looks for a sibling attribute named `prompt_handler`).
     pub use elicit_macros::rmcp_prompts_announced as prompt_handler;
 
-    pub use crate::asked::{Expanded, ModelArguments};
+    pub use crate::asked::{Expanded, Expansion, ModelArguments, Unexpanded};
     pub use crate::form::fill_in;
     pub use crate::handler::list_prompts;
     pub use rmcp::handler::server::wrapper::Parameters;

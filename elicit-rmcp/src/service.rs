@@ -31,7 +31,7 @@ use crate::wire::{ElicitMode, INTERNAL_ERROR, InputRequest, InputRequiredResult,
 /// # #[derive(Clone)] struct Server;
 /// # impl rmcp::ServerHandler for Server {}
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-/// use elicit_rmcp::WireFix;
+/// use elicit_rmcp::adapter::WireFix;
 /// use rmcp::ServiceExt;
 ///
 /// WireFix::new(Server).serve(rmcp::transport::stdio_pipes()).await?.waiting().await?;
@@ -186,9 +186,9 @@ pub(super) fn require_bridge(ask: &InputRequiredResult, bridged: bool) -> Result
     if asks_url && !bridged {
         return Err(JsonRpcError::new(
             INTERNAL_ERROR,
-            "a URL-mode question needs `elicit_rmcp::WireFix` around the \
-             server: serve `WireFix::new(server)` (stdio), or wrap rmcp's \
-             `StreamableHttpService` in it (HTTP)",
+            "a URL-mode question needs `elicit_rmcp::adapter::WireFix` around the \
+             server: serve it with `elicit_rmcp::serve_stdio` or `elicit_rmcp::streamable_http`, \
+             which add it, or wrap what you serve in `WireFix::new(…)`",
             None,
         ));
     }

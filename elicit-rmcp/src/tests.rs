@@ -9,8 +9,8 @@
 use rmcp::model::{ElicitRequestParams, InputRequest as RmcpRequest, ServerRequest, ServerResult};
 use serde_json::json;
 
+use super::adapter::input_required;
 use super::convert::convert;
-use super::input_required;
 use super::peer::Outgoing;
 use super::service::bridge_url_requests;
 use super::service::strip_empty_elicitation_ids_json;

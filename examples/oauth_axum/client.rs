@@ -7,7 +7,7 @@ use std::io;
 use std::sync::{Arc, Mutex};
 
 use elicit_host::safe_text;
-use elicit_rmcp::WireFix;
+use elicit_rmcp::adapter::WireFix;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
     ElicitationAction, ElicitationCapability, FormElicitationCapability, Implementation,

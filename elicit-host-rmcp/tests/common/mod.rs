@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use elicit_host::{FormInput, FormModel, UrlReport, UrlRequest};
 use elicit_host_rmcp::{Answerer, Asker, Consent, Elicited, ElicitingClient, Host, Outcome};
+use elicit_rmcp::adapter::WireFix;
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::{LandingPage, MemoryCompletionStore, UrlSettings};
 use elicit_rmcp::{
     Answer, Elicit, ElicitForm, ElicitHandler, ElicitServer, ElicitUrl, Principal, UrlAnswer,
-    WireFix,
 };
 use elicit_wire::ElicitResult;
 use rmcp::handler::server::wrapper::Parameters;

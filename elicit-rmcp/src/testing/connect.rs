@@ -10,7 +10,7 @@ use super::ScriptedClient;
 use super::guard::{Guarded, Panics};
 use super::transcript::{Side, Tap};
 use super::user::Handler;
-use crate::WireFix;
+use crate::adapter::WireFix;
 use crate::wire::ProtocolEra;
 
 pub(super) async fn connect<S: ServerHandler>(

@@ -10,8 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use elicit_rmcp::adapter::WireFix;
 use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
-use elicit_rmcp::{ElicitServer, Principal, WireFix};
+use elicit_rmcp::{ElicitServer, Principal};
 use rmcp::ClientLifecycleMode;
 use rmcp::ClientServiceExt;
 use rmcp::model::{ElicitationAction, ProtocolVersion};

@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, header};
+use elicit_rmcp::adapter::WireFix;
 use elicit_rmcp::state::{KeyRing, StateSealer};
-use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, ElicitServer, Principal, WireFix};
+use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, ElicitServer, Principal};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ElicitationAction, InputResponses, ProtocolVersion,

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use elicit_rmcp::adapter::WireFix;
 use elicit_rmcp::state::{KeyRing, StateSealer};
-use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, ElicitServer, Principal, WireFix};
+use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, ElicitServer, Principal};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ElicitationAction, GetTaskParams, ProtocolVersion,
     TaskPayload, UpdateTaskParams,

@@ -189,7 +189,8 @@ impl<'a> ContextBuilder<'a> {
     /// `inputResponses`, and `requestState`, which is opened and checked against this request.
     ///
     /// Synchronous and free of I/O: with a replay guard, the state is redeemed later, when the
-    /// handler first asks ([`ElicitContext::redeem_state`]).
+    /// handler first asks (or when [`respond`](ElicitContext::respond) carries it into the next
+    /// round).
     pub fn build(self) -> Result<ElicitContext, ContextError> {
         // An empty principal would bind state and URL handles to "nobody", which an empty
         // browser subject could then claim: a server bug, refused before anything is sealed.

@@ -27,55 +27,16 @@ pub(crate) enum RedeemStatus {
 
 impl ElicitContext {
     /// Redeems the `requestState` this request carried with the server's replay guard
-    /// ([`StateSealer::with_replay_guard`](crate::state::StateSealer::with_replay_guard)), once.
+    /// ([`StateSealer::with_replay_guard`](crate::state::StateSealer::with_replay_guard)), once:
+    /// asking does this before it looks at any answer, and [`respond`](Self::respond) before it
+    /// seals the next state of a round that asked nothing (a
+    /// [`retry_later`](Self::retry_later) round). Without a guard, or without a state, it does
+    /// nothing; a guard backed by a network store waits at most its timeouts.
     ///
-    /// Asking does this on its own before it looks at any answer, and
-    /// [`respond`](Self::respond) does it before it seals the next state of a round that asked
-    /// nothing (a [`retry_later`](Self::retry_later) round): you never need to call it. Call it
-    /// to learn early whether this retry's state is spent, before work that must not run twice
-    /// even when the handler asks nothing.
-    ///
-    /// Without a guard, or without a state, it does nothing. A guard backed by a network store
-    /// waits at most its timeouts.
-    ///
-    /// # Errors
-    ///
-    /// The uniform `-32602 "Invalid or expired requestState"` if the state was redeemed before
-    /// or the guard cannot decide (fail closed); the precise reason goes to the `elicit
-    /// requestState refused` `tracing` event (warn, target `elicit`). The error is also what
-    /// `respond` answers with, and every later question fails with it.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use elicit_runtime::state::{KeyRing, MemoryReplayGuard, StateSealer};
-    /// use elicit_runtime::{ElicitServer, Reply};
-    /// use pollster::block_on;
-    /// use serde_json::{Value, json};
-    ///
-    /// let sealer = StateSealer::new(KeyRing::generate(), "demo")
-    ///     .with_replay_guard(Arc::new(MemoryReplayGuard::new()));
-    /// let server = ElicitServer::new(sealer);
-    /// let mut params = json!({
-    ///     "name": "poll", "arguments": {},
-    ///     "_meta": {
-    ///         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    ///         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
-    ///     }
-    /// });
-    /// // A poll that asks nothing: is the state spent before the work starts?
-    /// let round = |params: &Value| {
-    ///     let mut cx = server.context("tools/call", params).build().map_err(|e| e.error)?;
-    ///     block_on(cx.redeem_state())?;
-    ///     let result: Result<(), _> = Err(cx.retry_later());
-    ///     block_on(cx.respond(result))
-    /// };
-    /// let Ok(Reply::InputRequired(first)) = round(&params) else { panic!() };
-    /// params["requestState"] = json!(first.request_state().unwrap());
-    /// assert!(round(&params).is_ok());
-    /// // The same state a second time: refused.
-    /// assert_eq!(round(&params).unwrap_err().code, -32602);
-    /// ```
-    pub async fn redeem_state(&mut self) -> Result<(), JsonRpcError> {
+    /// A refusal is the uniform `-32602 "Invalid or expired requestState"` (the precise reason
+    /// goes to the `elicit requestState refused` `tracing` event, warn, target `elicit`); it is
+    /// also what `respond` answers with, and every later question fails with it.
+    pub(crate) async fn redeem_state(&mut self) -> Result<(), JsonRpcError> {
         match &self.redemption {
             RedeemStatus::NotNeeded | RedeemStatus::Redeemed => return Ok(()),
             RedeemStatus::Refused(error) => return Err(error.clone()),

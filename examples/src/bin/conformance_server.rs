@@ -10,7 +10,7 @@
 
 use std::net::{Ipv4Addr, SocketAddr};
 
-use elicit_rmcp::WireFix;
+use elicit_rmcp::adapter::WireFix;
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{KeyRing, StateSealer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;

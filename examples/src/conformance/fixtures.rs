@@ -13,7 +13,7 @@
 
 use std::time::Duration;
 
-use elicit_rmcp::{call_tool, get_prompt};
+use elicit_rmcp::adapter::{call_tool, get_prompt};
 use elicit_runtime::tasks::TaskInput;
 use elicit_runtime::wire::{INTERNAL_ERROR, JsonRpcError};
 use elicit_runtime::{Answer, ElicitContext, ElicitForm, ElicitServer, Interrupt};
@@ -155,7 +155,13 @@ impl Fixtures {
             ));
         }
         let capabilities = || -> Result<_, McpError> {
-            let cx = elicit_rmcp::context(&self.elicit, "tools/call", &request, &context, None)?;
+            let cx = elicit_rmcp::adapter::context(
+                &self.elicit,
+                "tools/call",
+                &request,
+                &context,
+                None,
+            )?;
             Ok(cx.capabilities().clone())
         };
         match request.name.as_ref() {

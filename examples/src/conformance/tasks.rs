@@ -172,7 +172,7 @@ impl Tasks {
 fn input_requests(status: TaskInputRequired) -> Result<rmcp::model::InputRequests, McpError> {
     let round = InputRequiredResult::new(Some(status.input_requests), None)
         .map_err(|e| McpError::internal_error(e.to_string(), None))?;
-    Ok(elicit_rmcp::input_required(round)?
+    Ok(elicit_rmcp::adapter::input_required(round)?
         .input_requests
         .unwrap_or_default())
 }
