@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use crate::Elicitation;
-use crate::form::{FieldKind, FormModel};
+use crate::form::{Control, FormModel};
 use crate::html::{self, ReadError};
 use crate::wire::ElicitAction;
 
@@ -70,7 +70,7 @@ pub fn html_read(data: &[u8]) {
                 name.strip_prefix("field:")
                     .and_then(|field| form.field(field))
                     .is_some_and(|field| {
-                        field.kind() != FieldKind::MultiChoice && !one_value.insert(field.name())
+                        field.control() != Control::MultiChoice && !one_value.insert(field.name())
                     })
             });
             assert!(

@@ -10,7 +10,7 @@ use serde_json::Value;
 /// A form-mode request, parsed and inside the grammar: what to render.
 ///
 /// ```
-/// use elicit_host::{Elicitation, FieldKind};
+/// use elicit_host::{Elicitation, Control};
 /// use serde_json::json;
 ///
 /// let params = json!({"message": "Book a table", "requestedSchema": {
@@ -29,7 +29,7 @@ use serde_json::Value;
 /// assert_eq!(party.hint(), "a whole number from 1 to 12");
 /// assert_eq!(party.default_value(), Some(json!(2)));
 /// let seating = form.field("seating").unwrap();
-/// assert_eq!(seating.kind(), FieldKind::Choice);
+/// assert_eq!(seating.control(), Control::Choice);
 /// assert_eq!(seating.options(), [("in", "Inside"), ("out", "Terrace")]);
 /// # Ok::<(), elicit_host::RequestError>(())
 /// ```
@@ -48,7 +48,7 @@ pub struct FormModel {
 /// What kind of control a field needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum FieldKind {
+pub enum Control {
     /// Free text (maybe with a format: email, URI, date, date-time).
     Text,
     /// A number (`integer` or not: [`Field::integer`]).
@@ -192,13 +192,13 @@ impl<'a> Field<'a> {
     }
 
     /// The kind of control it needs.
-    pub fn kind(&self) -> FieldKind {
+    pub fn control(&self) -> Control {
         match self.schema {
-            PropertySchema::Number(_) => FieldKind::Number,
-            PropertySchema::Boolean(_) => FieldKind::Boolean,
-            PropertySchema::SingleSelect(_) => FieldKind::Choice,
-            PropertySchema::MultiSelect(_) => FieldKind::MultiChoice,
-            _ => FieldKind::Text,
+            PropertySchema::Number(_) => Control::Number,
+            PropertySchema::Boolean(_) => Control::Boolean,
+            PropertySchema::SingleSelect(_) => Control::Choice,
+            PropertySchema::MultiSelect(_) => Control::MultiChoice,
+            _ => Control::Text,
         }
     }
 

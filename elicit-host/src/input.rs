@@ -8,7 +8,7 @@ use elicit_wire::ElicitResult;
 use elicit_wire::schema::ContentError;
 use serde_json::{Map, Number, Value};
 
-use crate::form::{Field, FieldKind, FormModel};
+use crate::form::{Control, Field, FormModel};
 
 /// What the person has entered so far, pre-filled with the server's defaults.
 ///
@@ -111,21 +111,21 @@ impl<'f> FormInput<'f> {
     pub fn set_text(&mut self, field: &str, text: &str) -> Result<(), FieldProblem> {
         let spec = self.field(field)?;
         let trimmed = text.trim();
-        if trimmed.is_empty() && !(spec.required() && spec.kind() == FieldKind::Text) {
+        if trimmed.is_empty() && !(spec.required() && spec.control() == Control::Text) {
             self.values.remove(field);
             return Ok(());
         }
-        let value = match spec.kind() {
-            FieldKind::Number => serde_json::from_str::<Number>(trimmed)
+        let value = match spec.control() {
+            Control::Number => serde_json::from_str::<Number>(trimmed)
                 .map(Value::Number)
                 .map_err(|_| problem(field, "is not a number"))?,
-            FieldKind::Boolean => match trimmed.to_lowercase().as_str() {
+            Control::Boolean => match trimmed.to_lowercase().as_str() {
                 "y" | "yes" | "true" | "1" => Value::Bool(true),
                 "n" | "no" | "false" | "0" => Value::Bool(false),
                 _ => return Err(problem(field, "answer yes or no")),
             },
-            FieldKind::Choice => Value::String(Choices::of(&spec).value(trimmed)?),
-            FieldKind::MultiChoice => {
+            Control::Choice => Value::String(Choices::of(&spec).value(trimmed)?),
+            Control::MultiChoice => {
                 let choices = Choices::of(&spec);
                 // One option whose value or label has a comma in it is that option, not a list.
                 if let Ok(one) = choices.value(trimmed) {

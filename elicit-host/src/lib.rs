@@ -97,7 +97,7 @@ pub mod fuzz_targets;
 
 pub use consent::Consent;
 pub use elicit_wire as wire;
-pub use form::{Field, FieldKind, FormModel};
+pub use form::{Control, Field, FormModel};
 pub use input::{FieldProblem, FormInput};
 pub use request::{Elicitation, RequestError, UrlRequest};
 pub use safe_text::safe_text;

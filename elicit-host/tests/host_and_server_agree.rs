@@ -2,7 +2,7 @@
 //! `FormInput::accept` builds is one the server's decoder takes, and one it refuses, the server
 //! refuses too.
 
-use elicit_host::{Elicitation, FieldKind, FormInput, FormModel};
+use elicit_host::{Control, Elicitation, FormInput, FormModel};
 use elicit_runtime::{ElicitEnum, ElicitForm};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -66,7 +66,10 @@ fn every_field_kind_is_described_for_rendering() {
         (guests.label(), guests.description(), guests.required()),
         ("Guests", Some("How many people, including you"), false)
     );
-    assert_eq!((guests.kind(), guests.integer()), (FieldKind::Number, true));
+    assert_eq!(
+        (guests.control(), guests.integer()),
+        (Control::Number, true)
+    );
     assert_eq!(guests.hint(), "a whole number from 1 to 12");
     assert_eq!(guests.default_value(), Some(json!(2)));
     let name = form.field("name").unwrap();
@@ -77,13 +80,13 @@ fn every_field_kind_is_described_for_rendering() {
     assert_eq!(form.field("date").unwrap().hint(), "a date (YYYY-MM-DD)");
     assert_eq!(form.field("email").unwrap().hint(), "an email address");
     let seating = form.field("seating").unwrap();
-    assert_eq!(seating.kind(), FieldKind::Choice);
+    assert_eq!(seating.control(), Control::Choice);
     assert_eq!(
         seating.options(),
         [("inside", "inside"), ("terrace", "On the terrace")]
     );
     let toppings = form.field("toppings").unwrap();
-    assert_eq!(toppings.kind(), FieldKind::MultiChoice);
+    assert_eq!(toppings.control(), Control::MultiChoice);
     assert_eq!(toppings.hint(), "choose 1 to 2");
     assert_eq!(
         toppings.options(),
@@ -93,7 +96,10 @@ fn every_field_kind_is_described_for_rendering() {
             ("basil", "basil")
         ]
     );
-    assert_eq!(form.field("high_chair").unwrap().kind(), FieldKind::Boolean);
+    assert_eq!(
+        form.field("high_chair").unwrap().control(),
+        Control::Boolean
+    );
     assert_eq!(
         form.field("tip_percent").unwrap().hint(),
         "a number from 0 to 50"

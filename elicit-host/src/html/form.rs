@@ -7,7 +7,7 @@ use elicit_wire::schema::{PropertySchema, StringFormat};
 use serde_json::Value;
 
 use super::{actions, escape, exact, id_of, name_of};
-use crate::form::{Field, FieldKind};
+use crate::form::{Control, Field};
 use crate::input::{FieldProblem, FormInput};
 
 /// The form `input` holds (its values: the defaults at first, what the person sent after a
@@ -108,8 +108,8 @@ fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) 
         help.push_str(" — ");
     }
     help.push_str(&escape(&field.hint()));
-    let control = match field.kind() {
-        FieldKind::Choice => {
+    let control = match field.control() {
+        Control::Choice => {
             let current = value.and_then(Value::as_str);
             let mut options = String::new();
             if !field.required() || current.is_none() {
@@ -133,7 +133,7 @@ fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) 
                  <select id=\"{id}\" name=\"{name}\" aria-describedby=\"{described}\"{invalid}{required}>{options}</select>\n"
             )
         }
-        FieldKind::MultiChoice => {
+        Control::MultiChoice => {
             let picked: HashSet<&str> = value
                 .and_then(Value::as_array)
                 .map(|items| items.iter().filter_map(Value::as_str).collect())
@@ -159,7 +159,7 @@ fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) 
                 problem_html(&problem_id, problem)
             );
         }
-        FieldKind::Boolean => {
+        Control::Boolean => {
             let checked = if value == Some(&Value::Bool(true)) {
                 " checked"
             } else {
@@ -170,7 +170,7 @@ fn one(field: Field<'_>, value: Option<&Value>, problem: Option<&FieldProblem>) 
                  <label for=\"{id}\">{label}{star}</label>\n"
             )
         }
-        FieldKind::Text | FieldKind::Number => {
+        Control::Text | Control::Number => {
             let shown = match value {
                 Some(Value::String(text)) => text.clone(),
                 Some(Value::Number(number)) => number.to_string(),

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{ACTION, FIELD_PREFIX};
 use crate::consent::Consent;
-use crate::form::{FieldKind, FormModel};
+use crate::form::{Control, FormModel};
 use crate::input::{FieldProblem, FormInput};
 
 /// Why a post was not taken as the person's answer.
@@ -207,7 +207,7 @@ impl<'p> Post<'p> {
             };
             let values = post.values.entry(index).or_default();
             values.push(value);
-            if values.len() == 2 && field.kind() != FieldKind::MultiChoice {
+            if values.len() == 2 && field.control() != Control::MultiChoice {
                 post.refuse(format!(
                     "`{}` is posted more than once",
                     name.escape_debug()
@@ -229,23 +229,23 @@ impl<'p> Post<'p> {
         for (index, field) in form.fields().enumerate() {
             let values = self.values.get(&index).map_or(&[][..], Vec::as_slice);
             // A field of one value sent more than once.
-            let set = if values.len() > 1 && field.kind() != FieldKind::MultiChoice {
+            let set = if values.len() > 1 && field.control() != Control::MultiChoice {
                 Err(FieldProblem {
                     field: field.name().to_owned(),
                     reason: "was sent more than once".to_owned(),
                 })
             } else {
-                match field.kind() {
+                match field.control() {
                     // An unticked box sends nothing: no.
-                    FieldKind::Boolean => {
+                    Control::Boolean => {
                         input.set_text(field.name(), if values.is_empty() { "no" } else { "yes" })
                     }
                     // The browser posts each ticked option's value as it is.
-                    FieldKind::MultiChoice if values.is_empty() => {
+                    Control::MultiChoice if values.is_empty() => {
                         input.clear(field.name());
                         Ok(())
                     }
-                    FieldKind::MultiChoice => input.set(
+                    Control::MultiChoice => input.set(
                         field.name(),
                         Value::Array(
                             values

@@ -7,7 +7,7 @@ use elicit_wire::ElicitResult;
 use serde_json::Value;
 
 use super::{Terminal, Typed, from_server};
-use crate::form::{Field, FieldKind, FormModel};
+use crate::form::{Control, Field, FormModel};
 use crate::input::FormInput;
 
 /// How a form's prompts ended.
@@ -124,11 +124,11 @@ impl<R: BufRead, W: Write> Terminal<R, W> {
             }
             // A text field takes the line as typed; others are read as typed, options also by
             // their number.
-            let set = match field.kind() {
-                FieldKind::Text => input.set_text(field.name(), &line),
+            let set = match field.control() {
+                Control::Text => input.set_text(field.name(), &line),
                 // Options picked by number are set as values, never joined into text again
                 // (an option's value may hold a comma).
-                FieldKind::MultiChoice => match numbered(field, text) {
+                Control::MultiChoice => match numbered(field, text) {
                     Some(picked) => input.set(field.name(), picked),
                     None => input.set_text(field.name(), &by_number(field, text)),
                 },
@@ -178,8 +178,8 @@ fn by_number(field: Field<'_>, text: &str) -> String {
     let whole = options
         .iter()
         .any(|(value, label)| *value == text.trim() || *label == text.trim());
-    match field.kind() {
-        FieldKind::MultiChoice if !whole => text.split(',').map(one).collect::<Vec<_>>().join(","),
+    match field.control() {
+        Control::MultiChoice if !whole => text.split(',').map(one).collect::<Vec<_>>().join(","),
         _ => one(text),
     }
 }
@@ -213,7 +213,7 @@ fn shown(field: Field<'_>, value: Option<&Value>) -> String {
     let label = |value: &str| (*labels.get(value).unwrap_or(&value)).to_owned();
     match value {
         None => "(empty)".to_owned(),
-        Some(Value::String(text)) if field.kind() == FieldKind::Choice => label(text),
+        Some(Value::String(text)) if field.control() == Control::Choice => label(text),
         Some(Value::String(text)) => text.clone(),
         Some(Value::Bool(yes)) => if *yes { "yes" } else { "no" }.to_owned(),
         Some(Value::Array(items)) if items.is_empty() => "(none)".to_owned(),

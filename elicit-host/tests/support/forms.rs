@@ -2,7 +2,7 @@
 //! `elicit_host::limits`) and a small typical one, with the post a browser sends for each.
 
 use elicit_host::limits::{MAX_FIELDS, MAX_OPTIONS, MAX_TEXT_BYTES};
-use elicit_host::{FieldKind, FormModel};
+use elicit_host::{Control, FormModel};
 use serde_json::{Map, Value, json};
 
 /// The longest text the limits let in.
@@ -75,18 +75,18 @@ pub fn post(form: &FormModel) -> Vec<(String, String)> {
     let mut posted = Vec::new();
     for field in form.fields() {
         let name = format!("field:{}", field.name());
-        match field.kind() {
-            FieldKind::MultiChoice => {
+        match field.control() {
+            Control::MultiChoice => {
                 for (value, _) in field.options() {
                     posted.push((name.clone(), value.to_owned()));
                 }
             }
-            FieldKind::Choice => {
+            Control::Choice => {
                 let (value, _) = *field.options().last().unwrap();
                 posted.push((name, value.to_owned()));
             }
-            FieldKind::Number => posted.push((name, "3".to_owned())),
-            FieldKind::Boolean => posted.push((name, "true".to_owned())),
+            Control::Number => posted.push((name, "3".to_owned())),
+            Control::Boolean => posted.push((name, "true".to_owned())),
             _ if field.name() == "owner" => posted.push((name, "ada@example.com".to_owned())),
             _ => posted.push((name, longest_text('a'))),
         }
