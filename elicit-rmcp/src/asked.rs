@@ -126,6 +126,12 @@ pub struct ModelArguments<T>(
     std::marker::PhantomData<fn() -> T>,
 );
 
+impl<T> std::fmt::Debug for ModelArguments<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("ModelArguments").field(&self.0).finish()
+    }
+}
+
 impl<'de, T> serde::Deserialize<'de> for ModelArguments<T> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let given = rmcp::model::JsonObject::deserialize(deserializer)?;

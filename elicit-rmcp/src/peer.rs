@@ -37,6 +37,12 @@ impl Serialize for Outgoing<'_> {
 #[derive(Clone)]
 pub struct RmcpPeer(rmcp::Peer<RoleServer>);
 
+impl std::fmt::Debug for RmcpPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RmcpPeer").finish_non_exhaustive()
+    }
+}
+
 impl RmcpPeer {
     /// Wraps the peer of the request being handled.
     pub fn new(peer: rmcp::Peer<RoleServer>) -> Self {

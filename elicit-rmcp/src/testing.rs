@@ -1,7 +1,7 @@
 //! A scripted client for whole rmcp servers (feature `testing`): rmcp's own client drives
 //! your [`ServerHandler`] in process, over rmcp's in-memory transport, on either protocol era,
 //! answering each question the way the script says, and returns how the call ended (an
-//! [`Outcome`]: the final result, a JSON-RPC error, or the `input_required` round it stopped
+//! [`Ending`]: the final result, a JSON-RPC error, or the `input_required` round it stopped
 //! at) together with every JSON-RPC message exchanged. A [`Session`] keeps one connection
 //! for several calls, and sends hand-made ones ([`ToolCall`]: a recorded retry replayed, with
 //! other arguments, another tool name, a tampered state).
@@ -111,7 +111,7 @@ use script::{Entry, form_properties, url_key};
 #[doc(no_inline)]
 pub use elicit_testing::*;
 pub use round::{Round, ToolCall};
-pub use run::{Outcome, Run};
+pub use run::{Ending, Run};
 pub use session::Session;
 pub use transcript::{Message, Side, Transcript};
 
@@ -146,6 +146,19 @@ pub struct ScriptedClient {
     tasks: bool,
 }
 
+impl std::fmt::Debug for ScriptedClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptedClient")
+            .field("era", &self.era)
+            .field("replies", &self.entries.len())
+            .field("browser", &self.browser.is_some())
+            .field("max_rounds", &self.max_rounds)
+            .field("timeout", &self.timeout)
+            .field("tasks", &self.tasks)
+            .finish_non_exhaustive()
+    }
+}
+
 impl ScriptedClient {
     /// The round limit: more `input_required` rounds (or pushed questions) than this fail.
     pub const MAX_ROUNDS: usize = 16;
@@ -173,8 +186,8 @@ impl ScriptedClient {
     /// tasks does: a tool may then answer a 2026-07-28 call with a task. The client polls
     /// `tasks/get` (as often as the task's `pollIntervalMs` says, at most every 50 ms),
     /// answers each new question it shows with `tasks/update` (the same replies as in a call),
-    /// and ends with the task's result (`completed`), its error (`failed`), [`Outcome::Cancelled`]
-    /// (`cancelled`), or [`Outcome::InputRequired`] with the last `tasks/get` when the script
+    /// and ends with the task's result (`completed`), its error (`failed`), [`Ending::Cancelled`]
+    /// (`cancelled`), or [`Ending::InputRequired`] with the last `tasks/get` when the script
     /// leaves what it shows unanswered. On 2025-11-25 the declaration is in `initialize`, and a
     /// tool asks in the call.
     ///
@@ -350,7 +363,7 @@ impl ScriptedClient {
     }
 
     /// Calls tool `name` with `arguments` (a JSON object) on `server` until it completes, or
-    /// until the script has nothing new to answer (see [`Outcome`]).
+    /// until the script has nothing new to answer (see [`Ending`]).
     ///
     /// Panics, saying why, if the server breaks a rule a client enforces or a handler panics
     /// (see the [module documentation](self)).

@@ -49,6 +49,15 @@ pub struct Plaintext {
     id: [u8; 16],
 }
 
+/// Its length only: the plaintext is what the frame keeps secret.
+impl std::fmt::Debug for Plaintext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plaintext")
+            .field("len", &self.buf.len().saturating_sub(HEADER_LEN))
+            .finish_non_exhaustive()
+    }
+}
+
 impl Plaintext {
     /// An empty plaintext with room for about `capacity` bytes, its nonce drawn, and a random
     /// 16-byte id drawn with it for the caller (see `random.rs`).
@@ -146,6 +155,16 @@ pub fn seal(ring: &KeyRing, prefix: &Prefix, plaintext: &[u8]) -> Result<String,
 pub struct OpenedFrame {
     pub kid: u32,
     buf: Vec<u8>,
+}
+
+/// The key id and the plaintext's length only: the plaintext is what the frame kept secret.
+impl std::fmt::Debug for OpenedFrame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenedFrame")
+            .field("kid", &self.kid)
+            .field("len", &self.plaintext().len())
+            .finish()
+    }
 }
 
 impl OpenedFrame {

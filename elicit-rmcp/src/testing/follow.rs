@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::request::Retry;
 use super::round::Round;
-use super::run::Outcome;
+use super::run::Ending;
 use super::session::Session;
 
 /// The longest the client waits between two polls, whatever the task's `pollIntervalMs`.
@@ -22,7 +22,7 @@ impl Session {
         &self,
         created: CreateTaskResult,
         start: usize,
-    ) -> Outcome<P::Output> {
+    ) -> Ending<P::Output> {
         let id = created.task.task_id;
         let mut answered = BTreeSet::new();
         let mut unopened = BTreeSet::new();
@@ -30,7 +30,7 @@ impl Session {
         loop {
             let got = match self.client.get_task(GetTaskParams::new(id.clone())).await {
                 Ok(got) => got,
-                Err(ServiceError::McpError(error)) => return Outcome::Error(error),
+                Err(ServiceError::McpError(error)) => return Ending::Error(error),
                 Err(other) => panic!("tasks/get failed below JSON-RPC: {other}"),
             };
             self.enforce(start, "tools/call");
@@ -43,20 +43,20 @@ impl Session {
             match got.task.payload.clone() {
                 TaskPayload::Completed { result } => {
                     return match P::task_result(result.clone()) {
-                        Some(result) => Outcome::Complete(result),
+                        Some(result) => Ending::Complete(result),
                         None => {
                             panic!("the task completed with a result of another shape: {result:?}")
                         }
                     };
                 }
                 TaskPayload::Failed { error } => {
-                    return Outcome::Error(
+                    return Ending::Error(
                         serde_json::from_value(Value::Object(error.clone())).unwrap_or_else(|e| {
                             panic!("the failed task's error is no JSON-RPC error ({e}): {error:?}")
                         }),
                     );
                 }
-                TaskPayload::Cancelled => return Outcome::Cancelled,
+                TaskPayload::Cancelled => return Ending::Cancelled,
                 TaskPayload::InputRequired { input_requests } => {
                     let new: std::collections::BTreeMap<_, _> = input_requests
                         .into_iter()
@@ -67,7 +67,7 @@ impl Session {
                         self.enforce(start, "tools/call");
                         if responses.is_empty() {
                             let shown = serde_json::to_value(&got).unwrap_or(Value::Null);
-                            return Outcome::InputRequired(Round::new(shown, None));
+                            return Ending::InputRequired(Round::new(shown, None));
                         }
                         updates += 1;
                         assert!(

@@ -1,4 +1,4 @@
-//! What a scripted call ended with: [`Run`] and its [`Outcome`].
+//! What a scripted call ended with: [`Run`] and its [`Ending`].
 
 use rmcp::ErrorData;
 use rmcp::model::CallToolResult;
@@ -8,7 +8,7 @@ use super::transcript::Transcript;
 
 /// How a scripted call ended.
 #[derive(Debug, Clone)]
-pub enum Outcome<T> {
+pub enum Ending<T> {
     /// The server's final result.
     Complete(T),
     /// The JSON-RPC error the server answered with.
@@ -27,11 +27,11 @@ pub enum Outcome<T> {
     Cancelled,
 }
 
-/// The outcome of a scripted call and every message exchanged on the way.
+/// How a scripted call ended, and every message exchanged on the way.
 #[derive(Debug, Clone)]
 pub struct Run<T> {
     /// How the call ended.
-    pub outcome: Outcome<T>,
+    pub ending: Ending<T>,
     /// Every JSON-RPC message of the call, both ways, in order (from
     /// [`ScriptedClient::call_tool`](super::ScriptedClient::call_tool) and `get_prompt`, the
     /// handshake included; from a [`Session`](super::Session), the call's own messages).
@@ -42,8 +42,8 @@ impl<T: std::fmt::Debug> Run<T> {
     /// The final result (panics, saying how the call ended, if it has none).
     #[track_caller]
     pub fn complete(&self) -> &T {
-        match &self.outcome {
-            Outcome::Complete(result) => result,
+        match &self.ending {
+            Ending::Complete(result) => result,
             other => panic!("expected a final result, the call ended with {other:?}"),
         }
     }
@@ -51,8 +51,8 @@ impl<T: std::fmt::Debug> Run<T> {
     /// The JSON-RPC error the call ended with (panics, saying how it ended, otherwise).
     #[track_caller]
     pub fn error(&self) -> &ErrorData {
-        match &self.outcome {
-            Outcome::Error(e) => e,
+        match &self.ending {
+            Ending::Error(e) => e,
             other => panic!("expected a JSON-RPC error, the call ended with {other:?}"),
         }
     }
@@ -61,8 +61,8 @@ impl<T: std::fmt::Debug> Run<T> {
     /// otherwise).
     #[track_caller]
     pub fn input_required(&self) -> &Round {
-        match &self.outcome {
-            Outcome::InputRequired(round) => round,
+        match &self.ending {
+            Ending::InputRequired(round) => round,
             other => {
                 panic!("expected to stop at an input_required round, the call ended with {other:?}")
             }

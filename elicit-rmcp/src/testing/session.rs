@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::guard::Panics;
 use super::request::{Retry, Step};
 use super::round::{Round, ToolCall};
-use super::run::{Outcome, Run};
+use super::run::{Ending, Run};
 use super::transcript::{Side, Tap, Transcript};
 use super::user::{Handler, User};
 use super::{ScriptedClient, UserReply, checks, object};
@@ -79,13 +79,13 @@ impl Session {
         self.user.begin();
         let params = call.params();
         let sent = self.within_timeout("tools/call", start, self.once(&params, start));
-        let outcome = match sent.await {
-            Ok(_) => Outcome::InputRequired(self.last_round(start, Some(call.clone()))),
+        let ending = match sent.await {
+            Ok(_) => Ending::InputRequired(self.last_round(start, Some(call.clone()))),
             Err(ended) => ended,
         };
         self.enforce(start, "tools/call");
         Run {
-            outcome,
+            ending,
             transcript: self.tap.transcript_from(start),
         }
     }
@@ -103,12 +103,12 @@ impl Session {
     async fn run<P: Retry>(&self, method: &str, params: P) -> Run<P::Output> {
         let start = self.tap.len();
         self.user.begin();
-        let outcome = self
+        let ending = self
             .within_timeout(method, start, self.drive(method, params, start))
             .await;
         self.enforce(start, method);
         Run {
-            outcome,
+            ending,
             transcript: self.tap.transcript_from(start),
         }
     }
@@ -171,20 +171,20 @@ impl Session {
         &self,
         params: &P,
         start: usize,
-    ) -> Result<InputRequiredResult, Outcome<P::Output>> {
+    ) -> Result<InputRequiredResult, Ending<P::Output>> {
         let unopened = self.user.left_url_unopened(&self.tap, start);
         match race(params.send(&self.client), unopened).await {
-            Either::Left(Ok(Step::Done(result))) => Err(Outcome::Complete(result)),
+            Either::Left(Ok(Step::Done(result))) => Err(Ending::Complete(result)),
             Either::Left(Ok(Step::Round(round))) => Ok(round),
             Either::Left(Ok(Step::Task(task))) => Err(self.follow::<P>(task, start).await),
-            Either::Left(Err(ServiceError::McpError(e))) => Err(Outcome::Error(e)),
+            Either::Left(Err(ServiceError::McpError(e))) => Err(Ending::Error(e)),
             Either::Left(Err(other)) => panic!("the request failed below JSON-RPC: {other}"),
             Either::Right(()) => {
                 let cancelled = |m: &super::Message| {
                     m.from == Side::Client && m.json["method"] == "notifications/cancelled"
                 };
                 self.tap.wait_for(start, cancelled).await;
-                Err(Outcome::Cancelled)
+                Err(Ending::Cancelled)
             }
         }
     }
@@ -196,7 +196,7 @@ impl Session {
         method: &str,
         mut params: P,
         start: usize,
-    ) -> Outcome<P::Output> {
+    ) -> Ending<P::Output> {
         let user = &self.user;
         let mut last_keys = Vec::new();
         // URL-mode questions accepted without the page ever being opened.
@@ -210,7 +210,7 @@ impl Session {
                 user.problem(format!(
                     "the server answered input_required on a 2025-11-25 session: {round:?}"
                 ));
-                return Outcome::Error(rmcp::ErrorData::internal_error(
+                return Ending::Error(rmcp::ErrorData::internal_error(
                     "input_required on 2025-11-25",
                     None,
                 ));
@@ -224,7 +224,7 @@ impl Session {
             // Nothing new to say: the user left every question unanswered, or the server
             // still waits for a page the user never opens.
             if responses.is_empty() && (!last_keys.is_empty() || !unopened.is_empty()) {
-                return Outcome::InputRequired(self.last_round(start, params.tool_call()));
+                return Ending::InputRequired(self.last_round(start, params.tool_call()));
             }
             if last_keys.is_empty() {
                 // A state-only round: the server waits for something (a page); retry shortly.

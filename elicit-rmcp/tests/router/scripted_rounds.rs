@@ -1,7 +1,7 @@
 //! The scripted client on partial rounds (a question left unanswered, a page never opened),
 //! on handlers that panic, and hand-made retries through a session.
 
-use elicit_rmcp::testing::{Outcome, Responses, Run, ScriptedClient, Side, ToolCall, UserReply};
+use elicit_rmcp::testing::{Ending, Responses, Run, ScriptedClient, Side, ToolCall, UserReply};
 use elicit_rmcp::wire::ProtocolEra;
 use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, Principal};
 use rmcp::model::CallToolResult;
@@ -100,9 +100,9 @@ async fn on_2026_a_page_never_opened_stops_at_the_round_after_the_accept() {
 async fn on_2025_a_page_never_opened_cancels_the_call_after_the_accept() {
     let run = connect_unopened(ProtocolEra::Legacy2025).await;
     assert!(
-        matches!(run.outcome, Outcome::Cancelled),
+        matches!(run.ending, Ending::Cancelled),
         "{:?}",
-        run.outcome
+        run.ending
     );
     let answered = run.transcript.client_responses_to("elicitation/create");
     assert_eq!(answered.len(), 1);
@@ -307,9 +307,9 @@ async fn a_hand_made_call_on_2025_gives_up_an_unopened_page_too_and_the_session_
     let connect = ToolCall::new("connect_account", json!({"service": "github"}));
     let run = session.send(&connect).await;
     assert!(
-        matches!(run.outcome, Outcome::Cancelled),
+        matches!(run.ending, Ending::Cancelled),
         "{:?}",
-        run.outcome
+        run.ending
     );
     let echo = ToolCall::new("echo", json!({"text": "hi", "times": 2}));
     assert_eq!(session.send(&echo).await.text(), "hihi");

@@ -49,6 +49,20 @@ pub struct Question<T: ElicitForm> {
     _form: PhantomData<fn() -> T>,
 }
 
+/// The key, message and settings; the defaults are shown only as given or not (a form's
+/// defaults type need not be `Debug`).
+impl<T: ElicitForm> std::fmt::Debug for Question<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Question")
+            .field("key", &self.key)
+            .field("message", &self.message)
+            .field("defaults", &self.defaults.is_some())
+            .field("strict", &self.strict)
+            .field("reasks", &self.reasks)
+            .finish()
+    }
+}
+
 impl<T: ElicitForm> Default for Question<T> {
     fn default() -> Self {
         Self::new()

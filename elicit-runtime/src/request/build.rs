@@ -47,6 +47,17 @@ pub struct ContextBuilder<'a> {
     progress: Option<ProgressSink>,
 }
 
+/// The request being read, without its params (they are the client's, and may be large).
+impl std::fmt::Debug for ContextBuilder<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContextBuilder")
+            .field("method", &self.method)
+            .field("principal", &self.principal)
+            .field("legacy", &self.legacy.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 /// What a 2025-11-25 connection negotiated in `initialize`: the client's capabilities and
 /// the back channel.
 type Session = (ClientCapabilities, Option<Arc<dyn LegacyPeer>>);
