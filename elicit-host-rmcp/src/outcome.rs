@@ -12,6 +12,7 @@ use crate::asker::Asker;
 
 /// A mode of elicitation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Mode {
     /// A form.
     Form,

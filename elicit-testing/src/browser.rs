@@ -99,6 +99,7 @@ pub struct StandInPage {
 
 /// Why a [`StandInPage`] could not open or finish a link.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum BrowserError {
     /// The link has no `elicitation` query parameter.
     NoHandle,

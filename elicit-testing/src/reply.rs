@@ -23,6 +23,7 @@ use elicit_runtime::form::ElicitForm;
 /// assert_eq!(UserReply::Unanswered.result(), None);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum UserReply {
     /// `accept` with this `content` (valid or not: the server's decoder judges it).
     Accept(Value),

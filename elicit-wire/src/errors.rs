@@ -35,6 +35,7 @@ pub const REASON_STATE_STORE_UNAVAILABLE: &str = "state_store_unavailable";
 ///
 /// `data` is left out of the JSON when it is `None`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct JsonRpcError {
     /// The numeric error code (see the constants of this module).
     pub code: i64,

@@ -76,7 +76,8 @@ impl Github {
             }
             UrlAnswer::Failed { reason, .. } => format!("GitHub not connected: {reason}"),
             UrlAnswer::Expired => "the GitHub link expired; call again for a new one".into(),
-            UrlAnswer::Declined | UrlAnswer::Cancelled => "GitHub not connected".into(),
+            // Declined, cancelled, or an outcome a later version adds.
+            _ => "GitHub not connected".into(),
         })
     }
 }

@@ -4,6 +4,7 @@ use std::fmt;
 
 /// How a host should treat a [`Finding`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Severity {
     /// Worth a line on the consent screen; nothing suspicious.
     Notice,

@@ -8,6 +8,7 @@ use super::transcript::Transcript;
 
 /// How a scripted call ended.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Ending<T> {
     /// The server's final result.
     Complete(T),

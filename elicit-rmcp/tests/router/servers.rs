@@ -171,6 +171,7 @@ macro_rules! shop_tools {
                     UrlAnswer::Expired => "expired".to_owned(),
                     UrlAnswer::Declined => format!("decline: {service} not connected"),
                     UrlAnswer::Cancelled => format!("cancel: {service} not connected"),
+                    other => format!("unexpected: {other:?}"),
                 })
             }
 

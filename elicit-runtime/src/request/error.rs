@@ -21,6 +21,7 @@ use crate::wire::JsonRpcError;
 /// assert_eq!(refused.error.code, -32602);
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ContextError {
     /// The JSON-RPC error for the client.
     pub error: JsonRpcError,

@@ -19,12 +19,15 @@
 ///         UrlAnswer::Expired => "the link expired".into(),
 ///         UrlAnswer::Declined => "not connected".into(),
 ///         UrlAnswer::Cancelled => "maybe later".into(),
+///         // The enum is `#[non_exhaustive]`: an outcome a later version adds.
+///         _ => "not connected".into(),
 ///     }
 /// }
 /// assert_eq!(reply(UrlAnswer::Declined), "not connected");
 /// ```
 #[must_use = "the flow may have failed, expired or been declined: match on the outcome"]
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum UrlAnswer<T> {
     /// Your page recorded the flow as completed for the user who started it.
     Completed {
@@ -93,6 +96,7 @@ impl<T> UrlAnswer<T> {
 /// assert_eq!(NotCompleted::Cancelled.to_string(), "the user dismissed the request");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NotCompleted {
     /// Your page recorded the flow as failed.
     Failed {

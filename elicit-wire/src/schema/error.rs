@@ -11,6 +11,7 @@ use std::fmt;
 /// assert_eq!(e.to_string(), "`age` must be at least 18");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FieldError {
     /// The wire name of the property; the empty string stands for the content object itself.
     pub field: String,
@@ -113,6 +114,7 @@ impl std::error::Error for ContentError {}
 /// assert_eq!(e.to_string(), "`properties.age.minimum`: expected a number");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SchemaError {
     /// Where the problem is, e.g. `properties.colors.items.anyOf.1.title`.
     pub path: String,

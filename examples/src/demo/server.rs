@@ -194,6 +194,8 @@ impl DemoServer {
             UrlAnswer::Expired => format!("accept: the {service} link expired before it was used"),
             UrlAnswer::Declined => format!("decline: {service} not connected"),
             UrlAnswer::Cancelled => format!("cancel: {service} not connected"),
+            // An outcome a later version adds.
+            _ => format!("{service} not connected"),
         })
     }
 
