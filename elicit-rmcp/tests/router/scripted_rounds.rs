@@ -99,11 +99,7 @@ async fn on_2026_a_page_never_opened_stops_at_the_round_after_the_accept() {
 #[tokio::test]
 async fn on_2025_a_page_never_opened_cancels_the_call_after_the_accept() {
     let run = connect_unopened(ProtocolEra::Legacy2025).await;
-    assert!(
-        matches!(run.ending, Ending::Cancelled),
-        "{:?}",
-        run.ending
-    );
+    assert!(matches!(run.ending, Ending::Cancelled), "{:?}", run.ending);
     let answered = run.transcript.client_responses_to("elicitation/create");
     assert_eq!(answered.len(), 1);
     assert_eq!(answered[0]["result"], json!({"action": "accept"}));
@@ -306,11 +302,7 @@ async fn a_hand_made_call_on_2025_gives_up_an_unopened_page_too_and_the_session_
         .await;
     let connect = ToolCall::new("connect_account", json!({"service": "github"}));
     let run = session.send(&connect).await;
-    assert!(
-        matches!(run.ending, Ending::Cancelled),
-        "{:?}",
-        run.ending
-    );
+    assert!(matches!(run.ending, Ending::Cancelled), "{:?}", run.ending);
     let echo = ToolCall::new("echo", json!({"text": "hi", "times": 2}));
     assert_eq!(session.send(&echo).await.text(), "hihi");
     session.close().await;
