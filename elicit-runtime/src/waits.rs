@@ -171,14 +171,11 @@ impl Held {
 impl UrlWait {
     /// Runs `work` unless this wait is given to another user first (then `work` is dropped
     /// and the answer is `taken()`). Without a wait, just `work`.
-    pub(crate) fn unless_taken<'a, W: Future>(
+    pub(crate) fn unless_taken<'a, W: Future + 'a>(
         wait: Option<&'a UrlWait>,
         work: W,
         taken: impl FnOnce() -> W::Output + 'a,
-    ) -> impl Future<Output = W::Output> + 'a
-    where
-        W: 'a,
-    {
+    ) -> impl Future<Output = W::Output> + 'a {
         let gone = async move {
             let Some(wait) = wait else {
                 return std::future::pending().await;
