@@ -6,12 +6,13 @@
 //! the first command once [`REDIS_SETUP_RECHECK`] (or the interval set) has passed.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::epoch::{ENSURE, Epoch, fresh_id};
+use super::epoch::{self, Epoch, fresh_id};
+use super::script::Script;
 use super::setup::{self, Setup};
 use super::target::{Connection, Target};
 
@@ -34,6 +35,9 @@ pub const REDIS_RESPONSE_TIMEOUT: Duration = Duration::from_millis(500);
 /// # Ok::<(), elicit_runtime::url::StoreError>(())
 /// ```
 pub const REDIS_SETUP_RECHECK: Duration = Duration::from_secs(1);
+
+/// The script that reads (or writes) the epoch marker.
+static ENSURE: LazyLock<Script> = LazyLock::new(|| Script::new(epoch::ENSURE));
 
 /// A lazily opened, multiplexed connection with bounded waits.
 pub(crate) struct Link {
@@ -179,10 +183,7 @@ impl Link {
             self.recheck_setup(&mut connection).await?;
         }
         // A new connection: Redis may have restarted (and forgotten) while there was none.
-        let ensure = self.ensure_cmd();
-        let marker = self
-            .bounded(ensure.query_async::<String>(&mut connection))
-            .await?;
+        let marker = self.bounded(self.ensure(&mut connection)).await?;
         self.saw(&marker)?;
         let mut slot = self.slot();
         if let Some(open) = slot.open.clone() {
@@ -275,6 +276,19 @@ impl Link {
         redis::from_redis_value(value).map_err(|e| format!("Redis failed: {e}"))
     }
 
+    /// Runs `script` with `keys` and `args` (by its hash: see `script`), as [`query`](Self::query)
+    /// runs a command.
+    pub(crate) async fn run<T: redis::FromRedisValue>(
+        &self,
+        script: &Script,
+        keys: &[&str],
+        args: &[&str],
+    ) -> Result<T, String> {
+        let (number, mut connection) = self.connection().await?;
+        self.on_open(number, script.run(&mut connection, keys, args))
+            .await
+    }
+
     /// Runs `cmd`: connects if needed, then waits at most the response timeout for its answer.
     /// A timeout or a broken connection drops the connection, so the next call opens a new one.
     pub(crate) async fn query<T: redis::FromRedisValue>(
@@ -351,7 +365,8 @@ impl Link {
 
     /// Reads the marker again (writing it if it is gone): the redemption found it changed.
     pub(crate) async fn refresh_epoch(&self) -> Result<Epoch, String> {
-        let marker: String = self.query(&self.ensure_cmd()).await?;
+        let (number, mut connection) = self.connection().await?;
+        let marker = self.on_open(number, self.ensure(&mut connection)).await?;
         self.saw(&marker)
     }
 
@@ -362,18 +377,13 @@ impl Link {
             .clone()
     }
 
-    /// The script that reads (or writes) the marker, telling Redis the epoch seen last.
-    fn ensure_cmd(&self) -> redis::Cmd {
+    /// Runs the script that reads (or writes) the marker, telling Redis the epoch seen last.
+    async fn ensure(&self, connection: &mut Connection) -> redis::RedisResult<String> {
         let seen = self.known().map(|epoch| epoch.id).unwrap_or_default();
-        let mut cmd = redis::cmd("EVAL");
-        cmd.arg(ENSURE)
-            .arg(2)
-            .arg(&self.epoch_key)
-            .arg(&self.evictions_key)
-            .arg(fresh_id())
-            .arg(seen)
-            .arg(self.check_flag());
-        cmd
+        let keys = [self.epoch_key.as_str(), &self.evictions_key];
+        let fresh = fresh_id();
+        let args = [fresh.as_str(), &seen, self.check_flag()];
+        ENSURE.run(connection, &keys, &args).await
     }
 
     /// Remembers the marker Redis holds now, and says so loudly if it replaced the one seen

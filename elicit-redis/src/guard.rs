@@ -1,7 +1,7 @@
 //! [`RedisReplayGuard`]: single use of sealed states across replicas, and refusal of the
 //! states sealed before Redis lost its data.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use elicit_state::BoxFuture;
@@ -9,6 +9,7 @@ use elicit_state::StoreError;
 use elicit_state::{Redemption, ReplayGuard, StateError};
 
 use crate::connection::Link;
+use crate::script::Script;
 use crate::target::Target;
 use crate::{epoch, keep_until, keyspace};
 
@@ -16,6 +17,9 @@ use crate::{epoch, keep_until, keyspace};
 const MAY_EVICT: &str = "this Redis may now evict the keys that remember spent states \
     (a `maxmemory` is set and `maxmemory-policy` is no longer `noeviction`): no requestState is \
     redeemed until it is set back; see elicit-redis's docs, \"What Redis must promise\"";
+
+/// The script that records a state id while the epoch holds.
+static REDEEM: LazyLock<Script> = LazyLock::new(|| Script::new(epoch::REDEEM));
 
 /// A [`ReplayGuard`] in Redis: a state id is redeemed with `SET … NX PXAT`, so single use
 /// holds across replicas; `"{<namespace>}:elicit:epoch"`, checked in the same script, makes a
@@ -298,17 +302,10 @@ impl ReplayGuard for RedisReplayGuard {
                     );
                     return Err(StateError::ReplayMemoryLost);
                 }
-                let mut redeem = redis::cmd("EVAL");
-                redeem
-                    .arg(epoch::REDEEM)
-                    .arg(3)
-                    .arg(self.link.epoch_key())
-                    .arg(&key)
-                    .arg(self.link.evictions_key())
-                    .arg(&epoch.raw)
-                    .arg(keep_until(state.expires_at))
-                    .arg(self.link.check_flag());
-                match self.link.query::<i64>(&redeem).await {
+                let keys = [self.link.epoch_key(), &key, self.link.evictions_key()];
+                let until = keep_until(state.expires_at).to_string();
+                let args = [epoch.raw.as_str(), &until, self.link.check_flag()];
+                match self.link.run::<i64>(&REDEEM, &keys, &args).await {
                     Ok(1) => return self.replicated(&hex).await,
                     Ok(0) => return Err(StateError::Replayed),
                     Ok(epoch::MAY_EVICT) => {

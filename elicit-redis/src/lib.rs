@@ -114,7 +114,10 @@
 //!   memory: shard by namespace (one per server or tenant) if one shard is not enough.
 //!   Completions are published with classic `PUBLISH`, which a cluster forwards to every node,
 //!   and each store subscribes on one of the given nodes at a time, moving to the next after a
-//!   failure (sharded `SPUBLISH` is not used). While the namespace's slot moves, a redemption
+//!   failure (sharded `SPUBLISH` is not used). The scripts run by their hash (`EVALSHA`);
+//!   each node caches scripts on its own, so a node that does not know one (a new primary
+//!   after a failover, a restart, `SCRIPT FLUSH`) is sent its text once (`EVAL`), in the same
+//!   call. While the namespace's slot moves, a redemption
 //!   may be answered `TRYAGAIN` until the move completes: it fails closed and the retry works.
 //!   The `evicted_keys` count is each node's own: when the slot moves to a primary whose count
 //!   differs from the one the epoch began with, the epoch ends once, as above.
@@ -175,6 +178,7 @@ mod connection;
 mod epoch;
 mod guard;
 mod notify;
+mod script;
 mod setup;
 mod store;
 mod target;

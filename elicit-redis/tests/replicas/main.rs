@@ -90,6 +90,7 @@ on_one_redis_and_a_cluster!(
     entries_expire_in_redis,
     the_other_replica_refuses_tampered_foreign_and_other_users_handles,
     keys_outlive_their_token_by_the_clock_skew_margin,
+    scripts_a_redis_forgot_run_again_from_their_text,
 );
 
 impl Redis {
@@ -770,6 +771,63 @@ async fn keys_outlive_their_token_by_the_clock_skew_margin(redis: Redis) {
             "{key} expires in {ttl} ms, within the clock skew of a token expiring in 1 s"
         );
     }
+}
+
+/// The scripts run by hash (`EVALSHA`); a Redis that forgot them (`SCRIPT FLUSH`, a restart,
+/// a new primary after a failover: each node has its own cache) is sent their text once more,
+/// and every promise holds: a state is redeemed once, the first record wins, and its one
+/// message wakes the retry held on the other replica.
+async fn scripts_a_redis_forgot_run_again_from_their_text(redis: Redis) {
+    use elicit_runtime::url::{Completion, CompletionStore};
+    let ns = namespace("scripts");
+    let here = redis.store(&ns);
+    assert!(here.listen().await, "subscribed");
+    let there = redis.connect_store(&ns).await;
+    let guard = there.replay_guard();
+    let state = |id: u8| {
+        let now = SystemTime::now();
+        Redemption::new([id; 16], now, now + Duration::from_secs(600), now)
+    };
+    let until = SystemTime::now() + Duration::from_secs(60);
+    let failed = || Completion::Failed {
+        reason: "no".into(),
+    };
+    // Both scripts known to Redis now.
+    guard.redeem(state(1)).await.unwrap();
+    assert!(there.record("flow-0", failed(), until).await.unwrap());
+
+    let nodes = match &redis.cluster {
+        Some(urls) => urls.clone(),
+        None => vec![redis.url.clone()],
+    };
+    for node in &nodes {
+        let client = redis::Client::open(node.as_str()).unwrap();
+        let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+        let flushed: String = redis::cmd("SCRIPT")
+            .arg("FLUSH")
+            .query_async(&mut raw)
+            .await
+            .unwrap();
+        assert_eq!(flushed, "OK");
+    }
+
+    guard.redeem(state(2)).await.unwrap();
+    assert!(matches!(
+        guard.redeem(state(2)).await,
+        Err(StateError::Replayed)
+    ));
+    let bell = here.watch("flow-1").expect("a bell once subscribed");
+    assert!(there.record("flow-1", failed(), until).await.unwrap());
+    tokio::time::timeout(Duration::from_secs(5), bell)
+        .await
+        .expect("flow-1's bell rang");
+    assert!(
+        !there
+            .record("flow-1", Completion::Completed { result: None }, until)
+            .await
+            .unwrap()
+    );
+    assert_eq!(here.lookup("flow-1").await.unwrap(), Some(failed()));
 }
 
 /// What a client gets while the replay guard's Redis does not answer: not the refusal of its

@@ -68,7 +68,7 @@ impl Silent {
 }
 
 /// Reads RESP commands from `stream` and answers them: the script reading the epoch marker
-/// (`EVAL` with two keys) with a marker written in 1970, a redemption (`EVAL` with three keys)
+/// (`EVALSHA` or `EVAL` with two keys) with a marker written in 1970, a redemption (three keys)
 /// with `1` (recorded), anything else `+OK`. With `mute_at_redemption`, stops answering at the
 /// first redemption (and reads on until the client hangs up).
 fn answer_ok(mut stream: TcpStream, mute_at_redemption: bool) {
@@ -85,7 +85,8 @@ fn answer_ok(mut stream: TcpStream, mute_at_redemption: bool) {
         pending.extend_from_slice(&chunk[..n]);
         while let Some((args, used)) = command(&pending) {
             pending.drain(..used);
-            let eval = args[0].eq_ignore_ascii_case("EVAL");
+            let eval =
+                args[0].eq_ignore_ascii_case("EVAL") || args[0].eq_ignore_ascii_case("EVALSHA");
             let keys = args.get(2).map(String::as_str);
             let redemption = eval && keys == Some("3");
             muted |= mute_at_redemption && redemption;
