@@ -8,12 +8,13 @@
 //!   --check    exit non-zero unless every hold ends connected and every wait comes back
 //! ```
 //!
-//! `scripts/held 10000` on 2 shared cores (load average 4–5), 20 s quiet window:
+//! `scripts/held 10000` on 2 shared cores (load average 4–6), 20 s quiet window (2026-12-07,
+//! the polling row from the round before):
 //!
 //! ```text
 //! store         cpu(quiet)  rss +held  per flow  wake p50  wake p99  waits held after disconnect
-//! memory             0.00% 106420 KiB   10897 B      1 ms     24 ms    0
-//! redis-pubsub       0.00% 141960 KiB   14536 B      0 ms      1 ms    0
+//! memory             0.00%  70884 KiB    7258 B      9 ms     24 ms    0
+//! redis-pubsub       0.00% 114900 KiB   11765 B      0 ms      0 ms    0
 //! redis-poll        53.58% 196132 KiB   20083 B    109 ms    495 ms    0
 //! ```
 //!
@@ -21,10 +22,11 @@
 //! back to back on the same two workers, so on a loaded machine it is mostly queueing. A held
 //! retry on a store that wakes it does not look at the store until woken (`redis-pubsub`
 //! sends Redis nothing while held). Where a held retry's bytes go (`HEAP=1 scripts/held`,
-//! dhat): its handler future (the request's context inline, about 1.4 kB, and the hold's
-//! state, 2.5 kB for `ElicitUrl::ask` since the hold's wait is boxed once), the request's
-//! answers, questions and flows (one-entry sorted vectors), a wait in the pool (under 500 B)
-//! and its bell (under 200 B); on Redis, the client's per-command buffers on top.
+//! dhat, about 6.5 kB live per flow): its handler task (the request's context inline, about
+//! 1.4 kB, and the hold's state: about 3 kB with tokio's task header), the request's answers,
+//! questions and flows (one-entry sorted vectors), a wait in the pool (under 500 B) and its
+//! bell (under 200 B); on Redis, the client's per-command buffers on top. What the harness
+//! keeps per flow (each flow's user, page handle and params) is built before the baseline.
 //!
 //! For each store it starts N 2026-07-28 flows (one user each), sends each flow's retry with
 //! the `accept` so all N are held at once, measures the process's CPU time (user + system,
@@ -208,28 +210,32 @@ async fn first_rounds(
     Ok(retries)
 }
 
-type Held = tokio::task::JoinSet<(String, Instant, Result<bool, String>)>;
+/// Each held retry's flow number, when it was answered, and whether it ended connected.
+type Held = tokio::task::JoinSet<(usize, Instant, Result<bool, String>)>;
+
+/// Each flow's user and its page's handle, and each retry (its user and params), split before
+/// the baseline so that what grows while held is the server's, not this harness's bookkeeping.
+fn split(retries: Vec<Retry>) -> (Vec<(String, String)>, Vec<(String, Value)>) {
+    retries
+        .into_iter()
+        .map(|(user, handle, params)| ((user.clone(), handle), (user, params)))
+        .unzip()
+}
 
 /// Sends every retry; returns once all of them hold a wait.
-async fn hold(
-    server: &Arc<ElicitServer>,
-    retries: Vec<Retry>,
-) -> Result<(Held, Vec<(String, String)>), Error> {
+async fn hold(server: &Arc<ElicitServer>, retries: Vec<(String, Value)>) -> Result<Held, Error> {
     let flows = retries.len();
     let before = server.url_waits_held();
     let mut held = Held::new();
-    let mut pages = Vec::with_capacity(flows);
-    for (user, handle, params) in retries {
+    for (n, (user, params)) in retries.into_iter().enumerate() {
         let server = server.clone();
-        let u = user.clone();
         held.spawn(async move {
-            let reply = round(&server, &u, &params).await;
+            let reply = round(&server, &user, &params).await;
             let ok = reply
                 .map(|r| matches!(r, Reply::Result(ref t) if t == "connected"))
                 .map_err(|e| format!("{e:?}"));
-            (u, Instant::now(), ok)
+            (n, Instant::now(), ok)
         });
-        pages.push((user, handle));
     }
     // Generous: on a loaded machine the Redis stores admit a few hundred retries a second.
     let deadline = Instant::now() + Duration::from_secs(300);
@@ -243,7 +249,7 @@ async fn hold(
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    Ok((held, pages))
+    Ok(held)
 }
 
 async fn measure(
@@ -260,11 +266,12 @@ async fn measure(
             .with_max_waits(flows * 2),
     );
     let server = Arc::new(server);
-    let retries = first_rounds(&server, 0, flows).await?;
-    // Everything a client would send is built before the baseline: what is measured is what
-    // the server keeps while it holds.
+    let (pages, retries) = split(first_rounds(&server, 0, flows).await?);
+    // Everything a client would send, and the harness's bookkeeping, is built before the
+    // baseline: what is measured is what the server keeps while it holds.
+    let mut recorded = vec![Instant::now(); flows];
     let (rss_before, heap_before) = (rss_kib("self"), heap());
-    let (mut held, pages) = hold(&server, retries).await?;
+    let mut held = hold(&server, retries).await?;
     // A quiet window with every retry held: what holding costs.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let (cpu0, t0) = (cpu_ticks("self"), Instant::now());
@@ -277,26 +284,25 @@ async fn measure(
     let pages_server =
         ElicitServer::new(sealer).with_url(UrlSettings::new(pages_store.unwrap_or(store)));
     let page = LandingPage::new(&pages_server);
-    let mut recorded = std::collections::HashMap::with_capacity(flows);
-    for (user, handle) in &pages {
+    for ((user, handle), at) in pages.iter().zip(&mut recorded) {
         let opened = page.open::<ConnectGithub>(handle, user).await?;
         page.complete(&opened, None).await?;
-        recorded.insert(user.clone(), Instant::now());
+        *at = Instant::now();
     }
     // Each flow's wake: from its own page's record to its retry's answer.
     let mut wakes = Vec::with_capacity(flows);
     while let Some(joined) = held.join_next().await {
-        let (user, at, ok) = joined?;
+        let (n, at, ok) = joined?;
         if !ok? {
             return Err("a held retry did not end connected".into());
         }
-        wakes.push(at.saturating_duration_since(recorded[&user]));
+        wakes.push(at.saturating_duration_since(recorded[n]));
     }
     let after_wakes = server.url_waits_held();
     // Clients that go away: their requests' handlers are dropped mid-hold (as the
     // transport drops a request whose connection closed). Every wait must come back.
-    let retries = first_rounds(&server, flows, flows).await?;
-    let (mut held, _) = hold(&server, retries).await?;
+    let (_, retries) = split(first_rounds(&server, flows, flows).await?);
+    let mut held = hold(&server, retries).await?;
     let gone = Instant::now();
     held.shutdown().await;
     let after_disconnect = server.url_waits_held();
