@@ -112,7 +112,8 @@
 //!   primary that breaks a promise; `WAIT` goes to the primary holding the namespace and waits
 //!   for its replicas. One namespace is one slot, so one shard carries all of its traffic and
 //!   memory: shard by namespace (one per server or tenant) if one shard is not enough.
-//!   Completions are published with classic `PUBLISH`, which a cluster forwards to every node,
+//!   Completions are published with classic `PUBLISH` (in the script that records them, so
+//!   the record and its wake-up are one round trip), which a cluster forwards to every node,
 //!   and each store subscribes on one of the given nodes at a time, moving to the next after a
 //!   failure (sharded `SPUBLISH` is not used). The scripts run by their hash (`EVALSHA`);
 //!   each node caches scripts on its own, so a node that does not know one (a new primary

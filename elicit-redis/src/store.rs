@@ -1,6 +1,6 @@
 //! [`RedisCompletionStore`]: where URL-mode pages record completions, shared by replicas.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, SystemTime};
 
 use elicit_state::BoxFuture;
@@ -9,11 +9,30 @@ use elicit_state::{Completion, CompletionStore, StoreError};
 use crate::connection::Link;
 use crate::guard::RedisReplayGuard;
 use crate::notify::Listener;
+use crate::script::Script;
 use crate::target::Target;
 use crate::{keep_until, keyspace};
 
+/// Records a completion (`KEYS[1]`, `SET NX PXAT ARGV[2]` of `ARGV[1]`) and, only when it is the
+/// first, publishes the flow id (`ARGV[4]`) on the namespace's channel (`ARGV[3]`): `1`
+/// recorded, `0` recorded before. One round trip, and no message without its record: whoever
+/// is woken finds it. The channel is an argument, not a key: classic `PUBLISH` reaches every
+/// node of a cluster whatever slot the script runs in.
+static RECORD: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PXAT', ARGV[2]) then
+  redis.call('PUBLISH', ARGV[3], ARGV[4])
+  return 1
+end
+return 0
+",
+    )
+});
+
 /// A [`CompletionStore`] in Redis. Entries expire with their handle (`PXAT`); the first record
-/// wins (`SET … NX`) and redemption is atomic (`SET … XX GET`).
+/// wins (`SET … NX`, in one script with the `PUBLISH` that wakes the retries held on it on
+/// every replica) and redemption is atomic (`SET … XX GET`).
 ///
 /// Every command is async, on a multiplexed connection opened on first use, and bounded: by
 /// default [`REDIS_CONNECT_TIMEOUT`](crate::REDIS_CONNECT_TIMEOUT) to connect and [`REDIS_RESPONSE_TIMEOUT`](crate::REDIS_RESPONSE_TIMEOUT) per command
@@ -289,25 +308,21 @@ impl CompletionStore for RedisCompletionStore {
         Box::pin(async move {
             let json =
                 serde_json::to_string(&completion).map_err(|e| StoreError::new(e.to_string()))?;
-            let mut set = redis::cmd("SET");
-            set.arg(self.key(id))
-                .arg(json)
-                .arg("NX")
-                .arg("PXAT")
-                .arg(keep_until(expires_at));
-            let set: Option<String> = self.link.query(&set).await.map_err(StoreError::new)?;
-            if set.is_none() {
+            let key = self.key(id);
+            let until = keep_until(expires_at).to_string();
+            let args = [json.as_str(), &until, self.listener.channel(), id];
+            let recorded: i64 = self
+                .link
+                .run(&RECORD, &[&key], &args)
+                .await
+                .map_err(StoreError::new)?;
+            if recorded == 0 {
                 return Ok(false);
             }
-            // Wakes the requests held on this flow, here and on every replica. Best effort: the
-            // record is made, and a waiter on another replica that misses the message finds it
-            // when its hold ends (its next look; the client's next retry reads it at once).
+            // The script published the id: the requests held on this flow on every replica
+            // wake (one whose subscription missed it finds the record when its hold ends; the
+            // client's next retry reads it at once). Those held here wake now.
             self.listener.ring(id);
-            let mut publish = redis::cmd("PUBLISH");
-            publish.arg(self.listener.channel()).arg(id);
-            if let Err(error) = self.link.query::<i64>(&publish).await {
-                tracing::debug!(target: "elicit", %error, "elicit: completion not published");
-            }
             Ok(true)
         })
     }
