@@ -25,7 +25,7 @@ const MAX_BODY: usize = 1 << 20;
 ///
 /// Each request goes through the router of the site its URL names (the app's origin given to
 /// [`new`](Browser::new), others with [`site`](Browser::site), e.g. a
-/// [`StandInProvider`](super::StandInProvider)), in process: no socket, no TLS. It sends what a
+/// stand-in OAuth provider with feature `oauth`), in process: no socket, no TLS. It sends what a
 /// browser sends: `Host` from the URL, the cookies it keeps (`Set-Cookie`, with `Secure`,
 /// `HttpOnly`, the `__Host-` prefix and `SameSite` as a browser reads them), `Sec-Fetch-Site`
 /// (`none` for a link opened, `same-origin` for a page's own form, `cross-site` back from

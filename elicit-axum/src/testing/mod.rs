@@ -3,8 +3,8 @@
 //! [`Router`](::axum::Router) in process, keeping cookies and following redirects as a browser
 //! does; a [`Page`] is what it shows, to read, [`fill`](Page::fill) and [`click`](Page::click).
 //! With feature `oauth`, a [`StandInProvider`] is an OAuth provider the browser signs in at, so
-//! a ready connection ([`OAuth::github`](crate::oauth::OAuth::github),
-//! [`google`](crate::oauth::OAuth::google)) runs whole: link, page, provider, callback, token.
+//! a ready connection ([`OAuth::github`], [`google`][`OAuth::google`]) runs whole: link, page,
+//! provider, callback, token.
 //!
 //! The browser is also what a test client opens links in (a [`UrlBrowser`](elicit_testing::UrlBrowser)):
 //! `TestClient::browser` and `elicit_rmcp::testing::ScriptedClient::browser` take it, and a
@@ -98,6 +98,15 @@
 //!
 //! The guide's testing chapter has an OAuth connection through a [`StandInProvider`], on both
 //! protocol eras with rmcp's client.
+//!
+#![cfg_attr(
+    feature = "oauth",
+    doc = "[`StandInProvider`]: StandInProvider\n[`OAuth::github`]: crate::oauth::OAuth::github\n[`OAuth::google`]: crate::oauth::OAuth::google"
+)]
+#![cfg_attr(
+    not(feature = "oauth"),
+    doc = "[`StandInProvider`]: https://docs.rs/elicit-axum/latest/elicit_axum/testing/struct.StandInProvider.html\n[`OAuth::github`]: https://docs.rs/elicit-axum/latest/elicit_axum/oauth/struct.OAuth.html#method.github\n[`OAuth::google`]: https://docs.rs/elicit-axum/latest/elicit_axum/oauth/struct.OAuth.html#method.google"
+)]
 
 mod address;
 mod browser;
