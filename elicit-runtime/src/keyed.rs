@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, PartialEq)]
 pub(crate) struct Keyed<V>(Vec<(String, V)>);
 
+/// Up to this many entries a map grows by exactly one; past it, as a `Vec` does.
+const EXACT_UP_TO: usize = 4;
+
 impl<V> Default for Keyed<V> {
     fn default() -> Self {
         Keyed(Vec::new())
@@ -42,6 +45,11 @@ impl<V> Keyed<V> {
         match self.find(&key) {
             Ok(i) => Some(std::mem::replace(&mut self.0[i].1, value)),
             Err(i) => {
+                // A request's maps hold one or two entries: a few grow one slot at a time
+                // instead of to four (hundreds of bytes a held retry keeps for nothing).
+                if self.0.len() == self.0.capacity() && self.0.len() < EXACT_UP_TO {
+                    self.0.reserve_exact(1);
+                }
                 self.0.insert(i, (key, value));
                 None
             }
