@@ -8,13 +8,13 @@
 //!   --check    exit non-zero unless every hold ends connected and every wait comes back
 //! ```
 //!
-//! `scripts/held 10000` on 2 shared cores (load average 4–6), 20 s quiet window (2026-12-07,
-//! the polling row from the round before):
+//! `scripts/held 10000` on 2 shared cores (load average 0.1–6), 20 s quiet window (3 s in
+//! memory; 2026-12-07, the polling row from the round before):
 //!
 //! ```text
 //! store         cpu(quiet)  rss +held  per flow  wake p50  wake p99  waits held after disconnect
-//! memory             0.00%  70884 KiB    7258 B      9 ms     24 ms    0
-//! redis-pubsub       0.00% 114900 KiB   11765 B      0 ms      0 ms    0
+//! memory             0.00%  61956 KiB    6344 B     57 ms     63 ms    0
+//! redis-pubsub       0.00%  88980 KiB    9111 B      0 ms      0 ms    0
 //! redis-poll        53.58% 196132 KiB   20083 B    109 ms    495 ms    0
 //! ```
 //!
@@ -22,7 +22,7 @@
 //! back to back on the same two workers, so on a loaded machine it is mostly queueing. A held
 //! retry on a store that wakes it does not look at the store until woken (`redis-pubsub`
 //! sends Redis nothing while held). Where a held retry's bytes go (`HEAP=1 scripts/held`,
-//! dhat, about 6.5 kB live per flow): its handler task (the request's context inline, about
+//! dhat, about 5.6 kB live per flow): its handler task (the request's context inline, about
 //! 1.4 kB, and the hold's state: about 3 kB with tokio's task header), the request's answers,
 //! questions and flows (one-entry sorted vectors), a wait in the pool (under 500 B) and its
 //! bell (under 200 B); on Redis, the client's per-command buffers on top. What the harness
