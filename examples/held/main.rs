@@ -213,9 +213,14 @@ async fn first_rounds(
 /// Each held retry's flow number, when it was answered, and whether it ended connected.
 type Held = tokio::task::JoinSet<(usize, Instant, Result<bool, String>)>;
 
+/// A flow's user and its page's handle.
+type Page = (String, String);
+/// A retry's user and params.
+type Sent = (String, Value);
+
 /// Each flow's user and its page's handle, and each retry (its user and params), split before
 /// the baseline so that what grows while held is the server's, not this harness's bookkeeping.
-fn split(retries: Vec<Retry>) -> (Vec<(String, String)>, Vec<(String, Value)>) {
+fn split(retries: Vec<Retry>) -> (Vec<Page>, Vec<Sent>) {
     retries
         .into_iter()
         .map(|(user, handle, params)| ((user.clone(), handle), (user, params)))
@@ -223,7 +228,7 @@ fn split(retries: Vec<Retry>) -> (Vec<(String, String)>, Vec<(String, Value)>) {
 }
 
 /// Sends every retry; returns once all of them hold a wait.
-async fn hold(server: &Arc<ElicitServer>, retries: Vec<(String, Value)>) -> Result<Held, Error> {
+async fn hold(server: &Arc<ElicitServer>, retries: Vec<Sent>) -> Result<Held, Error> {
     let flows = retries.len();
     let before = server.url_waits_held();
     let mut held = Held::new();
