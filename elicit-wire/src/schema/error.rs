@@ -7,7 +7,7 @@ use std::fmt;
 /// ```
 /// use elicit_wire::schema::FieldError;
 ///
-/// let e = FieldError { field: "age".into(), reason: "must be at least 18".into() };
+/// let e = FieldError::new("age", "must be at least 18");
 /// assert_eq!(e.to_string(), "`age` must be at least 18");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +20,20 @@ pub struct FieldError {
 }
 
 impl FieldError {
+    /// The error `reason` about the property `field` (its wire name; `""` for the content
+    /// object itself).
+    ///
+    /// ```
+    /// let e = elicit_wire::schema::FieldError::new("", "must be an object");
+    /// assert!(e.is_root());
+    /// ```
+    pub fn new(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        FieldError {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+
     /// Whether this error is about the content object as a whole rather than one field.
     pub fn is_root(&self) -> bool {
         self.field.is_empty()
@@ -110,7 +124,7 @@ impl std::error::Error for ContentError {}
 /// ```
 /// use elicit_wire::schema::SchemaError;
 ///
-/// let e = SchemaError { path: "properties.age.minimum".into(), message: "expected a number".into() };
+/// let e = SchemaError::new("properties.age.minimum", "expected a number");
 /// assert_eq!(e.to_string(), "`properties.age.minimum`: expected a number");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,7 +140,13 @@ impl SchemaError {
     /// Path used for errors about the schema object itself.
     pub(crate) const ROOT: &'static str = "requestedSchema";
 
-    pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+    /// The error `message` about the place `path` in the schema.
+    ///
+    /// ```
+    /// let e = elicit_wire::schema::SchemaError::new("required.2", "names no property");
+    /// assert_eq!(e.path, "required.2");
+    /// ```
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             path: path.into(),
             message: message.into(),
