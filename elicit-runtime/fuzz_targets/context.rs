@@ -131,9 +131,9 @@ fn described_round(payload: &Value) -> Option<RoundState> {
         reasks.insert(key.clone(), reask);
     }
     Some(RoundState {
-        asked,
+        asked: asked.into(),
         answers,
-        url_flows,
+        url_flows: url_flows.into(),
         round,
         reasks,
     })
