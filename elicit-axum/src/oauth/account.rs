@@ -11,9 +11,6 @@ use super::client::Http;
 /// What the flow fails with when the endpoint gives no account (the details go to the log).
 pub(super) const NO_ACCOUNT: &str = "the provider did not say whose account this is";
 
-/// The `User-Agent` of every request to the provider (GitHub's API refuses one without).
-pub(super) const USER_AGENT: &str = concat!("elicit-axum/", env!("CARGO_PKG_VERSION"));
-
 /// The JSON object `url` answers for `token`, over `http`.
 pub(super) async fn fetch(
     http: &Http,
@@ -32,7 +29,7 @@ pub(super) async fn fetch(
 pub(super) async fn get_json(http: &Http, url: &str, token: Option<&str>) -> Result<Value, String> {
     let mut request = Request::get(url)
         .header(header::ACCEPT, "application/json")
-        .header(header::USER_AGENT, USER_AGENT);
+        .header(header::USER_AGENT, super::client::USER_AGENT);
     if let Some(token) = token {
         let mut bearer = HeaderValue::try_from(format!("Bearer {token}"))
             .map_err(|_| "a token that is not a header value".to_owned())?;

@@ -29,6 +29,9 @@ use oauth2::{AsyncHttpClient, HttpRequest, HttpResponse};
 use super::OAuthError;
 use super::proxy::Connector;
 
+/// The `User-Agent` of every request to the provider (GitHub's API refuses one without).
+pub(super) const USER_AGENT: &str = concat!("elicit-axum/", env!("CARGO_PKG_VERSION"));
+
 /// The most of an answer read: a token response or a user object is a few KiB.
 pub(super) const LIMIT: usize = 64 * 1024;
 
@@ -133,7 +136,7 @@ impl<'c> AsyncHttpClient<'c> for Http {
         }
         headers
             .entry(header::USER_AGENT)
-            .or_insert(HeaderValue::from_static(super::account::USER_AGENT));
+            .or_insert(HeaderValue::from_static(USER_AGENT));
         Box::pin(async move {
             let answer = self.send(request).await.map_err(NoAnswer)?;
             let mut response = HttpResponse::new(answer.body.to_vec());
