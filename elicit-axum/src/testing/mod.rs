@@ -111,14 +111,12 @@
 mod address;
 mod browser;
 mod jar;
-mod page;
 mod person;
 #[cfg(feature = "oauth")]
 mod provider;
 mod read;
 
-pub use browser::Browser;
-pub use page::Page;
+pub use browser::{Browser, Page};
 #[cfg(feature = "oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub use provider::{Issued, StandInProvider};
