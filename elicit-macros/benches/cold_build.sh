@@ -3,7 +3,8 @@
 #
 #   elicit-macros/benches/cold_build.sh [path/to/elicit-runtime] [work dir]
 #
-# The crate gets its own CARGO_TARGET_DIR, so nothing is shared with the workspace build.
+# The crate gets its own CARGO_TARGET_DIR, so nothing is shared with the workspace build, and
+# the versions that elicit-runtime's workspace locks (its Cargo.lock copied).
 set -euo pipefail
 runtime=$(realpath "${1:-$(dirname "$0")/../../elicit-runtime}")
 dir=${2:-$(mktemp -d /tmp/elicit-cold.XXXXXX)}
@@ -30,6 +31,7 @@ fn main() {
     println!("{}", Booking::message());
 }
 RS
+cp "$runtime/../Cargo.lock" . 2>/dev/null || true
 export CARGO_TARGET_DIR="$dir/target"
 cargo fetch --quiet
 # Wall time, and CPU time (user + sys of every rustc), which machine load disturbs less.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compile time of 100 ten-field forms (`#[derive(ElicitForm)]`) against the same 100 structs
-# with serde's `#[derive(Deserialize)]`: touch the crate, rebuild (debug), best and median of N.
+# with serde's `#[derive(Deserialize)]`: touch the crate, rebuild (debug), best and median of N,
+# in wall time and in CPU time (user + sys of cargo and rustc, which machine load disturbs less).
+# The versions are the ones the given elicit-runtime's workspace locks (its Cargo.lock copied).
 #
 #   elicit-macros/benches/compile_time.sh [path/to/elicit-runtime] [runs] [work dir]
 #
@@ -69,6 +71,7 @@ pub struct Form$i {
 RS
     done
 }
+cp "$runtime/../Cargo.lock" . 2>/dev/null || true
 gen forms >forms/src/lib.rs
 gen serde >serde_structs/src/lib.rs
 
@@ -76,17 +79,18 @@ export CARGO_TARGET_DIR="$dir/target"
 cargo build --quiet -p forms -p serde_structs
 
 measure() { # $1 = package
-    local times=()
+    local walls=() cpus=()
     for _ in $(seq 1 "$runs"); do
         touch "$1/src/lib.rs"
-        local start end
-        start=$(date +%s.%N)
-        cargo build --quiet -p "$1"
-        end=$(date +%s.%N)
-        times+=("$(echo "$end - $start" | bc)")
+        /usr/bin/time -f '%e %U %S' -o "$dir/time.txt" cargo build --quiet -p "$1"
+        local wall user sys
+        read -r wall user sys <"$dir/time.txt"
+        walls+=("$wall")
+        cpus+=("$(echo "$user + $sys" | bc)")
     done
-    printf '%s\n' "${times[@]}" | sort -n | awk -v p="$1" '{ t[NR] = $1 } END {
-        printf "%-14s best %.2f s, median %.2f s (%d runs)\n", p, t[1], t[int((NR + 1) / 2)], NR }'
+    stats() { sort -n | awk '{ t[NR] = $1 } END { printf "best %.2f s, median %.2f s", t[1], t[int((NR + 1) / 2)] }'; }
+    printf '%-14s wall %s, CPU %s (%d runs)\n' "$1" "$(printf '%s\n' "${walls[@]}" | stats)" \
+        "$(printf '%s\n' "${cpus[@]}" | stats)" "$runs"
 }
 # Interleaved, so machine load hits both alike.
 for _ in 1 2; do
