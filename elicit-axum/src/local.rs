@@ -159,9 +159,10 @@ impl Local {
                 Err(self.refused(StatusCode::FORBIDDEN, "a browser without a claim"))
             };
         };
-        // A handle the page would refuse anyway is left to the route's uniform refusal.
-        let opened = match self.page.open_raw(&handle, &self.principal).await {
-            Ok((opened, _)) => opened,
+        // A handle the page would refuse anyway is left to the route's uniform refusal (which
+        // also refuses a recorded flow: no store round trip here).
+        let opened = match self.page.peek(&handle, &self.principal) {
+            Ok(opened) => opened,
             Err(PageError::WrongSubject) => {
                 // Sealed with this server's keys for another user: on a server with one local
                 // user, its MCP requests run under another principal, and no link will ever open.

@@ -197,6 +197,42 @@ impl LandingPage {
         handle: &str,
         subject: &str,
     ) -> Result<(OpenedHandleKey, Value), PageError> {
+        let opened = self.peek(handle, subject)?;
+        let store = self
+            .server
+            .url_settings()
+            .store()
+            .ok_or(PageError::NoStore)?;
+        if store
+            .lookup(&opened.claims.id)
+            .await
+            .map_err(PageError::Store)?
+            .is_some()
+        {
+            return Err(PageError::AlreadyRecorded);
+        }
+        let state = opened.claims.s.clone();
+        Ok((opened, state))
+    }
+
+    /// Checks `handle` for `subject` as [`open_raw`](Self::open_raw) does (the seal, the
+    /// expiry, the user) without asking the completion store whether its flow is already
+    /// recorded: which flow a link is and until when, at no store round trip. For a gate in
+    /// front of the page, such as a [`BrowserUser`]-style check that runs on each of the
+    /// page's requests; the page itself still opens the link with [`open`](Self::open) or
+    /// `open_raw`, which refuse a recorded flow.
+    ///
+    /// [`BrowserUser`]: https://docs.rs/elicit-axum/latest/elicit_axum/trait.BrowserUser.html
+    ///
+    /// ```
+    /// # use elicit_runtime::ElicitServer;
+    /// # use elicit_runtime::state::{KeyRing, StateSealer};
+    /// # use elicit_runtime::url::{LandingPage, PageError};
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "files-server"));
+    /// let page = LandingPage::new(&server);
+    /// assert!(matches!(page.peek("not-a-handle", "alice"), Err(PageError::Invalid(_))));
+    /// ```
+    pub fn peek(&self, handle: &str, subject: &str) -> Result<OpenedHandleKey, PageError> {
         let sealer = self.server.sealer();
         let claims = handle::open(sealer, handle).map_err(PageError::Invalid)?;
         if SystemTime::now() >= claims.expires_at() {
@@ -206,22 +242,8 @@ impl LandingPage {
         if subject.is_empty() || !claims.is_for(sealer, subject) {
             return Err(PageError::WrongSubject);
         }
-        let store = self
-            .server
-            .url_settings()
-            .store()
-            .ok_or(PageError::NoStore)?;
-        if store
-            .lookup(&claims.id)
-            .await
-            .map_err(PageError::Store)?
-            .is_some()
-        {
-            return Err(PageError::AlreadyRecorded);
-        }
-        let state = claims.s.clone();
         let link = confirm::handle_digest(handle);
-        Ok((OpenedHandleKey { claims, link }, state))
+        Ok(OpenedHandleKey { claims, link })
     }
 
     /// The name of the server the handles are sealed for (its sealer's audience): which
