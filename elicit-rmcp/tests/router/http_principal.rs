@@ -8,8 +8,6 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::body::Body;
-use axum::http::{Request, header};
 use elicit_rmcp::adapter::WireFix;
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::{Answer, Elicit, ElicitForm, ElicitHandler, ElicitServer, Principal};
@@ -31,6 +29,7 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
 use crate::harness::{User, object};
+use crate::http_auth::{Authenticated, authenticate};
 
 /// Delete the file?
 #[derive(Debug, ElicitForm)]
@@ -43,12 +42,6 @@ struct ConfirmDelete {
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct FileArgs {
     path: String,
-}
-
-/// What the authentication layer inserts into the HTTP request's extensions.
-#[derive(Clone)]
-struct Authenticated {
-    subject: String,
 }
 
 #[derive(Clone)]
@@ -86,21 +79,6 @@ impl ServerHandler for Files {
     }
 }
 
-/// The stand-in for an authentication layer: `Authorization: Bearer <name>` is user `<name>`
-/// (a real one verifies a token); no header, no user.
-fn authenticate(mut request: Request<Body>) -> Request<Body> {
-    let subject = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))
-        .map(str::to_owned);
-    if let Some(subject) = subject {
-        request.extensions_mut().insert(Authenticated { subject });
-    }
-    request
-}
-
 /// Serves `Files` over streamable HTTP on a loopback port; returns its origin and the record
 /// of what was deleted.
 async fn serve() -> (String, Arc<Mutex<Vec<String>>>) {
@@ -110,7 +88,7 @@ async fn serve() -> (String, Arc<Mutex<Vec<String>>>) {
     let files = Files {
         elicit: ElicitHandler::new(
             server,
-            Principal::from_http_extension(|user: &Authenticated| Some(user.subject.clone())),
+            Principal::from_http_extension(|user: &Authenticated| Some(user.0.clone())),
         ),
         deleted: deleted.clone(),
     };

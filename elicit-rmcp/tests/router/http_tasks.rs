@@ -30,6 +30,7 @@ use tokio::net::TcpListener;
 use tower::ServiceExt as _;
 
 use crate::harness::{User, object};
+use crate::http_auth::{Authenticated, authenticate};
 
 /// Publish the report?
 #[derive(Debug, ElicitForm)]
@@ -58,23 +59,6 @@ impl Reports {
 
 #[elicit_rmcp::handler(tasks)]
 impl ServerHandler for Reports {}
-
-/// `Authorization: Bearer <name>` is user `<name>` (a stand-in for an authentication layer).
-#[derive(Clone)]
-struct Authenticated(String);
-
-fn authenticate(mut request: Request<Body>) -> Request<Body> {
-    let subject = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))
-        .map(str::to_owned);
-    if let Some(subject) = subject {
-        request.extensions_mut().insert(Authenticated(subject));
-    }
-    request
-}
 
 /// The app serving `Reports` at `/mcp`.
 fn app() -> Router {

@@ -10,6 +10,7 @@
 
 mod expect;
 mod harness;
+mod http_auth;
 mod servers;
 
 mod asked;

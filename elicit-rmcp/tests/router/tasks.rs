@@ -197,6 +197,16 @@ async fn update(session: &Session, id: &str, user: &str, responses: Value) -> Re
 
 /// The task's JSON without what changes from run to run (its id and timestamps), which must
 /// be there.
+/// Alice answers her task's questions (`tasks/update`), and it accepts them.
+async fn answer(session: &Session, id: &str, responses: Value) {
+    update(session, id, "alice", responses).await.unwrap();
+}
+
+/// The text of Alice's task once it has completed.
+async fn completed_text(session: &Session, id: &str) -> Value {
+    until(session, id, "alice", "completed").await["result"]["content"][0]["text"].clone()
+}
+
 fn stable(mut task: Value) -> Value {
     let map = task.as_object_mut().unwrap();
     for key in ["taskId", "createdAt", "lastUpdatedAt"] {
@@ -239,14 +249,12 @@ async fn a_call_declaring_the_extension_becomes_a_task_answered_by_tasks_update(
             "inputRequests": {"overwrite": overwrite_request()}
         })
     );
-    update(
+    answer(
         &session,
         &id,
-        "alice",
         json!({"overwrite": {"action": "accept", "content": {"overwrite": true}}}),
     )
-    .await
-    .unwrap();
+    .await;
     let ack = session.wire.responses_to("tasks/update").pop().unwrap();
     assert_eq!(ack["result"], json!({"resultType": "complete"}));
     // Rmcp's client sent the update exactly so.
@@ -290,14 +298,12 @@ async fn keys_are_never_reused_and_answers_to_answered_keys_are_ignored() {
     };
     let first = until(&session, &id, "alice", "input_required").await;
     assert_eq!(keys(&first), ["guests"]);
-    update(
+    answer(
         &session,
         &id,
-        "alice",
         json!({"guests": {"action": "accept", "content": {"count": 2}}}),
     )
-    .await
-    .unwrap();
+    .await;
 
     // The same form again: a key of its own, never `guests`.
     let second = loop {
@@ -312,33 +318,28 @@ async fn keys_are_never_reused_and_answers_to_answered_keys_are_ignored() {
         "Dinner?"
     );
     // A late answer under the first key, and a key never issued: ignored, acknowledged.
-    update(
+    answer(
         &session,
         &id,
-        "alice",
         json!({
             "guests": {"action": "accept", "content": {"count": 9}},
             "dessert": {"action": "accept", "content": {"count": 1}}
         }),
     )
-    .await
-    .unwrap();
+    .await;
     let still = get(&session, &id, "alice").await.unwrap();
     assert_eq!(
         (still["status"].clone(), keys(&still)),
         (json!("input_required"), vec!["guests.2".to_owned()])
     );
-    update(
+    answer(
         &session,
         &id,
-        "alice",
         json!({"guests.2": {"action": "accept", "content": {"count": 4}}}),
     )
-    .await
-    .unwrap();
-    let done = until(&session, &id, "alice", "completed").await;
+    .await;
     assert_eq!(
-        done["result"]["content"][0]["text"],
+        completed_text(&session, &id).await,
         "2 for lunch, 4 for dinner"
     );
 }
@@ -354,31 +355,21 @@ async fn a_partial_update_keeps_the_task_waiting_for_the_rest() {
         }
     };
     assert_eq!(both["inputRequests"]["overwrite"], overwrite_request());
-    update(
+    answer(
         &session,
         &id,
-        "alice",
         json!({"guests": {"action": "accept", "content": {"count": 3}}}),
     )
-    .await
-    .unwrap();
+    .await;
     let rest = get(&session, &id, "alice").await.unwrap();
     assert_eq!(rest["status"], "input_required");
     assert_eq!(
         rest["inputRequests"],
         json!({"overwrite": overwrite_request()})
     );
-    update(
-        &session,
-        &id,
-        "alice",
-        json!({"overwrite": {"action": "decline"}}),
-    )
-    .await
-    .unwrap();
-    let done = until(&session, &id, "alice", "completed").await;
+    answer(&session, &id, json!({"overwrite": {"action": "decline"}})).await;
     assert_eq!(
-        done["result"]["content"][0]["text"],
+        completed_text(&session, &id).await,
         "Accepted(Guests { count: 3 }) Declined"
     );
 }
@@ -437,14 +428,12 @@ async fn a_cancelled_task_withdraws_its_questions_and_a_failing_one_carries_its_
 
     let id = start(&session, "broken", "alice").await;
     until(&session, &id, "alice", "input_required").await;
-    update(
+    answer(
         &session,
         &id,
-        "alice",
         json!({"overwrite": {"action": "accept", "content": {"overwrite": true}}}),
     )
-    .await
-    .unwrap();
+    .await;
     let failed = until(&session, &id, "alice", "failed").await;
     assert_eq!(
         stable(failed),
