@@ -110,6 +110,21 @@ async fn retry(client: &TestClient, state: &str) -> String {
     }
 }
 
+/// `connect` run by a scripted person through the real pages in `app`'s browser: connected as
+/// the stand-in's user, in one round. The client, for what the test does next.
+async fn connects(app: &App) -> TestClient {
+    let client = TestClient::new(app.server.clone())
+        .principal("local")
+        .browser(app.browser.clone());
+    let run = client
+        .call_tool("connect", json!({}), |_, _| UserReply::OpenUrl, connect)
+        .await
+        .unwrap();
+    assert_eq!(run.result, r#"connected as "octocat""#);
+    assert_eq!(run.rounds.len(), 1);
+    client
+}
+
 #[tokio::test]
 async fn a_github_connection_runs_whole_through_the_stand_in() {
     let app = app(StandInProvider::github).await;
@@ -182,15 +197,7 @@ async fn a_github_connection_runs_whole_through_the_stand_in() {
 #[tokio::test]
 async fn a_scripted_person_connects_and_another_browser_is_refused() {
     let app = app(StandInProvider::github).await;
-    let client = TestClient::new(app.server.clone())
-        .principal("local")
-        .browser(app.browser.clone());
-    let run = client
-        .call_tool("connect", json!({}), |_, _| UserReply::OpenUrl, connect)
-        .await
-        .unwrap();
-    assert_eq!(run.result, r#"connected as "octocat""#);
-    assert_eq!(run.rounds.len(), 1);
+    let client = connects(&app).await;
 
     // A link alice's browser opened first: another browser gets the uniform refusal, and
     // finishing it as a scripted person fails, saying so.
@@ -227,14 +234,7 @@ async fn deny_at_the_provider_and_cancel_on_the_page_fail_the_flow() {
 #[tokio::test]
 async fn google_points_at_the_stand_in_too() {
     let app = app(StandInProvider::google).await;
-    let client = TestClient::new(app.server.clone())
-        .principal("local")
-        .browser(app.browser.clone());
-    let run = client
-        .call_tool("connect", json!({}), |_, _| UserReply::OpenUrl, connect)
-        .await
-        .unwrap();
-    assert_eq!(run.result, r#"connected as "octocat""#);
+    connects(&app).await;
     // Google's way: the credentials by HTTP Basic, none in the body.
     let request = &app.provider.token_requests()[0];
     assert!(
