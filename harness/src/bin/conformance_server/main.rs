@@ -16,11 +16,8 @@ use elicit_runtime::state::{KeyRing, StateSealer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-#[path = "../conformance/fixtures.rs"]
 mod fixtures;
-#[path = "../conformance/forms.rs"]
 mod forms;
-#[path = "../conformance/tasks.rs"]
 mod tasks;
 
 use fixtures::Fixtures;

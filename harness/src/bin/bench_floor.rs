@@ -14,11 +14,11 @@
 //! demo uses, rmcp's `rmcp::transport::stdio_pipes()`: no elicit code on the request path,
 //! nothing sealed, opened or validated. So the demo's time over this floor's is what elicit
 //! itself costs, with the client's parsing of the demo's bigger messages counted on both
-//! sides. It runs on a current-thread runtime, as the demo does on stdio. (The shared floor in
-//! `../shared/bench` serves through rmcp's blocking `stdio()` on a multi-threaded runtime.)
+//! sides. It runs on a current-thread runtime, as the demo does on stdio. (`rmcp-floor`, the bare
+//! floor, serves tiny answers through rmcp's `stdio()` on a multi-threaded runtime.)
 //!
-//! The answers are `examples/bench/floor_answers.json`, parsed into rmcp's types once at
-//! startup and cloned per request. `examples/tests/bench_floor.rs` keeps that fixture equal to
+//! The answers are `harness/bench/floor_answers.json`, parsed into rmcp's types once at
+//! startup and cloned per request. `harness/tests/bench_floor.rs` keeps that fixture equal to
 //! what the demo sends, and this server's lines equal to the demo's.
 
 use std::sync::Arc;
@@ -31,7 +31,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde::Deserialize;
 
-/// What `demo-server` answered to the bench's requests (see `examples/tests/bench_floor.rs`).
+/// What `demo-server` answered to the bench's requests (see `harness/tests/bench_floor.rs`).
 const ANSWERS: &str = include_str!("../../bench/floor_answers.json");
 
 /// The demo's answers, in rmcp's types.
@@ -85,7 +85,7 @@ impl ServerHandler for Floor {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let answers: Answers = serde_json::from_str(ANSWERS)
-        .map_err(|e| format!("examples/bench/floor_answers.json: {e}"))?;
+        .map_err(|e| format!("harness/bench/floor_answers.json: {e}"))?;
     // The demo's own stdio loop: the same transport, and the same end when the client leaves.
     elicit_examples::demo::run::serve_until_closed(Floor(Arc::new(answers))).await
 }

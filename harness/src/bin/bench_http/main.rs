@@ -19,9 +19,9 @@
 mod floor;
 mod flows;
 mod load;
-#[path = "../mcp_client.rs"]
+#[path = "../../mcp_client.rs"]
 mod mcp_client;
-#[path = "../procfs.rs"]
+#[path = "../../procfs.rs"]
 #[expect(dead_code, reason = "the benchmark reads CPU time only, not memory")]
 mod procfs;
 mod profile;

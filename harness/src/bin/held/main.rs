@@ -2,8 +2,8 @@
 //! `scripts/held` runs it once per store, each in a fresh process (the figures below).
 //!
 //! ```text
-//! cargo run --release -p elicit-examples --example held                    # memory store only
-//! cargo run --release -p elicit-examples --example held -- --redis URL     # and Redis, both ways
+//! cargo run --release -p elicit-harness --bin held                    # memory store only
+//! cargo run --release -p elicit-harness --bin held -- --redis URL     # and Redis, both ways
 //!   --flows N  --quiet-secs S  --only memory|redis-pubsub|redis-poll
 //!   --check    exit non-zero unless every hold ends connected and every wait comes back
 //! ```
@@ -40,7 +40,7 @@
 //! * `redis-poll`: the same store with its bells hidden, so each held retry polls Redis (every
 //!   50 ms, backing off to 200 ms): the baseline the subscription is measured against.
 
-#[path = "../procfs.rs"]
+#[path = "../../procfs.rs"]
 mod procfs;
 
 use std::sync::Arc;

@@ -13,10 +13,10 @@
 //! ```
 
 mod flows;
-#[path = "../mcp_client.rs"]
+#[path = "../../mcp_client.rs"]
 mod mcp_client;
 mod processes;
-#[path = "../procfs.rs"]
+#[path = "../../procfs.rs"]
 #[expect(dead_code, reason = "the soak reads memory only, not CPU time")]
 mod procfs;
 mod report;

@@ -3,8 +3,10 @@
 //! floor's lines the demo's, byte for byte: only the value of the sealed `requestState` differs
 //! (its length stays within [`STATE_SLACK`] bytes of the demo's).
 //!
-//! Both servers run as the bench runs them, as processes on stdio, and get the lines the
-//! bench's client (the Python SDK, mcp 2.3.0, protocol 2026-07-28) sends: `tools/call
+//! The floor runs as the bench runs it, as a process on stdio; the demo runs as `demo-server`
+//! runs on stdio (its `DemoServer` inside `WireFix`, rmcp's line transport), here in this
+//! process on a pipe, because `demo-server` is another package's binary. Both get the lines
+//! the bench's client (the Python SDK, mcp 2.3.0, protocol 2026-07-28) sends: `tools/call
 //! book_table`, the retry declining, `tools/list`; then `server/discover`, and `initialize` on
 //! a second connection. (elicit's in-process `ScriptedClient` lists no tools, and serves any
 //! server inside `WireFix`, so it could not run the floor bare.)
@@ -12,23 +14,26 @@
 //! After changing what the demo sends, capture the fixture again:
 //!
 //! ```text
-//! ELICIT_FLOOR_FIXTURE=write cargo test -p elicit-examples --test bench_floor
+//! ELICIT_FLOOR_FIXTURE=write cargo test -p elicit-harness --test bench_floor
 //! ```
 
 use std::process::Stdio;
 use std::time::Duration;
 
+use elicit_examples::demo::config::DemoConfig;
+use elicit_examples::demo::server::DemoServer;
+use elicit_rmcp::adapter::WireFix;
+use rmcp::ServiceExt;
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, Command};
 
-const DEMO: &str = env!("CARGO_BIN_EXE_demo-server");
 const FLOOR: &str = env!("CARGO_BIN_EXE_bench-floor");
 /// The fixture as `bench-floor` embeds it.
 const FIXTURE: &str = include_str!("../bench/floor_answers.json");
 const FIXTURE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/floor_answers.json");
 const ABOUT: &str = "What demo-server answers to the requests of scripts/bench-whole-call, \
-    as bench-floor sends them. Captured by examples/tests/bench_floor.rs \
+    as bench-floor sends them. Captured by harness/tests/bench_floor.rs \
     (ELICIT_FLOOR_FIXTURE=write), which fails when the demo sends anything else.";
 /// How many bytes the captured `requestState` may be longer or shorter than the demo's.
 const STATE_SLACK: usize = 4;
@@ -41,29 +46,64 @@ const KEYS: [&str; 4] = [
     "book_table/input_required",
     "book_table/declined",
 ];
+/// The origin the in-process demo's links would point at (the bench's flow has none).
+const ORIGIN: &str = "http://127.0.0.1:1";
 
-/// A server under test, on stdio (killed when dropped).
+/// Which server answers.
+#[derive(Clone, Copy)]
+enum Bin {
+    Demo,
+    Floor,
+}
+
+/// A server under test on a line transport: the floor's process (killed when dropped) or the
+/// demo's task.
 struct Server {
-    _child: Child,
-    stdin: ChildStdin,
-    stdout: Lines<BufReader<ChildStdout>>,
+    _child: Option<Child>,
+    stdin: Box<dyn AsyncWrite + Unpin + Send>,
+    stdout: Lines<BufReader<Box<dyn AsyncRead + Unpin + Send>>>,
 }
 
 impl Server {
-    fn start(bin: &str) -> Server {
-        let mut child = Command::new(bin)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("piped stdout")).lines();
-        Server {
-            _child: child,
-            stdin,
-            stdout,
+    async fn start(bin: Bin) -> Server {
+        match bin {
+            Bin::Floor => {
+                let mut child = Command::new(FLOOR)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::null())
+                    .kill_on_drop(true)
+                    .spawn()
+                    .unwrap_or_else(|e| panic!("cannot start {FLOOR}: {e}"));
+                let stdin = Box::new(child.stdin.take().expect("piped stdin"));
+                let stdout: Box<dyn AsyncRead + Unpin + Send> =
+                    Box::new(child.stdout.take().expect("piped stdout"));
+                Server {
+                    _child: Some(child),
+                    stdin,
+                    stdout: BufReader::new(stdout).lines(),
+                }
+            }
+            Bin::Demo => {
+                let elicitation = DemoConfig::local()
+                    .elicit_server(ORIGIN)
+                    .await
+                    .expect("the demo's elicit server");
+                let demo = WireFix::new(DemoServer::with_elicitation(elicitation));
+                let (ours, theirs) = tokio::io::duplex(1 << 16);
+                tokio::spawn(async move {
+                    if let Ok(running) = demo.serve(tokio::io::split(theirs)).await {
+                        let _ = running.waiting().await;
+                    }
+                });
+                let (read, write) = tokio::io::split(ours);
+                let stdout: Box<dyn AsyncRead + Unpin + Send> = Box::new(read);
+                Server {
+                    _child: None,
+                    stdin: Box::new(write),
+                    stdout: BufReader::new(stdout).lines(),
+                }
+            }
         }
     }
 
@@ -136,9 +176,9 @@ fn request_state(input_required: &Value) -> String {
 }
 
 /// Runs the bench's requests on `bin`.
-async fn replies(bin: &str) -> Replies {
+async fn replies(bin: Bin) -> Replies {
     let arguments = json!({"restaurant": "Chez Rust"});
-    let mut server = Server::start(bin);
+    let mut server = Server::start(bin).await;
     let call = json!({"name": "book_table", "arguments": arguments});
     let input_required = server.ask(1, "tools/call", with_meta(call)).await;
     let asked = result(&input_required);
@@ -158,7 +198,7 @@ async fn replies(bin: &str) -> Replies {
     let tools = server.ask(3, "tools/list", with_meta(json!({}))).await;
     let discover = server.ask(4, "server/discover", with_meta(json!({}))).await;
 
-    let mut legacy = Server::start(bin);
+    let mut legacy = Server::start(bin).await;
     let hello = json!({
         "protocolVersion": "2025-11-25",
         "capabilities": {"elicitation": {"form": {}, "url": {}}},
@@ -173,7 +213,7 @@ async fn replies(bin: &str) -> Replies {
 
 #[tokio::test]
 async fn the_fixture_is_what_the_demo_sends() {
-    let mut sent = replies(DEMO).await.fixture();
+    let mut sent = replies(Bin::Demo).await.fixture();
     if std::env::var("ELICIT_FLOOR_FIXTURE").as_deref() == Ok("write") {
         let text = serde_json::to_string_pretty(&sent).unwrap() + "\n";
         std::fs::write(FIXTURE_PATH, text).unwrap();
@@ -215,7 +255,7 @@ async fn the_fixture_is_what_the_demo_sends() {
 
 #[tokio::test]
 async fn the_floor_sends_the_demos_bytes() {
-    let (demo, floor) = tokio::join!(replies(DEMO), replies(FLOOR));
+    let (demo, floor) = tokio::join!(replies(Bin::Demo), replies(Bin::Floor));
     for ((key, demo), (_, floor)) in demo.blanked().into_iter().zip(floor.blanked()) {
         assert_eq!(
             floor, demo,
