@@ -73,6 +73,46 @@ async fn a_prompt_asks_through_get_prompt() {
     );
 }
 
+/// A prompt taking `Filled<T>`: its arguments are the form's fields, and what the model left out
+/// is asked before the body runs.
+#[tokio::test]
+async fn a_filled_prompt_asks_what_the_model_left_out() {
+    for era in ERAS {
+        let user = User::always(Accept, Some(json!({"audience": "board"})));
+        let session = connect(Wired::new(Principal::anonymous()), era, user).await;
+        let params =
+            GetPromptRequestParams::new("memo").with_arguments(object(json!({"topic": "Q3"})));
+        let prompt = session.client.get_prompt(params).await.unwrap();
+        assert_eq!(
+            serde_json::to_value(&prompt.messages).unwrap(),
+            json!([{"role": "user", "content": {"type": "text", "text": "Draft a memo about Q3 for the Board"}}]),
+            "{era:?}"
+        );
+        // Only the field the model left out, `topic` kept and said so.
+        let audience = json!({
+            "mode": "form",
+            "message": "The memo (kept: topic = \"Q3\")",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"audience": {
+                    "type": "string", "description": "Who reads it", "enum": ["team", "board"]
+                }},
+                "required": ["audience"]
+            }
+        });
+        let (asked, _) = asked(&session, era, "prompts/get");
+        match era {
+            Era::Mrtr => assert_eq!(
+                asked,
+                [round(
+                    json!({"memo": {"method": "elicitation/create", "params": audience}})
+                )]
+            ),
+            Era::Legacy => assert_eq!(asked, [audience]),
+        }
+    }
+}
+
 /// `#[elicit_rmcp::handler(prompts)]` lists the prompts as rmcp's `#[prompt_handler]` does
 /// (cache hints on 2026-07-28), and `get_info` announces them.
 #[tokio::test]
@@ -95,11 +135,21 @@ async fn the_handler_lists_prompts_as_rmcps_prompt_handler_does() {
             "description": "Draft an email in the tone the user picks",
             "arguments": [{"name": "topic", "description": "What the email is about", "required": true}]
         });
+        // A `Filled` prompt's arguments are its form's fields; only `model_required` ones are
+        // required.
+        let memo = json!({
+            "name": "memo",
+            "description": "Draft a memo",
+            "arguments": [
+                {"name": "topic", "description": "What the memo is about", "required": true},
+                {"name": "audience", "description": "Who reads it", "required": false}
+            ]
+        });
         let expected = match era {
             Era::Mrtr => json!({
-                "resultType": "complete", "prompts": [email], "ttlMs": 0, "cacheScope": "public"
+                "resultType": "complete", "prompts": [email, memo], "ttlMs": 0, "cacheScope": "public"
             }),
-            Era::Legacy => json!({"prompts": [email]}),
+            Era::Legacy => json!({"prompts": [email, memo]}),
         };
         assert_eq!(listed["result"], expected, "{era:?}");
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::{MemoryCompletionStore, UrlSettings};
-use elicit_rmcp::{Answer, ElicitForm, ElicitServer, ElicitUrl, UrlAnswer};
+use elicit_rmcp::{Answer, ElicitEnum, ElicitForm, ElicitServer, ElicitUrl, Filled, UrlAnswer};
 use elicit_rmcp::{Elicit, ElicitHandler, Principal};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -298,6 +298,24 @@ pub fn user_from_meta() -> Principal {
     })
 }
 
+/// Who reads it?
+#[derive(Debug, ElicitEnum)]
+#[elicit(rename_all = "lowercase")]
+pub enum Audience {
+    Team,
+    Board,
+}
+
+/// The memo
+#[derive(Debug, ElicitForm)]
+pub struct Memo {
+    /// What the memo is about
+    #[elicit(model_required)]
+    pub topic: String,
+    /// Who reads it
+    pub audience: Audience,
+}
+
 /// Wired with `#[elicit_rmcp::handler(prompts)]`.
 #[derive(Clone)]
 pub struct Wired {
@@ -337,6 +355,19 @@ impl Wired {
         Ok(vec![PromptMessage::new_text(
             Role::User,
             format!("Draft a {tone} email about {}", args.topic),
+        )])
+    }
+
+    // The prompt's arguments are the form's fields; what the model left out is asked.
+    #[elicit_rmcp::asks(otherwise = vec![PromptMessage::new_text(Role::User, "No memo")])]
+    #[prompt(description = "Draft a memo")]
+    async fn memo(&self, memo: Filled<Memo>) -> Result<Vec<PromptMessage>, McpError> {
+        Ok(vec![PromptMessage::new_text(
+            Role::User,
+            format!(
+                "Draft a memo about {} for the {:?}",
+                memo.topic, memo.audience
+            ),
         )])
     }
 }
