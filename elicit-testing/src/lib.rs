@@ -5,10 +5,12 @@
 
 pub mod answers;
 mod browser;
+mod invalid;
 mod reply;
 mod review;
 
 pub use browser::{BrowserError, BrowserFuture, StandInPage, UrlBrowser};
+pub use invalid::InvalidAnswer;
 /// The proptest this crate's [`answers`] strategies are built with.
 pub use proptest;
 pub use reply::UserReply;

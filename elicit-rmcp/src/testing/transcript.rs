@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::round::ToolCall;
+use super::round::{Round, ToolCall};
+use crate::wire::ElicitParams;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Notify;
 
@@ -165,6 +166,98 @@ impl Transcript {
             .into_iter()
             .map(|m| &m["result"])
             .filter(|r| r["resultType"] == "input_required")
+            .collect()
+    }
+
+    /// The `input_required` results the server answered `method` with (2026-07-28 rounds), as
+    /// [`Round`]s to read (keys, messages, schemas, links, the state to echo) and, for
+    /// `tools/call`, to [`retry`](Round::retry) by hand.
+    ///
+    /// ```
+    /// use elicit_rmcp::testing::{Message, Side, Transcript};
+    /// use serde_json::json;
+    ///
+    /// let transcript = Transcript::new(vec![
+    ///     Message { from: Side::Client, json: json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+    ///         "params": {"name": "book", "arguments": {}}}) },
+    ///     Message { from: Side::Server, json: json!({"jsonrpc": "2.0", "id": 1, "result": {
+    ///         "resultType": "input_required",
+    ///         "inputRequests": {"guests": {"method": "elicitation/create", "params": {
+    ///             "mode": "form", "message": "How many guests?",
+    ///             "requestedSchema": {"type": "object", "properties": {"count": {"type": "integer"}}}}}},
+    ///         "requestState": "es1.sealed"}}) },
+    /// ]);
+    /// let [round] = &transcript.input_required("tools/call")[..] else { panic!("one round") };
+    /// assert_eq!(round.keys(), ["guests"]);
+    /// assert_eq!(round.message("guests"), Some("How many guests?"));
+    /// assert_eq!(round.call().unwrap().name, "book");
+    /// ```
+    pub fn input_required(&self, method: &str) -> Vec<Round> {
+        let requests: Vec<&Value> = self
+            .from(Side::Client)
+            .filter(|m| m["method"] == method && m.get("id").is_some())
+            .collect();
+        self.from(Side::Server)
+            .filter(|m| m.get("method").is_none() && m["result"]["resultType"] == "input_required")
+            .filter_map(|m| {
+                let request = requests.iter().find(|r| r["id"] == m["id"])?;
+                let call =
+                    (method == "tools/call").then(|| ToolCall::from_params(&request["params"]));
+                Some(Round::new(m["result"].clone(), call))
+            })
+            .collect()
+    }
+
+    /// Every elicitation the server asked the user, on either era, in order, as typed params
+    /// (the message, and the form's schema or the link): each `elicitation/create` in the
+    /// `inputRequests` of an `input_required` result (2026-07-28), and each one it pushed as
+    /// a request (2025-11-25). The same script gives the same list on both eras: the mirror
+    /// of [`Transcript::answers`]. Panics on params the wire model refuses.
+    ///
+    /// ```
+    /// use elicit_rmcp::testing::{Message, Side, Transcript};
+    /// use elicit_rmcp::wire::ElicitParams;
+    /// use serde_json::json;
+    ///
+    /// // A 2025-11-25 server pushes its question as a request of its own.
+    /// let transcript = Transcript::new(vec![Message {
+    ///     from: Side::Server,
+    ///     json: json!({"jsonrpc": "2.0", "id": 0, "method": "elicitation/create", "params": {
+    ///         "mode": "url", "elicitationId": "e-1", "message": "Connect your account",
+    ///         "url": "https://app.example.com/connect?elicitation=h"}}),
+    /// }]);
+    /// let [ElicitParams::Url(asked)] = &transcript.elicitations()[..] else { panic!("one link") };
+    /// assert_eq!(asked.message, "Connect your account");
+    /// assert_eq!(asked.url, "https://app.example.com/connect?elicitation=h");
+    /// ```
+    #[track_caller]
+    pub fn elicitations(&self) -> Vec<ElicitParams> {
+        let mut asked = Vec::new();
+        for message in self.from(Side::Server) {
+            if message["method"] == "elicitation/create" && message.get("id").is_some() {
+                asked.push(&message["params"]);
+            }
+            if message.get("method").is_none()
+                && message["result"]["resultType"] == "input_required"
+                && let Some(Value::Object(requests)) = message["result"].get("inputRequests")
+            {
+                asked.extend(
+                    requests
+                        .values()
+                        .filter(|r| r["method"] == "elicitation/create")
+                        .map(|r| &r["params"]),
+                );
+            }
+        }
+        asked
+            .into_iter()
+            .map(|params| {
+                serde_json::from_value(params.clone()).unwrap_or_else(|e| {
+                    panic!(
+                        "the server sent elicitation params the wire model refuses ({e}): {params}"
+                    )
+                })
+            })
             .collect()
     }
 }
