@@ -21,7 +21,7 @@ pub use shown::is_marked;
 ///
 /// This is a pragmatic check, not the full RFC 5322 grammar, and accepts every address Ajv's
 /// `email` format (either mode) and Python `jsonschema`'s checker accept, but for the pinned
-/// differences listed in the guide (chapter 2):
+/// differences listed in the guide (chapter 3):
 /// - exactly one `@`, at most 254 bytes in total and at most 64 before the `@` (RFC 5321
 ///   §4.5.3.1);
 /// - the local part is one or more dot-separated, non-empty runs of printable non-space ASCII

@@ -67,7 +67,7 @@ pub use elicit_macros::{
 /// |---|---|---|
 /// | `tools = EXPR` | `Self::tool_router()`, as for rmcp's `#[tool_handler]`, but built on first use and kept for the process (rmcp builds it on every call, twice over HTTP; an impl generic over types or lifetimes still does) | the `ToolRouter<Self>` |
 /// | `prompts`, `prompts = EXPR` | off; `Self::prompt_router()` when bare, kept the same way | the `PromptRouter<Self>` |
-/// | `tasks` | off | serve `tasks/get`, `tasks/update` and `tasks/cancel` through the [`ElicitHandler`] (its `get_task`, `update_task`, `cancel_task`) and announce the tasks extension in `get_info`, so that tools may answer with a task ([`Elicit::task`], guide chapter 8) |
+/// | `tasks` | off | serve `tasks/get`, `tasks/update` and `tasks/cancel` through the [`ElicitHandler`] (its `get_task`, `update_task`, `cancel_task`) and announce the tasks extension in `get_info`, so that tools may answer with a task ([`Elicit::task`], guide chapter 9) |
 /// | `elicit = EXPR` | `self.elicit` | the [`ElicitHandler`] |
 /// | `name = "…"`, `version = "…"`, `instructions = "…"`, `meta = EXPR` | rmcp's: `"rmcp"` and its version; with `name` alone, your crate's version | passed on to rmcp's `#[tool_handler]`: the `serverInfo` and instructions of `get_info` |
 ///

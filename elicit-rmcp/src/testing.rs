@@ -252,7 +252,7 @@ impl ScriptedClient {
     }
 
     /// Answers form `T`'s first asking with the first of `replies`, the question asked again
-    /// (an invalid answer re-asked, see the guide's chapter 5) with the next, and so on; the
+    /// (an invalid answer re-asked, see the guide's chapter 6) with the next, and so on; the
     /// last reply answers every later asking. The user who types a wrong value, then corrects it:
     ///
     /// ```

@@ -1,6 +1,6 @@
 //! The format rules against the validators clients use (Ajv, Python's `jsonschema`), issue 22:
 //! whatever a client validator accepts, the server accepts too, unless the difference is pinned
-//! to an RFC rule (listed in guide chapter 2).
+//! to an RFC rule (listed in guide chapter 3).
 //!
 //! - the committed table `tests/formats/cases.json` holds each validator's verdict on chosen
 //!   strings; here elicit's verdicts are checked against it, and every case a client accepts and
