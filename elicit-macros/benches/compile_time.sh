@@ -76,7 +76,10 @@ gen forms >forms/src/lib.rs
 gen serde >serde_structs/src/lib.rs
 
 export CARGO_TARGET_DIR="$dir/target"
-cargo build --quiet -p forms -p serde_structs
+# One package at a time, as measured: features are unified over the packages built together,
+# so a build of both would leave serde to be rebuilt by the first timed build of either.
+cargo build --quiet -p forms
+cargo build --quiet -p serde_structs
 
 measure() { # $1 = package
     local walls=() cpus=()
