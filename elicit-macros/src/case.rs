@@ -8,7 +8,7 @@ use heck::{
 
 /// A case convention, as serde spells them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RenameRule {
+pub(crate) enum RenameRule {
     Lower,
     Upper,
     Pascal,
@@ -48,7 +48,7 @@ impl FromMeta for RenameRule {
 
 /// Splits an identifier (snake_case, camelCase or PascalCase) into lowercase words, as heck
 /// splits it for `snake_case`.
-pub fn words(ident: &str) -> Vec<String> {
+pub(crate) fn words(ident: &str) -> Vec<String> {
     ident
         .to_snake_case()
         .split('_')
@@ -63,7 +63,7 @@ impl RenameRule {
     /// heck's conversions, checked to give the same names as the hand-written splitter this
     /// replaced on snake, camel, Pascal, acronym (`APIKey`, `IOError`), digit (`x86_64`,
     /// `item2Name`) and non-ASCII names.
-    pub fn apply(self, ident: &str) -> String {
+    pub(crate) fn apply(self, ident: &str) -> String {
         match self {
             // As serde does: only the letters change, never the separators.
             RenameRule::Lower => ident.to_lowercase(),

@@ -38,7 +38,7 @@ struct Choice<'a> {
     title: Option<String>,
 }
 
-pub fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
+pub(crate) fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
     match validate(input) {
         Ok(choices) => expand(&input.ident, &choices, rt),
         Err(errors) => {
@@ -110,7 +110,7 @@ fn validate(input: &DeriveInput) -> darling::Result<Vec<Choice<'_>>> {
 
 /// Two options with one wire value, or one label, cannot be told apart by the user or the
 /// server: each repeat is an error on the later variant.
-fn check_distinct(choices: &[Choice], errors: &mut Accumulator) {
+fn check_distinct(choices: &[Choice<'_>], errors: &mut Accumulator) {
     let mut values: HashMap<&str, &Ident> = HashMap::new();
     let mut titles: HashMap<&str, &Ident> = HashMap::new();
     for c in choices {
@@ -136,7 +136,7 @@ fn check_distinct(choices: &[Choice], errors: &mut Accumulator) {
     }
 }
 
-fn expand(ident: &Ident, choices: &[Choice], rt: &Runtime) -> TokenStream {
+fn expand(ident: &Ident, choices: &[Choice<'_>], rt: &Runtime) -> TokenStream {
     let p = rt.private();
     let variants: Vec<_> = choices.iter().map(|c| c.ident).collect();
     let values: Vec<_> = choices.iter().map(|c| &c.value).collect();

@@ -5,7 +5,7 @@ use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 /// The text of the `///` comments in `attrs`: one leading space stripped from each line,
 /// lines of a paragraph joined with a space, paragraphs with a blank line. `None` when there
 /// is no (non-blank) doc comment.
-pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
+pub(crate) fn doc_text(attrs: &[Attribute]) -> Option<String> {
     let mut paragraphs: Vec<String> = vec![String::new()];
     for attr in attrs {
         let Meta::NameValue(nv) = &attr.meta else {

@@ -3,7 +3,7 @@
 
 use crate::lit::Format;
 
-pub fn name(format: Format) -> &'static str {
+pub(crate) fn name(format: Format) -> &'static str {
     match format {
         Format::Email => "email address",
         Format::Uri => "absolute URI",
@@ -12,7 +12,7 @@ pub fn name(format: Format) -> &'static str {
     }
 }
 
-pub fn is_valid(format: Format, s: &str) -> bool {
+pub(crate) fn is_valid(format: Format, s: &str) -> bool {
     match format {
         Format::Email => elicit_formats::is_valid_email(s),
         Format::Uri => elicit_formats::is_valid_uri(s),

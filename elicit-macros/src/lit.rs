@@ -7,7 +7,7 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, UnOp};
 
 /// A literal value: `"text"`, `3`, `-2.5`, `true`, `["a", "b"]`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub(crate) enum Value {
     Str(String),
     Int(i128),
     Float(f64),
@@ -17,7 +17,7 @@ pub enum Value {
 
 impl Value {
     /// How the value's kind is named in messages.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             Value::Str(_) => "a string",
             Value::Int(_) => "an integer",
@@ -28,7 +28,7 @@ impl Value {
     }
 
     /// The value as a number, if it is one.
-    pub fn as_f64(&self) -> Option<f64> {
+    pub(crate) fn as_f64(&self) -> Option<f64> {
         match self {
             Value::Int(i) => Some(*i as f64),
             Value::Float(f) => Some(*f),
@@ -39,7 +39,7 @@ impl Value {
 
 /// A literal with the span it was written at.
 #[derive(Debug, Clone)]
-pub struct Literal {
+pub(crate) struct Literal {
     pub value: Value,
     pub span: Span,
 }
@@ -94,7 +94,7 @@ fn parse(expr: &Expr) -> darling::Result<Value> {
 
 /// A non-negative integer such as a length or an item count.
 #[derive(Debug, Clone, Copy)]
-pub struct Count {
+pub(crate) struct Count {
     pub value: u64,
     pub span: Span,
 }
@@ -115,7 +115,7 @@ impl FromMeta for Count {
 
 /// A string attribute value with its span.
 #[derive(Debug, Clone)]
-pub struct Text {
+pub(crate) struct Text {
     pub value: String,
     pub span: Span,
 }
@@ -134,7 +134,7 @@ impl FromMeta for Text {
 
 /// The four string formats the spec allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Email,
     Uri,
     Date,
@@ -143,7 +143,7 @@ pub enum Format {
 
 /// A `format = "…"` value with its span.
 #[derive(Debug, Clone, Copy)]
-pub struct FormatAttr {
+pub(crate) struct FormatAttr {
     pub format: Format,
     pub span: Span,
 }

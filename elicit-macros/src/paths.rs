@@ -9,7 +9,7 @@ use syn::{Attribute, DeriveInput, Expr, ExprLit, Lit, Meta, Token};
 
 /// Where generated code finds the runtime, passed to every generator as serde passes its
 /// crate path: `<root>::__private` is everything generated code names.
-pub struct Runtime {
+pub(crate) struct Runtime {
     private: TokenStream,
 }
 
@@ -21,13 +21,13 @@ impl Runtime {
     }
 
     /// `<root>::__private`.
-    pub fn private(&self) -> TokenStream {
+    pub(crate) fn private(&self) -> TokenStream {
         self.private.clone()
     }
 
     /// [`Runtime::private`] with every token spanned at `span`, so an error in a bound that
     /// names it is reported at `span` (a field's type, an attribute) rather than on the derive.
-    pub fn private_at(&self, span: proc_macro2::Span) -> TokenStream {
+    pub(crate) fn private_at(&self, span: proc_macro2::Span) -> TokenStream {
         self.private
             .clone()
             .into_iter()
@@ -41,7 +41,7 @@ impl Runtime {
 
 /// Expands `derive` with generated code naming the runtime at `default`, or at the path the
 /// input's `#[elicit(crate = "…")]` gives (removed from the input before `derive` parses it).
-pub fn expand(
+pub(crate) fn expand(
     input: &DeriveInput,
     default: TokenStream,
     derive: impl FnOnce(&DeriveInput, &Runtime) -> TokenStream,
@@ -75,7 +75,7 @@ fn take_crate(attrs: &mut [Attribute]) -> syn::Result<Option<syn::Path>> {
 
 /// The path a valid `#[elicit(crate = "…")]` among `attrs` names, leaving them as they are (a
 /// bad one is reported by the derive that reads them).
-pub fn crate_in(attrs: &[Attribute]) -> Option<syn::Path> {
+pub(crate) fn crate_in(attrs: &[Attribute]) -> Option<syn::Path> {
     // The last one, as in `take_crate`.
     let (meta, _) = attrs.iter().rev().find_map(split_crate)?;
     crate_path(&meta).ok()

@@ -37,7 +37,7 @@ const SECRET_WORDS: &[(&str, &str)] = &[
 /// Matching is on whole words, so `max_tokens`, `tokenizer`, `author`, `passenger`,
 /// `secretary` and `keyboard` pass, while `api_key`, `apiKey`, `github_token` and
 /// `creditCardNumber` do not.
-pub fn secret_in(name: &str) -> Option<&'static str> {
+pub(crate) fn secret_in(name: &str) -> Option<&'static str> {
     let words = words(name);
     // A token of any kind: `github_token`, `sessionToken`.
     if words.last().is_some_and(|w| w == "token") {

@@ -7,7 +7,7 @@ use crate::secret::secret_in;
 
 /// The shape of a field type.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Shape {
+pub(crate) enum Shape {
     Text,
     Boolean,
     Integer {
@@ -25,7 +25,7 @@ pub enum Shape {
 
 /// A field type after unwrapping one `Option`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FieldType {
+pub(crate) struct FieldType {
     pub shape: Shape,
     pub optional: bool,
 }
@@ -44,7 +44,7 @@ const INTEGERS: &[(&str, i128, i128)] = &[
 ];
 
 /// Classifies `ty`, or says why it can never be a form field.
-pub fn classify(ty: &Type) -> Result<FieldType, String> {
+pub(crate) fn classify(ty: &Type) -> Result<FieldType, String> {
     if let Some(inner) = generic_arg(ty, &["Option"]) {
         let shape = shape(inner)?;
         if generic_arg(inner, &["Option"]).is_some() {
@@ -162,7 +162,7 @@ fn primitive(name: &str) -> Option<Result<Shape, String>> {
 }
 
 /// The `T` of a syntactic `Option<T>`.
-pub fn option_inner(ty: &Type) -> Option<&Type> {
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     generic_arg(ty, &["Option"])
 }
 

@@ -121,13 +121,32 @@ impl<'a> Binding<'a> {
 /// task's URL mode).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BindingBuf {
+    /// [`Binding::method`], owned.
     pub method: String,
+    /// [`Binding::target`], owned.
     pub target: String,
+    /// [`Binding::args_digest`].
     pub args_digest: [u8; 16],
+    /// [`Binding::principal`], owned.
     pub principal: Option<String>,
 }
 
 impl BindingBuf {
+    /// The [`Binding`] it owns, borrowed.
+    ///
+    /// ```
+    /// use elicit_state::{Binding, BindingBuf};
+    /// use serde_json::json;
+    ///
+    /// let binding = Binding::tool_call("deploy", &json!({"env": "prod"}));
+    /// let owned = BindingBuf {
+    ///     method: binding.method.to_owned(),
+    ///     target: binding.target.to_owned(),
+    ///     args_digest: binding.args_digest,
+    ///     principal: None,
+    /// };
+    /// assert_eq!(owned.binding(), binding);
+    /// ```
     pub fn binding(&self) -> Binding<'_> {
         Binding {
             method: &self.method,

@@ -22,7 +22,7 @@ const PRINCIPAL_LABEL: &[u8] = b"elicit-state principal v1\0";
 const EXACT_INT_LIMIT: f64 = 9_007_199_254_740_992.0; // 2^53
 
 /// Where canonical JSON goes: a hasher or, for tests and flow ids, a string.
-pub trait Sink {
+pub(crate) trait Sink {
     fn put(&mut self, bytes: &[u8]);
 }
 
@@ -34,14 +34,14 @@ impl Sink for String {
 }
 
 /// SHA-256 fed through a 256-byte buffer: canonical JSON arrives in many tiny pieces.
-pub struct HashSink {
+pub(crate) struct HashSink {
     hasher: Sha256,
     buf: [u8; 256],
     len: usize,
 }
 
 impl HashSink {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             hasher: Sha256::new(),
             buf: [0; 256],
@@ -54,7 +54,7 @@ impl HashSink {
         self.len = 0;
     }
 
-    pub fn finalize(mut self) -> [u8; 32] {
+    pub(crate) fn finalize(mut self) -> [u8; 32] {
         self.flush();
         self.hasher.finalize().into()
     }
@@ -108,7 +108,7 @@ pub fn canonical_json(value: &Value) -> String {
 ///
 /// Recursion follows the nesting of `value`; values parsed by `serde_json` are at most 128
 /// levels deep.
-pub fn write_canonical(value: &Value, out: &mut impl Sink) {
+pub(crate) fn write_canonical(value: &Value, out: &mut impl Sink) {
     match value {
         Value::Null => out.put(b"null"),
         Value::Bool(b) => out.put(if *b { b"true" } else { b"false" }),
@@ -254,28 +254,28 @@ fn truncate(hash: &[u8; 32]) -> [u8; 16] {
 /// The encoding is injective: a byte part is its length (u64, big-endian) and its bytes; a JSON
 /// part is `u64::MAX` (no byte part is that long), its canonical text, and a zero byte (which
 /// canonical JSON never contains: U+0000 is written `\u0000`).
-pub struct ShortDigest(HashSink);
+pub(crate) struct ShortDigest(HashSink);
 
 impl ShortDigest {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self(HashSink::new())
     }
 
-    pub fn bytes(mut self, part: &[u8]) -> Self {
+    pub(crate) fn bytes(mut self, part: &[u8]) -> Self {
         let len = u64::try_from(part.len()).unwrap_or(u64::MAX - 1);
         self.0.put(&len.to_be_bytes());
         self.0.put(part);
         self
     }
 
-    pub fn json(mut self, value: &Value) -> Self {
+    pub(crate) fn json(mut self, value: &Value) -> Self {
         self.0.put(&u64::MAX.to_be_bytes());
         write_canonical(value, &mut self.0);
         self.0.put(&[0]);
         self
     }
 
-    pub fn finish(self) -> String {
+    pub(crate) fn finish(self) -> String {
         URL_SAFE_NO_PAD.encode(truncate(&self.0.finalize()))
     }
 }

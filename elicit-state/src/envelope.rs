@@ -21,7 +21,7 @@ use super::frame::Plaintext;
 use super::{MAX_TOKEN_LEN, SealError, StateError};
 
 /// Version of the plaintext envelope inside an `es1.` token (its first byte).
-pub const ENVELOPE_VERSION: u8 = 2;
+pub(crate) const ENVELOPE_VERSION: u8 = 2;
 
 /// Longest lifetime a sealer gives tokens: one day. Longer settings are clamped to it, which
 /// also keeps every `now + ttl` far from overflowing.
@@ -33,7 +33,7 @@ const FIXED_LEN: usize = 1 + 8 + 8 + 16 + 16 + 1;
 
 /// The claims of an envelope: what a token is bound to, when it lives, and its id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Header<'a> {
+pub(crate) struct Header<'a> {
     /// Issued at, Unix seconds.
     pub iat: u64,
     /// Expires at, Unix seconds.
@@ -54,12 +54,12 @@ pub struct Header<'a> {
 
 impl<'a> Header<'a> {
     /// Room to reserve for an envelope around a payload of typical size (a few answers).
-    pub fn capacity(aud: &str, method: &str, target: &str) -> usize {
+    pub(crate) fn capacity(aud: &str, method: &str, target: &str) -> usize {
         FIXED_LEN + 32 + 12 + aud.len() + method.len() + target.len() + 768
     }
 
     /// Length of the header in bytes.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         let principal = if self.principal.is_some() { 32 } else { 0 };
         FIXED_LEN + principal + 12 + self.aud.len() + self.method.len() + self.target.len()
     }
@@ -69,7 +69,7 @@ impl<'a> Header<'a> {
     /// # Errors
     ///
     /// [`SealError::PayloadTooLarge`] if the header alone is longer than a token may be.
-    pub fn write(&self, plaintext: &mut Plaintext) -> Result<(), SealError> {
+    pub(crate) fn write(&self, plaintext: &mut Plaintext) -> Result<(), SealError> {
         let len = self.len();
         if len > MAX_TOKEN_LEN {
             return Err(SealError::PayloadTooLarge {
@@ -105,7 +105,7 @@ impl<'a> Header<'a> {
     ///
     /// [`StateError::Malformed`] if the version is not the current one or the header is cut
     /// short or badly formed.
-    pub fn parse(plaintext: &'a [u8]) -> Result<(Self, &'a [u8]), StateError> {
+    pub(crate) fn parse(plaintext: &'a [u8]) -> Result<(Self, &'a [u8]), StateError> {
         let mut r = EnvelopeReader(plaintext);
         if r.array::<1>()? != [ENVELOPE_VERSION] {
             return Err(StateError::Malformed("unsupported envelope version"));
@@ -167,7 +167,7 @@ impl<'a> EnvelopeReader<'a> {
 ///
 /// The bytes are checked as UTF-8 once and parsed as text, which spares `serde_json` checking
 /// every string on its own.
-pub fn parse_payload<P: DeserializeOwned>(bytes: &[u8]) -> Result<P, StateError> {
+pub(crate) fn parse_payload<P: DeserializeOwned>(bytes: &[u8]) -> Result<P, StateError> {
     let not_json = StateError::Malformed("payload does not parse");
     let text = std::str::from_utf8(bytes).map_err(|_| not_json.clone())?;
     serde_json::from_str(text).map_err(|_| {
@@ -180,12 +180,12 @@ pub fn parse_payload<P: DeserializeOwned>(bytes: &[u8]) -> Result<P, StateError>
 }
 
 /// Whole seconds since the epoch (0 before it).
-pub fn unix_secs(time: SystemTime) -> u64 {
+pub(crate) fn unix_secs(time: SystemTime) -> u64 {
     time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }
 
 /// The time `secs` after the epoch, if a `SystemTime` can hold it.
-pub fn from_unix_secs(secs: u64) -> Option<SystemTime> {
+pub(crate) fn from_unix_secs(secs: u64) -> Option<SystemTime> {
     UNIX_EPOCH.checked_add(Duration::from_secs(secs))
 }
 

@@ -68,8 +68,11 @@ impl Redemption {
 /// The opened state a request carried, kept until it is redeemed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OpenedState {
+    /// The state's random id ([`Redemption::id`]).
     pub id: [u8; 16],
+    /// When the state was sealed ([`Redemption::issued_at`]).
     pub issued_at: SystemTime,
+    /// When the state stops opening ([`Redemption::expires_at`]).
     pub expires_at: SystemTime,
 }
 

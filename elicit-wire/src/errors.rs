@@ -29,7 +29,7 @@ pub const URL_ELICITATION_REQUIRED: i64 = -32042;
 pub const REASON_INVALID_REQUEST_STATE: &str = "invalid_request_state";
 
 /// The `reason` put in the `data` of [`JsonRpcError::state_store_unavailable`].
-pub const REASON_STATE_STORE_UNAVAILABLE: &str = "state_store_unavailable";
+pub(crate) const REASON_STATE_STORE_UNAVAILABLE: &str = "state_store_unavailable";
 
 /// The `error` member of a JSON-RPC error response: `{"code", "message", "data"?}`.
 ///

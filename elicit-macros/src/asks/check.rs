@@ -7,7 +7,7 @@ use syn::ReturnType;
 use super::parse::{Args, Kind, Method, returns_result};
 
 /// Every mistake of `method`.
-pub fn method(method: &Method, args: &Args, errors: &mut Accumulator) {
+pub(super) fn method(method: &Method, args: &Args, errors: &mut Accumulator) {
     let sig = &method.method.sig;
     if sig.asyncness.is_none() {
         errors.push(

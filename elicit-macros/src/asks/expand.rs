@@ -10,7 +10,7 @@ use super::parse::{Args, Kind, Method, Question};
 /// `method`, rewritten. When it cannot be (not an `async fn`, not returning a `Result`: an
 /// error already says so), the questions are bound to `unreachable!()` instead, so that the
 /// body type-checks without follow-on errors.
-pub fn method(parsed: Method, args: &Args) -> TokenStream {
+pub(super) fn method(parsed: Method, args: &Args) -> TokenStream {
     if !parsed.rewritable() {
         return fallback(parsed);
     }

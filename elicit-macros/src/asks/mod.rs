@@ -9,24 +9,21 @@ mod check;
 mod expand;
 mod parse;
 
-pub use parse::Raw;
+pub(crate) use parse::Raw;
 
 use proc_macro2::TokenStream;
 
 /// Expands `#[elicit_rmcp::asks(args)]` on `item`.
-pub fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = darling::Error::accumulator();
-    let method = match syn::parse2::<syn::ImplItemFn>(item.clone()) {
-        Ok(method) => method,
-        Err(_) => {
-            let error = syn::Error::new(
-                proc_macro2::Span::call_site(),
-                "`#[elicit_rmcp::asks]` goes on a tool or prompt method (`async fn`) of a \
+    let Ok(method) = syn::parse2::<syn::ImplItemFn>(item.clone()) else {
+        let error = syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "`#[elicit_rmcp::asks]` goes on a tool or prompt method (`async fn`) of a \
                  `#[tool_router]` or `#[prompt_router]` impl",
-            )
-            .into_compile_error();
-            return quote::quote!(#error #item);
-        }
+        )
+        .into_compile_error();
+        return quote::quote!(#error #item);
     };
     let args = errors.handle(parse::Args::parse(args)).unwrap_or_default();
     let parsed = parse::method(method, &mut errors);

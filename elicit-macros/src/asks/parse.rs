@@ -8,7 +8,7 @@ use syn::{Expr, FnArg, GenericArgument, ImplItemFn, LitStr, Pat, PathArguments, 
 
 /// An expression as written after `=` (darling would read a string literal's contents as the
 /// expression: `otherwise = "kept"` means the string).
-pub struct Raw(pub Expr);
+pub(crate) struct Raw(pub Expr);
 
 impl FromMeta for Raw {
     fn from_meta(item: &syn::Meta) -> darling::Result<Self> {
@@ -28,14 +28,14 @@ impl quote::ToTokens for Raw {
 /// `#[elicit_rmcp::asks(otherwise = …)]`.
 #[derive(Default, FromMeta)]
 #[darling(default)]
-pub struct Args {
+pub(super) struct Args {
     /// What the method returns (inside `Ok`) when an `Accepted` question is declined or
     /// cancelled, for every one without its own.
     pub otherwise: Option<Raw>,
 }
 
 impl Args {
-    pub fn parse(args: TokenStream) -> darling::Result<Args> {
+    pub(super) fn parse(args: TokenStream) -> darling::Result<Args> {
         Args::from_list(&NestedMeta::parse_meta_list(args)?)
     }
 }
@@ -43,7 +43,7 @@ impl Args {
 /// `#[ask(…)]` on a question parameter.
 #[derive(Default, FromMeta)]
 #[darling(default)]
-pub struct Ask {
+pub(super) struct Ask {
     /// The message shown, any expression of the arguments (`format!(…)`).
     pub message: Option<Raw>,
     /// The key the question is asked under (the form's own by default).
@@ -62,7 +62,7 @@ pub struct Ask {
 
 /// Which kind of question.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(super) enum Kind {
     /// `Asked<T>`: the body gets the `Answer<T>`.
     Asked,
     /// `Accepted<T>`: the body gets the `T`; otherwise the method returns early.
@@ -73,7 +73,7 @@ pub enum Kind {
 }
 
 /// One question parameter.
-pub struct Question {
+pub(super) struct Question {
     pub kind: Kind,
     pub pat: Box<Pat>,
     /// The whole `Asked<T>` as written (where errors about it go).
@@ -86,7 +86,7 @@ pub struct Question {
 }
 
 /// The method, taken apart.
-pub struct Method {
+pub(super) struct Method {
     pub method: ImplItemFn,
     /// The `Elicit` parameter the method already takes: its name, and whether it is `mut`.
     pub elicit: Option<(syn::Ident, bool)>,
@@ -101,20 +101,20 @@ pub struct Method {
 
 impl Method {
     /// Whether the method can be rewritten: an `async fn` returning a `Result`.
-    pub fn rewritable(&self) -> bool {
+    pub(super) fn rewritable(&self) -> bool {
         self.method.sig.asyncness.is_some() && returns_result(&self.method.sig.output)
     }
 }
 
 /// Whether the return type is a `Result<…>` (by the last segment of its path).
-pub fn returns_result(output: &syn::ReturnType) -> bool {
+pub(super) fn returns_result(output: &syn::ReturnType) -> bool {
     matches!(output, syn::ReturnType::Type(_, ty)
         if matches!(&**ty, Type::Path(path)
             if path.path.segments.last().is_some_and(|s| s.ident == "Result")))
 }
 
 /// Sorts `method`'s parameters, taking the questions (and their `#[ask]`) out of it.
-pub fn method(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) -> Method {
+pub(super) fn method(mut method: ImplItemFn, errors: &mut darling::error::Accumulator) -> Method {
     let inputs = std::mem::take(&mut method.sig.inputs);
     let mut parsed = Method {
         method,

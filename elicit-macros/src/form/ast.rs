@@ -10,7 +10,7 @@ use crate::lit::{Count, FormatAttr, Literal, Text};
 /// Container attributes of `#[derive(ElicitForm)]`.
 #[derive(FromDeriveInput)]
 #[darling(attributes(elicit), forward_attrs(doc))]
-pub struct FormInput {
+pub(super) struct FormInput {
     pub attrs: Vec<Attribute>,
     pub message: Option<Text>,
     pub rename_all: Option<SpannedValue<RenameRule>>,
@@ -21,7 +21,7 @@ pub struct FormInput {
 /// Field attributes of `#[derive(ElicitForm)]`.
 #[derive(FromField)]
 #[darling(attributes(elicit), forward_attrs(doc))]
-pub struct FormField {
+pub(super) struct FormField {
     pub attrs: Vec<Attribute>,
     pub title: Option<Text>,
     pub description: Option<Text>,

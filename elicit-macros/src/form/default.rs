@@ -8,7 +8,7 @@ use crate::ty::Shape;
 
 /// Why `lit` cannot be the default of this field, if it cannot; records the checks only the
 /// compiler can make.
-pub fn check(
+pub(super) fn check(
     shape: &Shape,
     lit: &Literal,
     attrs: &FormField,

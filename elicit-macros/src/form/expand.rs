@@ -9,7 +9,7 @@ use super::valid::{Field, Form};
 use crate::lit::{Format, Value};
 use crate::paths::Runtime;
 
-pub fn expand(form: &Form, rt: &Runtime) -> TokenStream {
+pub(super) fn expand(form: &Form<'_>, rt: &Runtime) -> TokenStream {
     let p = rt.private();
     let ident = form.ident;
     let bounds = field_bounds(form.fields.iter().map(|f| f.ty), rt);
@@ -92,7 +92,7 @@ pub fn expand(form: &Form, rt: &Runtime) -> TokenStream {
 /// that length compared as byte arrays of a size known at compile time, which the optimizer
 /// turns into a few word comparisons (a `match` on `&str` compares the length arm by arm and
 /// calls `memcmp`).
-fn slot_arms(form: &Form, p: &TokenStream) -> TokenStream {
+fn slot_arms(form: &Form<'_>, p: &TokenStream) -> TokenStream {
     let mut by_length: Vec<(usize, Vec<(usize, &str)>)> = Vec::new();
     for (i, f) in form.fields.iter().enumerate() {
         let len = f.wire.len();
@@ -115,7 +115,11 @@ fn slot_arms(form: &Form, p: &TokenStream) -> TokenStream {
 
 /// `fn #name() -> &'static [&'static str]`, the wire names of the fields `marks` is true of;
 /// nothing (the trait's empty default) when it is true of none.
-fn marked(form: &Form, name: TokenStream, marks: fn(&Field) -> bool) -> Option<TokenStream> {
+fn marked(
+    form: &Form<'_>,
+    name: TokenStream,
+    marks: fn(&Field<'_>) -> bool,
+) -> Option<TokenStream> {
     let wires: Vec<&String> = form
         .fields
         .iter()
@@ -132,7 +136,7 @@ fn marked(form: &Form, name: TokenStream, marks: fn(&Field) -> bool) -> Option<T
 }
 
 /// `key`, `message`, `__elicit_digest` and `requested_schema`.
-fn schema_fns(form: &Form, p: &TokenStream) -> TokenStream {
+fn schema_fns(form: &Form<'_>, p: &TokenStream) -> TokenStream {
     let (key, message) = (&form.key, &form.message);
     let schema_uri = form
         .schema_uri
@@ -177,7 +181,7 @@ fn schema_fns(form: &Form, p: &TokenStream) -> TokenStream {
 }
 
 /// `to_content`, `Defaults` and `defaults_content`.
-fn content_fns(form: &Form, p: &TokenStream) -> TokenStream {
+fn content_fns(form: &Form<'_>, p: &TokenStream) -> TokenStream {
     let encodes = form.fields.iter().map(|f| {
         let (ty, name, wire) = (f.ty, f.ident, &f.wire);
         quote!(#p::encode_field::<#ty>(&mut __elicit_content, #wire, &self.#name);)
@@ -211,7 +215,7 @@ fn content_fns(form: &Form, p: &TokenStream) -> TokenStream {
 }
 
 /// `Ty: ElicitField` for each field type, spanned on the type so a bad type is reported there.
-pub fn field_bounds<'a>(
+pub(super) fn field_bounds<'a>(
     tys: impl Iterator<Item = &'a syn::Type>,
     rt: &Runtime,
 ) -> Vec<TokenStream> {
@@ -224,7 +228,7 @@ pub fn field_bounds<'a>(
     .collect()
 }
 
-fn field_spec(f: &Field, p: &TokenStream) -> TokenStream {
+fn field_spec(f: &Field<'_>, p: &TokenStream) -> TokenStream {
     let some_string = |s: &Option<String>| match s {
         Some(s) => quote!(#p::Option::Some(::std::string::String::from(#s))),
         None => quote!(#p::Option::None),
@@ -323,7 +327,7 @@ fn json(v: &Value, p: &TokenStream) -> TokenStream {
 /// A `KindCheck` as a trivially true or false bound `FieldType: Check<{ condition }>`, spanned
 /// on the attribute: when the condition fails, the check trait's `on_unimplemented` message
 /// names the attribute and the type.
-fn kind_check(f: &Field, check: &KindCheck, rt: &Runtime) -> TokenStream {
+fn kind_check(f: &Field<'_>, check: &KindCheck, rt: &Runtime) -> TokenStream {
     // Every token must carry the attribute's span.
     let span = check.span;
     let p = rt.private_at(span);
@@ -376,12 +380,12 @@ fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
 }
 
 /// `BookingDefaults` for `Booking`.
-pub fn defaults_ident(ident: &syn::Ident) -> syn::Ident {
+pub(super) fn defaults_ident(ident: &syn::Ident) -> syn::Ident {
     quote::format_ident!("{}Defaults", ident)
 }
 
 /// The call-site defaults struct: every field of the form, optional.
-fn defaults_struct(form: &Form) -> TokenStream {
+fn defaults_struct(form: &Form<'_>) -> TokenStream {
     let fields = form
         .fields
         .iter()
@@ -391,7 +395,7 @@ fn defaults_struct(form: &Form) -> TokenStream {
 
 /// `<Form>Defaults` with one `Option` per `(field, value type, wire name)`; the fallback emits
 /// it too, so code naming it compiles while the form's own errors are fixed.
-pub fn defaults_struct_of<'a>(
+pub(super) fn defaults_struct_of<'a>(
     vis: &syn::Visibility,
     ident: &syn::Ident,
     fields: impl Iterator<Item = (&'a syn::Ident, &'a syn::Type, String)>,

@@ -10,7 +10,7 @@ use super::expand::{defaults_ident, defaults_struct_of, field_bounds};
 use crate::paths::Runtime;
 use crate::ty::classify;
 
-pub fn expand(input: &DeriveInput, rt: &Runtime) -> TokenStream {
+pub(super) fn expand(input: &DeriveInput, rt: &Runtime) -> TokenStream {
     let p = rt.private();
     let ident = &input.ident;
     // A generic form was refused; an impl for it would only add errors.

@@ -6,13 +6,13 @@ use proc_macro2::Span;
 
 /// A number written in an attribute, already checked against the field's type.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Num {
+pub(super) enum Num {
     Int(i128),
     Float(f64),
 }
 
 impl Num {
-    pub fn as_f64(self) -> f64 {
+    pub(super) fn as_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
             Num::Float(f) => f,
@@ -23,7 +23,7 @@ impl Num {
 /// What only the compiler can check, for field types syntax cannot see through: emitted as
 /// `FieldType: __private::<bound><{ condition }>`, whose `on_unimplemented` message (in the
 /// runtime) is the diagnostic.
-pub struct KindCheck {
+pub(super) struct KindCheck {
     /// The check trait in `elicit_runtime::__private`, one per attribute and rule.
     pub bound: &'static str,
     pub rule: KindRule,
@@ -33,7 +33,7 @@ pub struct KindCheck {
 
 /// The condition a `KindCheck` asserts on the field type's `ElicitField::KIND` (or, for
 /// `Required`, its `OPTIONAL`).
-pub enum KindRule {
+pub(super) enum KindRule {
     Text,
     Multi,
     /// A bound or default that must fit the numeric type.

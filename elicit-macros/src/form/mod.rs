@@ -15,7 +15,7 @@ use syn::DeriveInput;
 
 use crate::paths::Runtime;
 
-pub fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
+pub(crate) fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
     match valid::validate(input) {
         Ok(form) => expand::expand(&form, rt),
         Err(errors) => {

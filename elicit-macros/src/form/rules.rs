@@ -12,17 +12,17 @@ use crate::lit::{Count, Literal, Value};
 use crate::ty::{FieldType, Shape};
 
 /// Where a field's problems go; remembers whether there was one.
-pub struct Sink<'e> {
+pub(super) struct Sink<'e> {
     errors: &'e mut Accumulator,
     pub ok: bool,
 }
 
 impl<'e> Sink<'e> {
-    pub fn new(errors: &'e mut Accumulator) -> Self {
+    pub(super) fn new(errors: &'e mut Accumulator) -> Self {
         Sink { errors, ok: true }
     }
 
-    pub fn fail(&mut self, message: impl std::fmt::Display, span: Span) {
+    pub(super) fn fail(&mut self, message: impl std::fmt::Display, span: Span) {
         self.errors.push(Error::custom(message).with_span(&span));
         self.ok = false;
     }
@@ -30,7 +30,7 @@ impl<'e> Sink<'e> {
 
 /// A kind of field an attribute can apply to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(super) enum Kind {
     Text,
     Numeric,
     Multi,
@@ -57,7 +57,7 @@ impl Kind {
 
 /// Attribute `key` applies only to fields of `kind`; on a type syntax cannot see through, the
 /// runtime's check trait `bound` says so instead (its message is the diagnostic).
-pub struct AttrRule {
+pub(super) struct AttrRule {
     pub key: &'static str,
     pub kind: Kind,
     pub bound: &'static str,
@@ -65,7 +65,7 @@ pub struct AttrRule {
 
 /// Every constraint attribute, the kind of field it constrains, and its compiler check.
 #[rustfmt::skip]
-pub const ATTR_RULES: &[AttrRule] = &[
+pub(super) const ATTR_RULES: &[AttrRule] = &[
     AttrRule { key: "min_length", kind: Kind::Text, bound: "MinLengthOnText" },
     AttrRule { key: "max_length", kind: Kind::Text, bound: "MaxLengthOnText" },
     AttrRule { key: "format", kind: Kind::Text, bound: "FormatOnText" },
@@ -101,13 +101,13 @@ fn written(
 
 /// Checks that each constraint written on the field applies to its type. For a type syntax
 /// cannot see through, the check is left to the compiler as a trait bound.
-pub fn applies(
+pub(super) fn applies(
     attrs: &FormField,
     (minimum, maximum): (Option<Num>, Option<Num>),
     shape: Option<&Shape>,
     rust_name: &str,
     checks: &mut Vec<KindCheck>,
-    sink: &mut Sink,
+    sink: &mut Sink<'_>,
 ) {
     let Some(shape) = shape else { return };
     for (rule, span, num) in written(attrs, minimum, maximum) {
@@ -139,7 +139,12 @@ pub fn applies(
 }
 
 /// A range nobody can satisfy is a mistake, not a form.
-pub fn order(attrs: &FormField, minimum: Option<Num>, maximum: Option<Num>, sink: &mut Sink) {
+pub(super) fn order(
+    attrs: &FormField,
+    minimum: Option<Num>,
+    maximum: Option<Num>,
+    sink: &mut Sink<'_>,
+) {
     let counts = [
         (
             attrs.min_length,
@@ -173,11 +178,11 @@ pub fn order(attrs: &FormField, minimum: Option<Num>, maximum: Option<Num>, sink
 }
 
 /// Reads `minimum`/`maximum` for the field's type.
-pub fn number(
+pub(super) fn number(
     shape: Option<&Shape>,
     lit: Option<&Literal>,
     key: &str,
-    sink: &mut Sink,
+    sink: &mut Sink<'_>,
 ) -> Option<Num> {
     let lit = lit?;
     let found = number_for(shape, &lit.value, key);
@@ -227,11 +232,11 @@ fn describe(shape: &Shape) -> &'static str {
 /// leave out (an `Option`, a field with a `default`), the model may leave out too, or the tool
 /// would demand of the model what the form does not. A type syntax cannot see through (an
 /// alias) is left to the compiler.
-pub fn model_required(
+pub(super) fn model_required(
     attrs: &FormField,
     field: Option<&FieldType>,
     checks: &mut Vec<KindCheck>,
-    sink: &mut Sink,
+    sink: &mut Sink<'_>,
 ) {
     let flag = &attrs.model_required;
     if !flag.is_present() {

@@ -16,7 +16,7 @@ use crate::secret::secret_in;
 use crate::ty::{Shape, classify};
 
 /// A form that passed every rule.
-pub struct Form<'a> {
+pub(super) struct Form<'a> {
     pub ident: &'a Ident,
     pub vis: &'a syn::Visibility,
     pub message: String,
@@ -26,7 +26,7 @@ pub struct Form<'a> {
 }
 
 /// One validated field.
-pub struct Field<'a> {
+pub(super) struct Field<'a> {
     pub ident: &'a Ident,
     pub ty: &'a Type,
     /// The type a call-site default holds: `T` for a field of type `Option<T>`, else the type.
@@ -50,7 +50,7 @@ pub struct Field<'a> {
 }
 
 /// Checks `input` against every rule; all problems are reported together.
-pub fn validate(input: &DeriveInput) -> darling::Result<Form<'_>> {
+pub(super) fn validate(input: &DeriveInput) -> darling::Result<Form<'_>> {
     let mut errors = Error::accumulator();
     let container = errors.handle(FormInput::from_derive_input(input));
 
@@ -94,7 +94,7 @@ pub fn validate(input: &DeriveInput) -> darling::Result<Form<'_>> {
     let key = container
         .key
         .map(|k| k.value)
-        .unwrap_or_else(|| crate::case::RenameRule::Snake.apply(&input.ident.to_string()));
+        .unwrap_or_else(|| RenameRule::Snake.apply(&input.ident.to_string()));
     errors.finish_with(Form {
         ident: &input.ident,
         vis: &input.vis,
@@ -227,7 +227,7 @@ fn check_attrs(
     attrs: &FormField,
     shape: Option<&Shape>,
     rust_name: &str,
-    sink: &mut Sink,
+    sink: &mut Sink<'_>,
 ) -> Checked {
     let minimum = rules::number(shape, attrs.minimum.as_ref(), "minimum", sink);
     let maximum = rules::number(shape, attrs.maximum.as_ref(), "maximum", sink);
@@ -296,7 +296,7 @@ fn check_secret(
     rust_name: &str,
     wire: &str,
     not_secret: Option<&Text>,
-    sink: &mut Sink,
+    sink: &mut Sink<'_>,
 ) {
     let secret = secret_in(rust_name).or_else(|| secret_in(wire));
     match (not_secret, secret) {

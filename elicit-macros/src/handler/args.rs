@@ -11,7 +11,7 @@ use syn::{Expr, parse_quote};
 /// instructions = …, meta = …)]`.
 #[derive(Default, FromMeta)]
 #[darling(default)]
-pub struct Args {
+pub(super) struct Args {
     /// The `ElicitHandler`; `self.elicit` by default.
     elicit: Option<Expr>,
     /// The tool router; `Self::tool_router()` by default, as for rmcp's `#[tool_handler]`,
@@ -31,26 +31,26 @@ pub struct Args {
 }
 
 impl Args {
-    pub fn parse(args: TokenStream) -> darling::Result<Args> {
+    pub(super) fn parse(args: TokenStream) -> darling::Result<Args> {
         let items = NestedMeta::parse_meta_list(args)?;
         Args::from_list(&items)
     }
 
     /// The `ElicitHandler`'s expression.
-    pub fn elicit(&self) -> Expr {
+    pub(super) fn elicit(&self) -> Expr {
         self.elicit
             .clone()
             .unwrap_or_else(|| parse_quote!(self.elicit))
     }
 
     /// The tool router `tools = …` names; `None` for the default (`router.rs`).
-    pub fn tools(&self) -> Option<&Expr> {
+    pub(super) fn tools(&self) -> Option<&Expr> {
         self.tools.as_ref()
     }
 
     /// `Some` when prompts run through elicit, with the router `prompts = …` names (`None`
     /// for a bare `prompts`: the default, `router.rs`).
-    pub fn prompts(&self) -> Option<Option<&Expr>> {
+    pub(super) fn prompts(&self) -> Option<Option<&Expr>> {
         self.prompts.as_ref().map(|prompts| match prompts {
             Override::Inherit => None,
             Override::Explicit(router) => Some(router),
@@ -58,13 +58,13 @@ impl Args {
     }
 
     /// Whether `tasks` was written.
-    pub fn tasks(&self) -> bool {
+    pub(super) fn tasks(&self) -> bool {
         self.tasks.is_present()
     }
 
     /// The `serverInfo` `get_info` announces, as rmcp's `#[tool_handler]` builds it from
     /// `name` and `version` (`rmcp` and its version when neither is given).
-    pub fn server_info(&self, rmcp: &TokenStream) -> TokenStream {
+    pub(super) fn server_info(&self, rmcp: &TokenStream) -> TokenStream {
         match (&self.name, &self.version) {
             (Some(name), Some(version)) => {
                 quote::quote!(#rmcp::model::Implementation::new(#name, #version))
@@ -80,12 +80,12 @@ impl Args {
     }
 
     /// `instructions = …`, if given.
-    pub fn instructions(&self) -> Option<&crate::asks::Raw> {
+    pub(super) fn instructions(&self) -> Option<&crate::asks::Raw> {
         self.instructions.as_ref()
     }
 
     /// `name = …` and the others, for rmcp's `#[tool_handler]`.
-    pub fn passed_on(&self) -> Vec<TokenStream> {
+    pub(super) fn passed_on(&self) -> Vec<TokenStream> {
         let pairs = [
             ("name", &self.name),
             ("version", &self.version),

@@ -7,7 +7,7 @@ use syn::{ImplItem, ItemImpl};
 use super::args::Args;
 
 /// The error for an item that is not `impl ServerHandler for …`.
-pub fn not_an_impl(item: &TokenStream) -> TokenStream {
+pub(super) fn not_an_impl(item: &TokenStream) -> TokenStream {
     let span = item
         .clone()
         .into_iter()
@@ -21,7 +21,7 @@ pub fn not_an_impl(item: &TokenStream) -> TokenStream {
 }
 
 /// Every mistake of `block` under `args`, at once.
-pub fn block(block: &ItemImpl, args: &Args) -> darling::Result<()> {
+pub(super) fn block(block: &ItemImpl, args: &Args) -> darling::Result<()> {
     let mut errors = darling::Error::accumulator();
     if block.trait_.is_none() {
         errors.push(

@@ -11,7 +11,7 @@ use super::router::{self, Kind};
 const PRIVATE: &str = "::elicit_rmcp::__private";
 
 /// `block`, wired as `args` say.
-pub fn expand(mut block: ItemImpl, args: &Args) -> TokenStream {
+pub(super) fn expand(mut block: ItemImpl, args: &Args) -> TokenStream {
     let private: TokenStream = PRIVATE.parse().expect("a path");
     let rmcp = quote!(#private::rmcp);
     let elicit = args.elicit();

@@ -13,15 +13,12 @@ mod router;
 use proc_macro2::TokenStream;
 
 /// Expands `#[elicit_rmcp::handler(args)]` on `item`.
-pub fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) fn attribute(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = darling::Error::accumulator();
     let args = errors.handle(args::Args::parse(args));
-    let block = match syn::parse2::<syn::ItemImpl>(item.clone()) {
-        Ok(block) => block,
-        Err(_) => {
-            let error = check::not_an_impl(&item);
-            return quote::quote!(#error #item);
-        }
+    let Ok(block) = syn::parse2::<syn::ItemImpl>(item.clone()) else {
+        let error = check::not_an_impl(&item);
+        return quote::quote!(#error #item);
     };
     let args = args.unwrap_or_default();
     errors.handle(check::block(&block, &args));

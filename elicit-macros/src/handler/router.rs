@@ -15,13 +15,13 @@ use syn::{Expr, ItemImpl};
 
 /// Which router.
 #[derive(Clone, Copy)]
-pub enum Kind {
+pub(super) enum Kind {
     Tools,
     Prompts,
 }
 
 /// An expression for a `&` to the router: to `named`, or to the default's.
-pub fn reference(
+pub(super) fn reference(
     named: Option<&Expr>,
     kind: Kind,
     block: &ItemImpl,

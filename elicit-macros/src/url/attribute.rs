@@ -15,7 +15,7 @@ use crate::paths::crate_in;
 
 /// Expands `#[elicit_url(args)]` on `item`; `default` is the runtime's path when the struct
 /// names none with `#[elicit(crate = "…")]`.
-pub fn expand(args: TokenStream, item: TokenStream, default: TokenStream) -> TokenStream {
+pub(crate) fn expand(args: TokenStream, item: TokenStream, default: TokenStream) -> TokenStream {
     // The whole attribute: where an error about it, such as a missing `url`, belongs.
     let at = Span::call_site();
     let Ok(input) = syn::parse2::<DeriveInput>(item.clone()) else {

@@ -6,9 +6,9 @@ use super::parse::{Host, Url};
 use crate::case::words;
 
 /// Where the sealed handle goes in the URL.
-pub const PLACEHOLDER: &str = "{handle}";
+pub(super) const PLACEHOLDER: &str = "{handle}";
 /// The query parameter the handle is appended as when the URL has no placeholder.
-pub const HANDLE_PARAM: &str = "elicitation";
+pub(super) const HANDLE_PARAM: &str = "elicitation";
 
 /// Names that carry credentials or personal data when they appear in a URL.
 const FORBIDDEN: &[&str] = &[
@@ -49,7 +49,7 @@ const FORBIDDEN: &[&str] = &[
 ];
 
 /// Checks `raw` and returns the URL template with exactly one `{handle}`.
-pub fn check(raw: &str) -> Result<String, String> {
+pub(super) fn check(raw: &str) -> Result<String, String> {
     let placeholders = raw.matches(PLACEHOLDER).count();
     if placeholders > 1 {
         return Err("the URL may hold `{handle}` only once".into());
@@ -110,7 +110,7 @@ pub fn check(raw: &str) -> Result<String, String> {
     Ok(format!("{raw}{separator}{HANDLE_PARAM}={PLACEHOLDER}"))
 }
 
-fn is_loopback(url: &Url) -> bool {
+fn is_loopback(url: &Url<'_>) -> bool {
     match &url.host {
         Some(Host::Domain(d)) => d == "localhost",
         Some(Host::Ipv4(ip)) => ip.is_loopback(),

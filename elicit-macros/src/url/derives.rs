@@ -8,11 +8,11 @@ use syn::punctuated::Punctuated;
 use syn::{Attribute, Meta, Path, Token};
 
 /// The serde traits the state needs, in the order they are derived.
-pub const SERDE_TRAITS: [&str; 2] = ["Serialize", "Deserialize"];
+pub(super) const SERDE_TRAITS: [&str; 2] = ["Serialize", "Deserialize"];
 
 /// The traits of [`SERDE_TRAITS`] that no `#[derive(…)]` among `attrs` names (by the last
 /// segment of the path, so `Serialize`, `serde::Serialize` and a re-export all count).
-pub fn missing_serde(attrs: &[Attribute]) -> Vec<&'static str> {
+pub(super) fn missing_serde(attrs: &[Attribute]) -> Vec<&'static str> {
     let derived: Vec<String> = items::<Path>(attrs, "derive")
         .filter_map(|p| p.segments.last().map(|s| s.ident.to_string()))
         .collect();
@@ -23,7 +23,7 @@ pub fn missing_serde(attrs: &[Attribute]) -> Vec<&'static str> {
 }
 
 /// Whether a `#[serde(crate = "…")]` is among `attrs`: serde refuses a second one.
-pub fn names_serde_crate(attrs: &[Attribute]) -> bool {
+pub(super) fn names_serde_crate(attrs: &[Attribute]) -> bool {
     items::<Meta>(attrs, "serde").any(|m| m.path().is_ident("crate"))
 }
 

@@ -7,14 +7,14 @@ use syn::Ident;
 use super::UrlForm;
 use crate::paths::Runtime;
 
-pub fn expand(ident: &Ident, form: &UrlForm, rt: &Runtime) -> TokenStream {
+pub(super) fn expand(ident: &Ident, form: &UrlForm, rt: &Runtime) -> TokenStream {
     let texts = (&*form.key, &*form.message, &*form.url_template);
     tokens(ident, texts, &form.shown, rt)
 }
 
 /// The impls with empty texts, emitted next to errors so that uses of the type report nothing
 /// beyond the derive's own errors.
-pub fn fallback(ident: &Ident, rt: &Runtime) -> TokenStream {
+pub(super) fn fallback(ident: &Ident, rt: &Runtime) -> TokenStream {
     tokens(ident, ("", "", ""), &[], rt)
 }
 

@@ -12,7 +12,7 @@ mod expand;
 mod parse;
 mod valid;
 
-pub use attribute::expand as attribute;
+pub(crate) use attribute::expand as attribute;
 
 use darling::{FromDeriveInput, FromField};
 use proc_macro2::TokenStream;
@@ -44,7 +44,7 @@ struct UrlField {
 }
 
 /// A URL elicitation that passed every rule.
-pub struct UrlForm {
+pub(crate) struct UrlForm {
     pub message: String,
     pub url_template: String,
     pub key: String,
@@ -52,7 +52,7 @@ pub struct UrlForm {
     pub shown: Vec<(String, syn::Ident)>,
 }
 
-pub fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
+pub(crate) fn derive(input: &DeriveInput, rt: &Runtime) -> TokenStream {
     match valid::validate(input) {
         Ok(form) => expand::expand(&input.ident, &form, rt),
         Err(errors) => {

@@ -20,7 +20,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 
 /// The host of a URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Host {
+pub(super) enum Host {
     /// A registered name, lowercased.
     Domain(String),
     Ipv4(Ipv4Addr),
@@ -29,7 +29,7 @@ pub enum Host {
 
 /// An absolute URL split into the parts the rules check. Texts are as written, not decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Url<'a> {
+pub(super) struct Url<'a> {
     /// Lowercased.
     pub scheme: String,
     /// `user:password` before `@`, when present (even if empty).
@@ -44,7 +44,7 @@ pub struct Url<'a> {
 
 impl<'a> Url<'a> {
     /// Parses an absolute URL; the error says what is wrong in a few words.
-    pub fn parse(raw: &'a str) -> Result<Self, String> {
+    pub(super) fn parse(raw: &'a str) -> Result<Self, String> {
         if let Some(c) = raw
             .chars()
             .find(|c| !c.is_ascii() || c.is_ascii_whitespace() || c.is_ascii_control())
@@ -86,13 +86,13 @@ impl<'a> Url<'a> {
     }
 
     /// The path's segments, percent-decoded; `/a/b` gives `a`, `b`.
-    pub fn path_segments(&self) -> impl Iterator<Item = String> + '_ {
+    pub(super) fn path_segments(&self) -> impl Iterator<Item = String> + '_ {
         let path = self.path.strip_prefix('/').unwrap_or(self.path);
         path.split('/').map(|s| decode(s, false))
     }
 
     /// The query's `name=value` pairs, decoded as `application/x-www-form-urlencoded`.
-    pub fn query_pairs(&self) -> impl Iterator<Item = (String, String)> + '_ {
+    pub(super) fn query_pairs(&self) -> impl Iterator<Item = (String, String)> + '_ {
         self.query
             .into_iter()
             .flat_map(|q| q.split('&'))

@@ -8,7 +8,7 @@ use super::{UrlForm, UrlInput, check};
 use crate::lit::Text;
 use crate::secret::secret_in;
 
-pub fn validate(input: &DeriveInput) -> darling::Result<UrlForm> {
+pub(super) fn validate(input: &DeriveInput) -> darling::Result<UrlForm> {
     let mut errors = Error::accumulator();
     // A union is refused by darling itself; an enum has no fields to bind.
     if let syn::Data::Enum(_) = input.data {

@@ -150,7 +150,7 @@ fn envelope_problems_are_malformed() {
     // Timestamps beyond what SystemTime can hold do not panic.
     let far = envelope(2, 0, u64::MAX, jti, digest, None, texts, "null");
     let token = frame::seal(&ring, PREFIX, &far).unwrap();
-    let s_long = s.clone().with_ttl(Duration::from_secs(u64::MAX));
+    let s_long = s.with_ttl(Duration::from_secs(u64::MAX));
     let _ = s_long.open::<Value>(&token, &b, t0());
 }
 
@@ -187,19 +187,19 @@ fn lifetimes_and_timestamps_never_overflow() {
         (1_780_000_000, 1_780_000_061)
     );
     // Before the epoch counts as the epoch.
-    let early = std::time::UNIX_EPOCH - Duration::from_secs(5);
+    let early = UNIX_EPOCH - Duration::from_secs(5);
     assert_eq!(lifetime(early, Duration::MAX), (0, MAX_TTL.as_secs()));
     assert_eq!(unix_secs(early), 0);
     // `UNIX_EPOCH + from_secs(exp)` panics for huge `exp`; this does not.
     assert_eq!(from_unix_secs(u64::MAX), None);
     assert_eq!(
         from_unix_secs(60),
-        Some(std::time::UNIX_EPOCH + Duration::from_secs(60))
+        Some(UNIX_EPOCH + Duration::from_secs(60))
     );
     // An expiry the clock cannot hold is already over: fail closed.
-    assert_eq!(expiry_from_unix_secs(u64::MAX), std::time::UNIX_EPOCH);
+    assert_eq!(expiry_from_unix_secs(u64::MAX), UNIX_EPOCH);
     assert_eq!(
         expiry_from_unix_secs(60),
-        std::time::UNIX_EPOCH + Duration::from_secs(60)
+        UNIX_EPOCH + Duration::from_secs(60)
     );
 }
