@@ -299,7 +299,7 @@ fn range(min: Option<u64>, max: Option<u64>, one: &str, many: &str) -> Option<St
     match (min, max) {
         (Some(min), Some(max)) if min == max => Some(format!("exactly {min} {}", unit(min))),
         (Some(min), Some(max)) => Some(format!("{min} to {max} {many}")),
-        (Some(0), None) | (None, None) => None,
+        (Some(0) | None, None) => None,
         (Some(min), None) => Some(format!("at least {min} {}", unit(min))),
         (None, Some(max)) => Some(format!("at most {max} {}", unit(max))),
     }

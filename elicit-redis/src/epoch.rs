@@ -138,7 +138,7 @@ impl Epoch {
     /// # Errors
     ///
     /// A text for the logs if the marker is not one this crate writes.
-    pub fn parse(raw: &str) -> Result<Epoch, String> {
+    pub(crate) fn parse(raw: &str) -> Result<Epoch, String> {
         let bad = || format!("the epoch marker {raw:?} is not `id:created_ms:0|1`");
         let mut parts = raw.split(':');
         let (Some(id), Some(ms), Some(lost), None) =
@@ -167,7 +167,7 @@ impl Epoch {
     }
 
     /// The first issue time (Unix seconds, as tokens carry it) this epoch admits.
-    pub fn first_admitted(&self) -> u64 {
+    pub(crate) fn first_admitted(&self) -> u64 {
         let created = self
             .created_at
             .duration_since(UNIX_EPOCH)
@@ -180,7 +180,7 @@ impl Epoch {
     }
 
     /// Whether a state sealed at `issued_at` may be redeemed in this epoch.
-    pub fn admits(&self, issued_at: SystemTime) -> bool {
+    pub(crate) fn admits(&self, issued_at: SystemTime) -> bool {
         issued_at
             .duration_since(UNIX_EPOCH)
             .is_ok_and(|d| d.as_secs() >= self.first_admitted())

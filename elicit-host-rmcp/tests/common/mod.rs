@@ -31,19 +31,19 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 
 /// Which revision the client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
+pub(crate) enum Era {
     /// 2026-07-28: rounds.
     Mrtr,
     /// 2025-11-25: `elicitation/create` pushed to the client.
     Legacy,
 }
 
-pub const ERAS: [Era; 2] = [Era::Mrtr, Era::Legacy];
+pub(crate) const ERAS: [Era; 2] = [Era::Mrtr, Era::Legacy];
 
 /// Where to deploy
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "deploy")]
-pub struct Deploy {
+pub(crate) struct Deploy {
     #[elicit(title = "Environment")]
     pub environment: Environment,
     #[elicit(title = "Replicas", minimum = 1, maximum = 10, default = 2)]
@@ -53,7 +53,7 @@ pub struct Deploy {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, elicit_rmcp::ElicitEnum)]
-pub enum Environment {
+pub(crate) enum Environment {
     #[elicit(title = "Staging")]
     Staging,
     #[elicit(title = "Production")]
@@ -61,7 +61,7 @@ pub enum Environment {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, elicit_rmcp::ElicitEnum)]
-pub enum Channel {
+pub(crate) enum Channel {
     #[elicit(title = "Email")]
     Email,
     #[elicit(title = "Chat")]
@@ -75,19 +75,19 @@ pub enum Channel {
     url = "http://127.0.0.1/connect",
     key = "connect"
 )]
-pub struct ConnectAccount {
+pub(crate) struct ConnectAccount {
     pub service: String,
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct ServiceArgs {
+pub(crate) struct ServiceArgs {
     /// The service
     pub service: String,
 }
 
 /// The server under test.
 #[derive(Clone)]
-pub struct Desk {
+pub(crate) struct Desk {
     pub elicit: ElicitHandler,
 }
 
@@ -139,12 +139,12 @@ impl ServerHandler for Desk {
 
 impl Desk {
     /// Asking as alice; a retry after a URL accept is held `hold` for the page.
-    pub fn new(hold: Duration) -> Self {
+    pub(crate) fn new(hold: Duration) -> Self {
         Desk::with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())).with_hold(hold))
     }
 
     /// Asking as alice, URL mode as `url` says.
-    pub fn with_url(url: UrlSettings) -> Self {
+    pub(crate) fn with_url(url: UrlSettings) -> Self {
         let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "release-desk"))
             .with_server_info("release-desk", "1.0.0")
             .with_url(url);
@@ -153,14 +153,14 @@ impl Desk {
         }
     }
 
-    pub fn page(&self) -> LandingPage {
+    pub(crate) fn page(&self) -> LandingPage {
         LandingPage::new(self.elicit.server())
     }
 }
 
 /// How the person answers a form.
 #[derive(Clone)]
-pub enum FormPlan {
+pub(crate) enum FormPlan {
     /// Types these values (by field name) over the defaults, then submits.
     Type(Vec<(&'static str, &'static str)>),
     /// Types these values into the fields each form has (the others are left as they are),
@@ -174,7 +174,7 @@ pub enum FormPlan {
 
 /// How the person answers a URL consent screen.
 #[derive(Clone)]
-pub enum PagePlan {
+pub(crate) enum PagePlan {
     /// Consents at once; finishes the page as alice (account `octocat`) `after` later.
     OpenAndFinish { page: LandingPage, after: Duration },
     /// Consents, and never finishes the page.
@@ -185,7 +185,7 @@ pub enum PagePlan {
 
 /// What the person saw and did.
 #[derive(Debug, Default)]
-pub struct Seen {
+pub(crate) struct Seen {
     pub askers: Vec<String>,
     pub forms: Vec<String>,
     pub pages: Vec<String>,
@@ -195,7 +195,7 @@ pub struct Seen {
 
 /// The person behind the host.
 #[derive(Clone)]
-pub struct Person {
+pub(crate) struct Person {
     pub form: FormPlan,
     pub page: PagePlan,
     /// Stops waiting for a page after this many "still waiting?" prompts.
@@ -204,7 +204,7 @@ pub struct Person {
 }
 
 impl Person {
-    pub fn new(form: FormPlan, page: PagePlan) -> Self {
+    pub(crate) fn new(form: FormPlan, page: PagePlan) -> Self {
         Person {
             form,
             page,
@@ -213,7 +213,7 @@ impl Person {
         }
     }
 
-    pub fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
+    pub(crate) fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
         self.seen.lock().unwrap()
     }
 }
@@ -285,11 +285,11 @@ fn typed(form: &FormModel, values: &[(&str, &str)], types: impl Fn(&str) -> bool
 
 /// Every line each way, in order.
 #[derive(Clone, Default)]
-pub struct Wire(Arc<Mutex<Vec<(bool, Value)>>>);
+pub(crate) struct Wire(Arc<Mutex<Vec<(bool, Value)>>>);
 
 impl Wire {
     /// The `params` of each client request with `method`.
-    pub fn client_params(&self, method: &str) -> Vec<Value> {
+    pub(crate) fn client_params(&self, method: &str) -> Vec<Value> {
         self.0
             .lock()
             .unwrap()
@@ -302,7 +302,7 @@ impl Wire {
     }
 
     /// Each client request's `id` with `method`.
-    pub fn client_ids(&self, method: &str) -> Vec<Value> {
+    pub(crate) fn client_ids(&self, method: &str) -> Vec<Value> {
         self.0
             .lock()
             .unwrap()
@@ -313,7 +313,7 @@ impl Wire {
     }
 
     /// Every server result with `resultType: input_required`.
-    pub fn rounds(&self) -> Vec<Value> {
+    pub(crate) fn rounds(&self) -> Vec<Value> {
         self.0
             .lock()
             .unwrap()
@@ -326,7 +326,7 @@ impl Wire {
     }
 
     /// The client's answers (results and errors) to the server's requests.
-    pub fn client_answers(&self) -> Vec<Value> {
+    pub(crate) fn client_answers(&self) -> Vec<Value> {
         self.0
             .lock()
             .unwrap()
@@ -359,10 +359,10 @@ async fn pump(
     }
 }
 
-pub type Client = RunningService<RoleClient, ElicitingClient<Person>>;
+pub(crate) type Client = RunningService<RoleClient, ElicitingClient<Person>>;
 
 /// Serves `server` and connects an [`ElicitingClient`] answering through `answerer` in `era`.
-pub async fn connect<S: ServerHandler>(
+pub(crate) async fn connect<S: ServerHandler>(
     server: S,
     era: Era,
     answerer: Answerer<Person>,
@@ -385,7 +385,7 @@ pub async fn connect<S: ServerHandler>(
 /// Starts `server` (a server over stdio, as a host starts one) and connects an
 /// [`ElicitingClient`] answering through `answerer` in `era`, through the same tap. The child
 /// is killed when the returned handle drops.
-pub async fn connect_child(
+pub(crate) async fn connect_child(
     mut server: tokio::process::Command,
     era: Era,
     answerer: Answerer<Person>,
@@ -428,7 +428,7 @@ async fn join(io: tokio::io::DuplexStream, era: Era, answerer: Answerer<Person>)
 }
 
 /// `tools/call` params.
-pub fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
+pub(crate) fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
     let Value::Object(arguments) = arguments else {
         panic!("arguments are an object")
     };
@@ -436,7 +436,7 @@ pub fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
 }
 
 /// The text of a result's one block.
-pub fn text(result: &rmcp::model::CallToolResult) -> String {
+pub(crate) fn text(result: &rmcp::model::CallToolResult) -> String {
     result.content[0]
         .as_text()
         .expect("a text block")
@@ -445,7 +445,7 @@ pub fn text(result: &rmcp::model::CallToolResult) -> String {
 }
 
 /// `tools/call` of `name` driven through its rounds by the client's answerer.
-pub async fn drive(
+pub(crate) async fn drive(
     client: &Client,
     name: &'static str,
     arguments: Value,

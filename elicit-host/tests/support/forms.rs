@@ -6,7 +6,7 @@ use elicit_host::{Control, FormModel};
 use serde_json::{Map, Value, json};
 
 /// The longest text the limits let in.
-pub fn longest_text(letter: char) -> String {
+pub(crate) fn longest_text(letter: char) -> String {
     letter.to_string().repeat(MAX_TEXT_BYTES)
 }
 
@@ -14,7 +14,7 @@ pub fn longest_text(letter: char) -> String {
 /// longest text; `MAX_FIELDS` fields (the first a single select of `MAX_OPTIONS` options, the
 /// second a multi-select of as many with every one of them as its default, the third a
 /// number, the fourth a yes-or-no, the rest text with long descriptions).
-pub fn maximal() -> Value {
+pub(crate) fn maximal() -> Value {
     let options: Vec<String> = (0..MAX_OPTIONS).map(|i| format!("option {i:04}")).collect();
     let titled: Vec<Value> = options
         .iter()
@@ -50,7 +50,7 @@ pub fn maximal() -> Value {
 }
 
 /// A form as servers ask it: five fields, one of each kind.
-pub fn typical() -> Value {
+pub(crate) fn typical() -> Value {
     json!({"message": "Deploy checkout", "requestedSchema": {
         "type": "object",
         "properties": {
@@ -71,7 +71,7 @@ pub fn typical() -> Value {
 /// What a browser posts for `form` on Send: every option ticked, the last option chosen, a
 /// number, yes, and the longest text typed in each text field (an email in one named
 /// `owner`).
-pub fn post(form: &FormModel) -> Vec<(String, String)> {
+pub(crate) fn post(form: &FormModel) -> Vec<(String, String)> {
     let mut posted = Vec::new();
     for field in form.fields() {
         let name = format!("field:{}", field.name());

@@ -407,7 +407,7 @@ async fn a_retry_held_on_one_replica_is_woken_by_the_page_on_the_other(redis: Re
         tokio::time::sleep(Duration::from_millis(300)).await;
         page_completes(&b, &handle, account.clone()).await;
     };
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let (held, ()) = tokio::join!(on_a.call(&params, connect), person);
     assert_eq!(complete(held), completed(Some(account.clone())));
     assert!(

@@ -21,25 +21,25 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 
 /// Which revision the client speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Era {
+pub(crate) enum Era {
     /// 2026-07-28: `server/discover`, per-request `_meta`, `InputRequiredResult` and retries.
     Mrtr,
     /// 2025-11-25: `initialize`, and `elicitation/create` pushed to the client.
     Legacy,
 }
 
-pub const ERAS: [Era; 2] = [Era::Mrtr, Era::Legacy];
+pub(crate) const ERAS: [Era; 2] = [Era::Mrtr, Era::Legacy];
 
 /// Who sent a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum From {
+pub(crate) enum From {
     Client,
     Server,
 }
 
 /// Every line that crossed the tap, in order.
 #[derive(Clone, Default)]
-pub struct Wire(Arc<Mutex<Vec<(From, String)>>>);
+pub(crate) struct Wire(Arc<Mutex<Vec<(From, String)>>>);
 
 impl Wire {
     fn push(&self, from: From, line: &str) {
@@ -47,7 +47,7 @@ impl Wire {
     }
 
     /// The raw lines `from` sent.
-    pub fn lines(&self, from: From) -> Vec<String> {
+    pub(crate) fn lines(&self, from: From) -> Vec<String> {
         let lines = self.0.lock().unwrap();
         lines
             .iter()
@@ -57,7 +57,7 @@ impl Wire {
     }
 
     /// The messages `from` sent, parsed.
-    pub fn messages(&self, from: From) -> Vec<Value> {
+    pub(crate) fn messages(&self, from: From) -> Vec<Value> {
         self.lines(from)
             .iter()
             .map(|l| serde_json::from_str(l).expect("every line is JSON"))
@@ -65,7 +65,7 @@ impl Wire {
     }
 
     /// The requests `from` sent with `method`, as `params`.
-    pub fn params_of(&self, from: From, method: &str) -> Vec<Value> {
+    pub(crate) fn params_of(&self, from: From, method: &str) -> Vec<Value> {
         self.messages(from)
             .into_iter()
             .filter(|m| m["method"] == method && m.get("id").is_some())
@@ -74,7 +74,7 @@ impl Wire {
     }
 
     /// The notifications `from` sent with `method`, as `params`.
-    pub fn notifications(&self, from: From, method: &str) -> Vec<Value> {
+    pub(crate) fn notifications(&self, from: From, method: &str) -> Vec<Value> {
         self.messages(from)
             .into_iter()
             .filter(|m| m["method"] == method && m.get("id").is_none())
@@ -84,7 +84,7 @@ impl Wire {
 
     /// The server's answers to the client's requests named `method`, each the raw line of
     /// the response with its `id` as sent.
-    pub fn responses_to(&self, method: &str) -> Vec<Value> {
+    pub(crate) fn responses_to(&self, method: &str) -> Vec<Value> {
         let client = self.messages(From::Client);
         let ids: Vec<Value> = client
             .iter()
@@ -130,13 +130,13 @@ async fn pump(
 }
 
 /// How the scripted user answers one elicitation.
-pub type Respond = Arc<
+pub(crate) type Respond = Arc<
     dyn Fn(ElicitRequestParams) -> Pin<Box<dyn Future<Output = ElicitResult> + Send>> + Send + Sync,
 >;
 
 /// The rmcp client's handler: a user who answers every elicitation with `respond`.
 #[derive(Clone)]
-pub struct User {
+pub(crate) struct User {
     era: Era,
     respond: Respond,
     capabilities: ClientCapabilities,
@@ -145,7 +145,7 @@ pub struct User {
 
 impl User {
     /// A user answering with `answer` (synchronously), declaring form and URL elicitation.
-    pub fn answering(
+    pub(crate) fn answering(
         answer: impl Fn(&ElicitRequestParams) -> ElicitResult + Send + Sync + 'static,
     ) -> Self {
         let answer = Arc::new(answer);
@@ -156,7 +156,7 @@ impl User {
     }
 
     /// A user whose answer takes a while (opens a page, say).
-    pub fn answering_async<F: Future<Output = ElicitResult> + Send + 'static>(
+    pub(crate) fn answering_async<F: Future<Output = ElicitResult> + Send + 'static>(
         answer: impl Fn(ElicitRequestParams) -> F + Send + Sync + 'static,
     ) -> Self {
         let elicitation = ElicitationCapability::new()
@@ -173,13 +173,13 @@ impl User {
     }
 
     /// Declares form elicitation only (no URL mode), as Claude Code does.
-    pub fn form_only(&mut self) {
+    pub(crate) fn form_only(&mut self) {
         self.capabilities.elicitation =
             Some(ElicitationCapability::new().with_form(FormElicitationCapability::default()));
     }
 
     /// Declares the tasks extension (`io.modelcontextprotocol/tasks`) too.
-    pub fn with_tasks(&mut self) {
+    pub(crate) fn with_tasks(&mut self) {
         self.capabilities
             .extensions
             .get_or_insert_with(Default::default)
@@ -190,24 +190,24 @@ impl User {
     }
 
     /// Declares no elicitation capability at all.
-    pub fn without_elicitation(&mut self) {
+    pub(crate) fn without_elicitation(&mut self) {
         self.capabilities.elicitation = None;
     }
 
     /// Sends its requests without a `progressToken`: rmcp's client puts one on every request,
     /// so the tap takes it out of `_meta` before the server (and the recorded wire) sees it.
-    pub fn without_progress_tokens(&mut self) {
+    pub(crate) fn without_progress_tokens(&mut self) {
         self.progress_tokens = false;
     }
 
     /// The same user always giving `action` (with `content` on accept).
-    pub fn always(action: ElicitationAction, content: Option<Value>) -> Self {
+    pub(crate) fn always(action: ElicitationAction, content: Option<Value>) -> Self {
         User::answering(move |_| result(action.clone(), content.clone()))
     }
 }
 
 /// An `ElicitResult`.
-pub fn result(action: ElicitationAction, content: Option<Value>) -> ElicitResult {
+pub(crate) fn result(action: ElicitationAction, content: Option<Value>) -> ElicitResult {
     let result = ElicitResult::new(action);
     match content {
         Some(content) => result.with_content(content),
@@ -238,13 +238,13 @@ impl ClientHandler for User {
 }
 
 /// A connected pair: the rmcp client, and the tap between it and the server.
-pub struct Session {
+pub(crate) struct Session {
     pub client: RunningService<RoleClient, User>,
     pub wire: Wire,
 }
 
 /// Serves `server` (wrapped in [`WireFix`]) and connects rmcp's client to it in `era`.
-pub async fn connect<S: ServerHandler>(server: S, era: Era, mut user: User) -> Session {
+pub(crate) async fn connect<S: ServerHandler>(server: S, era: Era, mut user: User) -> Session {
     user.era = era;
     let strip_progress_tokens = !user.progress_tokens;
     let wire = Wire::default();
@@ -290,12 +290,12 @@ pub async fn connect<S: ServerHandler>(server: S, era: Era, mut user: User) -> S
 }
 
 /// `tools/call` params for `name` with `arguments`.
-pub fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
+pub(crate) fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
     CallToolRequestParams::new(name).with_arguments(object(arguments))
 }
 
 /// `value` as a JSON object.
-pub fn object(value: Value) -> JsonObject {
+pub(crate) fn object(value: Value) -> JsonObject {
     match value {
         Value::Object(map) => map,
         other => panic!("not an object: {other}"),
@@ -303,7 +303,7 @@ pub fn object(value: Value) -> JsonObject {
 }
 
 /// The one text block of a tool result, as JSON (`{"isError", "text"}`).
-pub fn text_of(result: &rmcp::model::CallToolResult) -> Value {
+pub(crate) fn text_of(result: &rmcp::model::CallToolResult) -> Value {
     let texts: Vec<&str> = result
         .content
         .iter()

@@ -5,11 +5,11 @@ use axum::http::{Request, header};
 
 /// What the authentication layer inserts into the HTTP request's extensions: the user.
 #[derive(Clone)]
-pub struct Authenticated(pub String);
+pub(crate) struct Authenticated(pub String);
 
 /// `Authorization: Bearer <name>` is user `<name>` (a real layer verifies a token); no header,
 /// no user.
-pub fn authenticate(mut request: Request<Body>) -> Request<Body> {
+pub(crate) fn authenticate(mut request: Request<Body>) -> Request<Body> {
     let subject = request
         .headers()
         .get(header::AUTHORIZATION)

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 /// Please confirm
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "confirm")]
-pub struct Confirm {
+pub(crate) struct Confirm {
     #[elicit(title = "Yes, go ahead")]
     pub confirm: bool,
 }
@@ -29,7 +29,7 @@ pub struct Confirm {
 /// When do you travel?
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "dates")]
-pub struct TripDates {
+pub(crate) struct TripDates {
     #[elicit(title = "First day", format = "date")]
     pub start: String,
     #[elicit(title = "Nights", minimum = 1, maximum = 30, default = 3)]
@@ -39,7 +39,7 @@ pub struct TripDates {
 /// Who travels?
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "travelers")]
-pub struct Travelers {
+pub(crate) struct Travelers {
     #[elicit(title = "Adults", minimum = 1, maximum = 9)]
     pub adults: u8,
 }
@@ -47,7 +47,7 @@ pub struct Travelers {
 /// Which tone?
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "tone")]
-pub struct Tone {
+pub(crate) struct Tone {
     #[elicit(title = "Formal")]
     pub formal: bool,
 }
@@ -59,30 +59,30 @@ pub struct Tone {
     url = "http://127.0.0.1/connect",
     key = "connect"
 )]
-pub struct ConnectAccount {
+pub(crate) struct ConnectAccount {
     pub service: String,
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct CancelArgs {
+pub(crate) struct CancelArgs {
     /// Reservation id
     pub reservation_id: String,
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct TripArgs {
+pub(crate) struct TripArgs {
     /// Where to
     pub destination: String,
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct ConnectArgs {
+pub(crate) struct ConnectArgs {
     /// Service name
     pub service: String,
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct EchoArgs {
+pub(crate) struct EchoArgs {
     /// What to echo
     pub text: String,
     /// How often
@@ -90,7 +90,7 @@ pub struct EchoArgs {
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct TopicArgs {
+pub(crate) struct TopicArgs {
     /// What the email is about
     pub topic: String,
 }
@@ -270,7 +270,7 @@ macro_rules! shop_tools {
 }
 
 /// The settings every wired server asks with.
-pub fn elicit_server() -> ElicitServer {
+pub(crate) fn elicit_server() -> ElicitServer {
     ElicitServer::new(StateSealer::new(KeyRing::generate(), "rmcp-router-test"))
         .with_server_info("rmcp-router-test", "1.0.0")
         .with_url(UrlSettings::new(Arc::new(MemoryCompletionStore::new())))
@@ -288,7 +288,7 @@ fn info() -> ServerConfig {
 
 /// A principal read from the request's `_meta` (a stand-in for an authentication layer's
 /// extension: what matters is that it is read from the request).
-pub fn user_from_meta() -> Principal {
+pub(crate) fn user_from_meta() -> Principal {
     Principal::from_request(|request| {
         request
             .meta
@@ -301,14 +301,14 @@ pub fn user_from_meta() -> Principal {
 /// Who reads it?
 #[derive(Debug, ElicitEnum)]
 #[elicit(rename_all = "lowercase")]
-pub enum Audience {
+pub(crate) enum Audience {
     Team,
     Board,
 }
 
 /// The memo
 #[derive(Debug, ElicitForm)]
-pub struct Memo {
+pub(crate) struct Memo {
     /// What the memo is about
     #[elicit(model_required)]
     pub topic: String,
@@ -318,18 +318,18 @@ pub struct Memo {
 
 /// Wired with `#[elicit_rmcp::handler(prompts)]`.
 #[derive(Clone)]
-pub struct Wired {
+pub(crate) struct Wired {
     pub elicit: ElicitHandler,
 }
 
 impl Wired {
-    pub fn new(principal: Principal) -> Self {
+    pub(crate) fn new(principal: Principal) -> Self {
         Self::with_server(elicit_server(), principal)
     }
 
     /// A server asking with `server`'s keys and stores (another user's connection to the
     /// same deployment, when `principal` differs).
-    pub fn with_server(server: ElicitServer, principal: Principal) -> Self {
+    pub(crate) fn with_server(server: ElicitServer, principal: Principal) -> Self {
         Wired {
             elicit: ElicitHandler::new(server, principal),
         }
@@ -381,12 +381,12 @@ impl ServerHandler for Wired {
 
 /// Wired by hand: `call_tool` returns `self.elicit.call_tool(…)`.
 #[derive(Clone)]
-pub struct HandWired {
+pub(crate) struct HandWired {
     elicit: ElicitHandler,
 }
 
 impl HandWired {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         HandWired {
             elicit: ElicitHandler::new(elicit_server(), Principal::anonymous()),
         }
@@ -413,7 +413,7 @@ impl ServerHandler for HandWired {
 
 /// Not wired: plain `#[tool_handler]` (which calls `Self::tool_router()`), the same tools.
 #[derive(Clone)]
-pub struct Plain;
+pub(crate) struct Plain;
 
 shop_tools!(Plain);
 
