@@ -154,7 +154,7 @@ impl TaskInput {
     /// [`TaskInput::owned_by`]).
     pub fn for_call(cx: &ElicitContext) -> Self {
         let mut input = Self::new(cx.capabilities().clone());
-        input.url = Some(UrlMode::waiting(&cx.server, cx.binding()));
+        input.url = Some(UrlMode::waiting(cx.server(), cx.binding()));
         input.owner = cx.principal().map(Arc::from);
         input
     }

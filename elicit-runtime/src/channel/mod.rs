@@ -6,15 +6,18 @@
 use std::future::Future;
 
 use crate::interrupt::Interrupt;
+mod answers;
 mod reask;
+mod round_rules;
 mod rules;
 mod url_mode;
 
 pub use crate::server::DEFAULT_MAX_REASKS;
 use crate::wire::{ClientCapabilities, ElicitMode, InputRequest, InputResponse};
+pub(crate) use answers::Carried;
 pub use reask::Reask;
+pub(crate) use round_rules::RoundRules;
 pub use rules::ChannelRules;
-pub(crate) use rules::Round;
 pub use url_mode::UrlMode;
 pub(crate) use url_mode::{Follow, UrlFlow, internal};
 

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::round_rules::RoundRules;
 use super::{Reask, UrlMode};
 use crate::server::DEFAULT_MAX_REASKS;
 use crate::wire::JsonRpcError;
@@ -76,22 +77,7 @@ pub struct ChannelRules<'a>(Kind<'a>);
 enum Kind<'a> {
     None,
     Url(&'a mut UrlMode),
-    Request(&'a mut dyn Round),
-}
-
-/// The rules as a request keeps them: implemented by the request context, so this module
-/// names no type above it.
-pub(crate) trait Round: Send {
-    fn require_provenance(&mut self, key: &str);
-    fn keep_answer(&mut self, key: &str, kept: Value);
-    fn failed(&mut self, error: &JsonRpcError);
-    fn max_reasks(&self) -> u8;
-    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask>;
-    fn reasking(&mut self, key: &str, reask: &Reask);
-    fn url_mode(&mut self) -> Option<&mut UrlMode>;
-    /// The request itself, for what only a request can do (end a call with a link): the one
-    /// implementor downcasts it, so this module names no type above it.
-    fn request(&mut self) -> &mut dyn std::any::Any;
+    Request(&'a mut RoundRules),
 }
 
 impl std::fmt::Debug for ChannelRules<'_> {
@@ -119,37 +105,37 @@ impl<'a> ChannelRules<'a> {
         ChannelRules(Kind::Url(mode))
     }
 
-    /// The rules of the request `cx` handles.
-    pub(crate) fn request(cx: &'a mut dyn Round) -> Self {
-        ChannelRules(Kind::Request(cx))
+    /// The rules of a request's round.
+    pub(crate) fn request(round: &'a mut RoundRules) -> Self {
+        ChannelRules(Kind::Request(round))
     }
 
     /// The next answer under `key` counts only if this round provably asked that exact
     /// question.
     pub(crate) fn require_provenance(self, key: &str) {
-        if let Kind::Request(cx) = self.0 {
-            cx.require_provenance(key);
+        if let Kind::Request(round) = self.0 {
+            round.require_provenance(key);
         }
     }
 
     /// What of the answer under `key` is carried on: for a form, only its declared fields.
     pub(crate) fn answered(self, key: &str, kept: Value) {
-        if let Kind::Request(cx) = self.0 {
-            cx.keep_answer(key, kept);
+        if let Kind::Request(round) = self.0 {
+            round.keep_answer(key, kept);
         }
     }
 
     /// An error a question ended in: the round keeps the first.
     pub(crate) fn failed(self, error: &JsonRpcError) {
-        if let Kind::Request(cx) = self.0 {
-            cx.failed(error);
+        if let Kind::Request(round) = self.0 {
+            round.failed(error);
         }
     }
 
     /// How many times a form question whose answer fails its checks is asked again.
     pub(crate) fn max_reasks(self) -> u8 {
         match self.0 {
-            Kind::Request(cx) => cx.max_reasks(),
+            Kind::Request(round) => round.max_reasks(),
             Kind::None | Kind::Url(_) => DEFAULT_MAX_REASKS,
         }
     }
@@ -157,22 +143,23 @@ impl<'a> ChannelRules<'a> {
     /// The re-ask of the question with digest `origin` under `key` an earlier round put.
     pub(crate) fn reask_under_way(self, key: &str, origin: &str) -> Option<Reask> {
         match self.0 {
-            Kind::Request(cx) => cx.reask_under_way(key, origin),
+            Kind::Request(round) => round.reask_under_way(key, origin),
             Kind::None | Kind::Url(_) => None,
         }
     }
 
     /// The question under `key` is asked again as `reask` says.
     pub(crate) fn reasking(self, key: &str, reask: &Reask) {
-        if let Kind::Request(cx) = self.0 {
-            cx.reasking(key, reask);
+        if let Kind::Request(round) = self.0 {
+            round.reasking(key, reask);
         }
     }
 
-    /// The request whose rules these are, if any (see [`Round::request`]).
-    pub(crate) fn into_request(self) -> Option<&'a mut dyn std::any::Any> {
+    /// The request's round whose rules these are, if any: what a URL question that ends the
+    /// call with a link reads and records.
+    pub(crate) fn into_round(self) -> Option<&'a mut RoundRules> {
         match self.0 {
-            Kind::Request(cx) => Some(cx.request()),
+            Kind::Request(round) => Some(round),
             Kind::None | Kind::Url(_) => None,
         }
     }
@@ -182,7 +169,7 @@ impl<'a> ChannelRules<'a> {
         match self.0 {
             Kind::None => None,
             Kind::Url(mode) => Some(mode),
-            Kind::Request(cx) => cx.url_mode(),
+            Kind::Request(round) => Some(round.url_mode()),
         }
     }
 }

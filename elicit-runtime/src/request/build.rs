@@ -241,17 +241,18 @@ impl<'a> ContextBuilder<'a> {
             capabilities,
             peer,
         );
-        cx.cancel = self.cancel;
-        cx.progress = self.progress;
+        cx.rules.cancel = self.cancel;
+        cx.rules.progress = self.progress;
         if era == ProtocolEra::Mrtr2026 {
             let retry = params
                 .retry_fields()
                 .map_err(|e| ContextError::new(e.to_json_rpc_error(), e.to_string()))?;
             if let Some(responses) = retry.input_responses {
-                cx.answers.responses = responses.into_inner().into();
+                cx.rules.answers.responses = responses.into_inner().into();
             }
             if let Some(token) = retry.request_state {
                 let opened = cx
+                    .rules
                     .server
                     .sealer()
                     .open_with(&token, &cx.binding(), SystemTime::now(), round::read)
@@ -260,8 +261,8 @@ impl<'a> ContextBuilder<'a> {
                         // adapter (rmcp's included) turns the error into its own.
                         tracing::warn!(
                             target: "elicit",
-                            method = %Escaped(&cx.call.method),
-                            target = %Escaped(&cx.call.target),
+                            method = %Escaped(&cx.rules.call.method),
+                            target = %Escaped(&cx.rules.call.target),
                             reason = e.reason(),
                             detail = %Escaped(&e.to_string()),
                             "elicit requestState refused"

@@ -95,20 +95,22 @@ impl ElicitContext {
         // in an rmcp tool does) the one the context kept, unless the round asked for more.
         let link = match interrupt.as_link() {
             Some(link) => Some(link.clone()),
-            None if interrupt.is_input_required() && self.answers.pending.is_empty() => {
-                self.link.take()
+            None if interrupt.is_input_required() && self.rules.answers.pending.is_empty() => {
+                self.rules.link.take().map(|link| *link)
             }
             None => None,
         };
         if let Some(link) = link
-            && self.first_error.is_none()
+            && self.rules.first_error().is_none()
         {
             self.trace_end("link", None);
             return Ok(Reply::Link(link));
         }
-        let error = interrupt.into_error().or_else(|| self.first_error.clone());
+        let error = interrupt
+            .into_error()
+            .or_else(|| self.rules.first_error().cloned());
         let error = error.or_else(|| {
-            (self.era != ProtocolEra::Mrtr2026).then(|| {
+            (self.rules.era != ProtocolEra::Mrtr2026).then(|| {
                 JsonRpcError::new(
                     INTERNAL_ERROR,
                     "input required on a 2025-11-25 connection: questions go to the peer there",
@@ -129,6 +131,7 @@ impl ElicitContext {
         };
         self.trace_end("input_required", None);
         let requests: BTreeMap<String, InputRequest> = self
+            .rules
             .answers
             .pending
             .into_iter()
@@ -137,7 +140,7 @@ impl ElicitContext {
         let requests = (!requests.is_empty()).then_some(requests);
         let mut result = InputRequiredResult::new(requests, Some(token))
             .map_err(|e| JsonRpcError::new(INTERNAL_ERROR, e.to_string(), None))?;
-        if let Some(info) = self.server.server_info() {
+        if let Some(info) = self.rules.server.server_info() {
             let mut meta = Map::new();
             meta.insert(META_SERVER_INFO.to_owned(), info.clone());
             result = result.with_meta(meta);
@@ -158,7 +161,8 @@ impl ElicitContext {
                 None,
             ));
         }
-        let answers = &mut self.answers;
+        let url_flows = self.rules.take_flows();
+        let answers = &mut self.rules.answers;
         let carried = answers.take_for_next_round();
         let state = RoundState {
             asked: answers
@@ -167,10 +171,7 @@ impl ElicitContext {
                 .map(|(k, (d, _))| (k.clone(), d.clone()))
                 .collect(),
             answers: carried,
-            url_flows: match self.url.take() {
-                Some(url) => url.into_flows(),
-                None => std::mem::take(&mut self.url_flows),
-            },
+            url_flows,
             round: self.trace.round,
             reasks: std::mem::take(&mut answers.reasks),
         };
@@ -181,7 +182,8 @@ impl ElicitContext {
                 None,
             )
         };
-        self.server
+        self.rules
+            .server
             .sealer()
             .seal_with(&self.binding(), SystemTime::now(), |buf| {
                 round::write(&state, buf)

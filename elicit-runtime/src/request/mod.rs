@@ -4,11 +4,11 @@
 //!
 //! The way through: [`ContextBuilder::build`] opens the typed round state → the handler asks
 //! through the [`InputChannel`] → the first question redeems the state with the replay guard
-//! (`redeem`), then `answers` finds each answer or records the question →
-//! [`ElicitContext::respond`] seals the next state or returns the result.
+//! (`redeem`), then the round's answers (the channel's `RoundRules`, which the context owns)
+//! find each answer or record the question → [`ElicitContext::respond`] seals the next state
+//! or returns the result.
 
 mod adapter;
-mod answers;
 mod build;
 mod error;
 mod finish;
@@ -41,21 +41,17 @@ pub use error::ContextError;
 pub use finish::Reply;
 pub use params::{RequestParams, RequestParts};
 use round::RoundState;
-pub(crate) use round::UrlFlow;
 
-use crate::channel::{ChannelRules, Follow, InputChannel, Reask, Round, UrlMode};
+use crate::channel::{ChannelRules, InputChannel, RoundRules};
 use crate::interrupt::Interrupt;
-use crate::interrupt::UrlLink;
-use crate::keyed::Keyed;
 use crate::legacy::LegacyPeer;
 use crate::server::ElicitServer;
 use crate::state::question_digest_raw;
 use crate::state::{Binding, BindingBuf, OpenedState};
 use crate::wire::{
-    ClientCapabilities, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError, MRTR_METHODS,
-    ProtocolEra,
+    ClientCapabilities, ElicitMode, INTERNAL_ERROR, InputRequest, InputResponse, JsonRpcError,
+    MRTR_METHODS, ProtocolEra,
 };
-use answers::Answers;
 use redeem::RedeemStatus;
 use trace::RoundTrace;
 
@@ -95,31 +91,14 @@ use trace::RoundTrace;
 /// assert!(ask.input_requests().unwrap().contains_key("booking"));
 /// ```
 pub struct ElicitContext {
-    pub(crate) server: ElicitServer,
-    pub(crate) era: ProtocolEra,
-    /// What the request is bound to (its arguments' digest computed once per request).
-    call: BindingBuf,
+    /// The round this request's questions belong to: what the channel's rules
+    /// ([`ChannelRules`]) read and write, lent to them without this context.
+    pub(crate) rules: RoundRules,
     arguments: Value,
     capabilities: ClientCapabilities,
-    answers: Answers,
-    /// URL-mode flows under way, carried from round to round in `requestState`.
-    pub(crate) url_flows: Keyed<UrlFlow>,
-    /// URL mode, once a URL-mode question was asked (it then holds `url_flows`).
-    pub(crate) url: Option<UrlMode>,
-    /// The link the link fallback ended the call with, for adapters that see only "not an error".
-    pub(crate) link: Option<UrlLink>,
-    pub(crate) peer: Option<Arc<dyn LegacyPeer>>,
-    /// What ends a wait on a page early: the SDK's cancellation of this request.
-    pub(crate) cancel: Option<Cancellation>,
-    /// Where a wait on a page is reported: the SDK's sender for this request's progress token.
-    pub(crate) progress: Option<crate::progress::ProgressSink>,
-    /// The id and expiry of the `requestState` this request carried, once opened.
-    pub(crate) opened_state: Option<OpenedState>,
-    /// Whether that state still has to be redeemed with the replay guard, or was.
+    /// Whether the state this request carried still has to be redeemed with the replay guard,
+    /// or was.
     redemption: RedeemStatus,
-    /// The first error any question ended in: it wins over "input required", so a batch
-    /// whose later question failed reports the failure, not the earlier question.
-    first_error: Option<JsonRpcError>,
     /// What the `tracing` events of this request report.
     trace: RoundTrace,
 }
@@ -127,11 +106,14 @@ pub struct ElicitContext {
 impl fmt::Debug for ElicitContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ElicitContext")
-            .field("era", &self.era)
-            .field("method", &self.call.method)
-            .field("target", &self.call.target)
+            .field("era", &self.rules.era)
+            .field("method", &self.rules.call.method)
+            .field("target", &self.rules.call.target)
             .field("capabilities", &self.capabilities)
-            .field("pending", &self.answers.pending.keys().collect::<Vec<_>>())
+            .field(
+                "pending",
+                &self.rules.answers.pending.keys().collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -148,31 +130,18 @@ impl ElicitContext {
         capabilities: ClientCapabilities,
         peer: Option<Arc<dyn LegacyPeer>>,
     ) -> Self {
-        let strict = server.strict_provenance();
+        let call = BindingBuf {
+            method: method.to_owned(),
+            target,
+            args_digest: crate::state::args_digest(&arguments),
+            principal: principal.map(str::to_owned),
+        };
+        let opens_urls = capabilities.supports(ElicitMode::Url);
         ElicitContext {
-            server,
-            era,
-            call: BindingBuf {
-                method: method.to_owned(),
-                target,
-                args_digest: crate::state::args_digest(&arguments),
-                principal: principal.map(str::to_owned),
-            },
+            rules: RoundRules::new(server, era, call, opens_urls, peer),
             arguments,
             capabilities,
-            answers: Answers {
-                strict,
-                ..Answers::default()
-            },
-            url_flows: Keyed::new(),
-            url: None,
-            link: None,
-            peer,
-            cancel: None,
-            progress: None,
-            opened_state: None,
             redemption: RedeemStatus::NotNeeded,
-            first_error: None,
             trace: RoundTrace {
                 round: 1,
                 ..RoundTrace::default()
@@ -184,21 +153,22 @@ impl ElicitContext {
     /// With a replay guard, the state is redeemed when it is first used, not here.
     fn resume(&mut self, state: RoundState, opened: OpenedState) {
         let expires_at = opened.expires_at;
-        self.opened_state = Some(opened);
-        if self.server.sealer().has_replay_guard() {
+        let rules = &mut self.rules;
+        rules.opened_state = Some(opened);
+        if rules.server.sealer().has_replay_guard() {
             self.redemption = RedeemStatus::Pending;
         }
         self.trace.round = state.round.saturating_add(1);
-        self.trace.asked_at = expires_at.checked_sub(self.server.sealer().ttl());
-        self.answers.asked_before = Some(state.asked);
-        self.answers.carried = state.answers;
-        self.answers.reasks = state.reasks;
-        self.url_flows = state.url_flows;
+        self.trace.asked_at = expires_at.checked_sub(rules.server.sealer().ttl());
+        rules.answers.asked_before = Some(state.asked);
+        rules.answers.carried = state.answers;
+        rules.answers.reasks = state.reasks;
+        rules.url_flows = state.url_flows;
     }
 
     /// The protocol era of this request.
     pub fn era(&self) -> ProtocolEra {
-        self.era
+        self.rules.era
     }
 
     /// The client capabilities this request declared (2026-07-28) or the session declared
@@ -209,7 +179,7 @@ impl ElicitContext {
 
     /// The tool name, prompt name or resource URI of this request.
     pub fn target(&self) -> &str {
-        &self.call.target
+        &self.rules.call.target
     }
 
     /// The request's arguments (`{}` when absent).
@@ -219,7 +189,7 @@ impl ElicitContext {
 
     /// The authenticated principal, if one was given.
     pub fn principal(&self) -> Option<&str> {
-        self.call.principal.as_deref()
+        self.rules.call.principal.as_deref()
     }
 
     /// Records the first error a question ended in (see `first_error`).
@@ -227,7 +197,7 @@ impl ElicitContext {
         if let Err(e) = &result
             && let Some(error) = e.as_error()
         {
-            self.failed(error);
+            self.rules.failed(error);
         }
         result
     }
@@ -273,9 +243,9 @@ impl ElicitContext {
         digest: &str,
     ) -> Result<Option<InputResponse>, Interrupt> {
         self.redeem_state().await.map_err(Interrupt::error)?;
-        let found = self.answers.lookup(key, digest)?;
+        let found = self.rules.answers.lookup(key, digest)?;
         if let Some(response) = &found
-            && self.answers.fresh
+            && self.rules.answers.fresh
         {
             self.trace_answer(key, response, None);
         }
@@ -284,16 +254,26 @@ impl ElicitContext {
 
     /// The keys of this round's questions.
     pub(crate) fn pending_keys(&self) -> Vec<&str> {
-        self.answers.pending.keys().map(String::as_str).collect()
+        self.rules
+            .answers
+            .pending
+            .keys()
+            .map(String::as_str)
+            .collect()
     }
 
     /// Adds a question to this round (2026-07-28).
     pub(crate) fn ask_in_round(&mut self, key: &str, digest: &str, request: InputRequest) {
-        self.answers.ask(key, digest, request);
+        self.rules.answers.ask(key, digest, request);
     }
 
     pub(crate) fn binding(&self) -> Binding<'_> {
-        self.call.binding()
+        self.rules.binding()
+    }
+
+    /// The server this request is handled by.
+    pub(crate) fn server(&self) -> &ElicitServer {
+        &self.rules.server
     }
 
     async fn input_inner(
@@ -302,9 +282,9 @@ impl ElicitContext {
         digest: &str,
         request: InputRequest,
     ) -> Result<InputResponse, Interrupt> {
-        match self.era {
+        match self.rules.era {
             ProtocolEra::Legacy2025 => {
-                let Some(peer) = self.peer.clone() else {
+                let Some(peer) = self.rules.peer.clone() else {
                     return Err(Interrupt::error(JsonRpcError::new(
                         INTERNAL_ERROR,
                         "no back channel to send the request on: give the context a legacy peer",
@@ -315,22 +295,26 @@ impl ElicitContext {
             }
             // 2026-07-28: `negotiate` admits no other era.
             _ => {
-                if !MRTR_METHODS.contains(&self.call.method.as_str()) {
+                let method = &self.rules.call.method;
+                if !MRTR_METHODS.contains(&method.as_str()) {
                     return Err(Interrupt::error(JsonRpcError::new(
                         INTERNAL_ERROR,
                         format!(
-                            "`{}` cannot ask for input: only tools/call, prompts/get and resources/read can",
-                            self.call.method
+                            "`{method}` cannot ask for input: only tools/call, prompts/get and resources/read can",
                         ),
                         None,
                     )));
                 }
-                if self.url.as_mut().is_some_and(|url| url.take_again(key)) {
+                let rules = &mut self.rules;
+                if rules
+                    .url_mode_built()
+                    .is_some_and(|url| url.take_again(key))
+                {
                     // A URL question asked again: the accept this request carried is spent.
-                    self.answers.forget(key);
+                    rules.answers.forget(key);
                 }
                 match self.lookup(key, digest).await? {
-                    Some(response) => Ok(self.answers.defined_only(key, &request, response)),
+                    Some(response) => Ok(self.rules.answers.defined_only(key, &request, response)),
                     None => {
                         self.ask_in_round(key, digest, request.for_2026());
                         Err(Interrupt::input_required())
@@ -370,70 +354,6 @@ impl InputChannel for ElicitContext {
     }
 
     fn rules(&mut self) -> ChannelRules<'_> {
-        ChannelRules::request(self)
-    }
-}
-
-/// The round's rules ([`ChannelRules`]) as this request keeps them.
-impl Round for ElicitContext {
-    fn keep_answer(&mut self, key: &str, kept: Value) {
-        self.answers.keep(key, kept);
-    }
-
-    fn max_reasks(&self) -> u8 {
-        self.server.max_reasks()
-    }
-
-    fn require_provenance(&mut self, key: &str) {
-        self.answers.strict_keys.insert(key.to_owned());
-    }
-
-    fn reask_under_way(&mut self, key: &str, origin: &str) -> Option<Reask> {
-        self.answers
-            .reasks
-            .get(key)
-            .filter(|reask| reask.is_for(origin))
-            .cloned()
-    }
-
-    /// On 2026-07-28 the re-ask travels in the sealed state; on 2025-11-25 the next `input`
-    /// sends it to the peer at once, and there is nothing to keep.
-    fn reasking(&mut self, key: &str, reask: &Reask) {
-        if self.era == ProtocolEra::Mrtr2026 {
-            self.answers.reask(key, reask.clone());
-        }
-    }
-
-    fn failed(&mut self, error: &JsonRpcError) {
-        if self.first_error.is_none() {
-            self.first_error = Some(error.clone());
-        }
-    }
-
-    fn request(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
-
-    /// On 2026-07-28 the flows travel in the sealed state from round to round; on
-    /// 2025-11-25 the handler waits for the page and then notifies the client.
-    fn url_mode(&mut self) -> Option<&mut UrlMode> {
-        if self.url.is_none() {
-            let follow = match self.era {
-                ProtocolEra::Legacy2025 => Follow::Waits {
-                    peer: self.peer.clone(),
-                },
-                // 2026-07-28: `negotiate` admits no other era.
-                _ => Follow::Rounds {
-                    flows: std::mem::take(&mut self.url_flows),
-                    opened_state: self.opened_state,
-                    again: Default::default(),
-                },
-            };
-            let mut mode = UrlMode::new(&self.server, self.binding(), follow);
-            mode.cancel = self.cancel.clone();
-            mode.progress = self.progress.clone();
-            self.url = Some(mode);
-        }
-        self.url.as_mut()
+        ChannelRules::request(&mut self.rules)
     }
 }

@@ -30,12 +30,12 @@ impl ElicitContext {
         } else {
             // Requests without a principal share one user's part of the pool.
             let user = principal_hash(
-                self.server.sealer().audience(),
+                self.rules.server.sealer().audience(),
                 self.principal().unwrap_or_default(),
             );
-            Some(self.server.url_wait(&user).ok_or_else(busy)?)
+            Some(self.rules.server.url_wait(&user).ok_or_else(busy)?)
         };
-        let within = self.server.sealer().ttl();
+        let within = self.rules.server.sealer().ttl();
         let asked = Instant::now();
         let answer = async {
             let sent = peer.request(request);
@@ -51,7 +51,7 @@ impl ElicitContext {
         };
         // A full pool may give the wait to a user who holds fewer: the call ends busy.
         let answer = UrlWait::unless_taken(wait.as_ref(), answer, || Err(busy()));
-        let response = Cancellation::unless(self.cancel.as_ref(), answer).await?;
+        let response = Cancellation::unless(self.rules.cancel.as_ref(), answer).await?;
         let response = InputResponse::from_value(response);
         self.trace_answer(key, &response, Some(asked.elapsed()));
         Ok(response)

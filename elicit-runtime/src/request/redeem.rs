@@ -7,7 +7,6 @@ use std::time::SystemTime;
 
 use super::ElicitContext;
 use super::trace::Escaped;
-use crate::channel::Round as _;
 use crate::wire::JsonRpcError;
 
 /// Where the state this request carried stands with the replay guard.
@@ -21,8 +20,8 @@ pub(crate) enum RedeemStatus {
     /// Redeemed by this request.
     Redeemed,
     /// Refused (replayed, or the guard could not decide in time); every later use fails the
-    /// same way.
-    Refused(JsonRpcError),
+    /// same way. Boxed: a context keeps no room for an error it rarely has.
+    Refused(Box<JsonRpcError>),
 }
 
 impl ElicitContext {
@@ -39,14 +38,15 @@ impl ElicitContext {
     pub(crate) async fn redeem_state(&mut self) -> Result<(), JsonRpcError> {
         match &self.redemption {
             RedeemStatus::NotNeeded | RedeemStatus::Redeemed => return Ok(()),
-            RedeemStatus::Refused(error) => return Err(error.clone()),
+            RedeemStatus::Refused(error) => return Err(JsonRpcError::clone(error)),
             RedeemStatus::Pending => {}
         }
-        let Some(opened) = self.opened_state else {
+        let Some(opened) = self.rules.opened_state else {
             self.redemption = RedeemStatus::NotNeeded;
             return Ok(());
         };
         let verdict = self
+            .rules
             .server
             .sealer()
             .redeem_state(opened.redemption(SystemTime::now()))
@@ -59,8 +59,8 @@ impl ElicitContext {
             Err(refused) => {
                 tracing::warn!(
                     target: "elicit",
-                    method = %Escaped(&self.call.method),
-                    target = %Escaped(&self.call.target),
+                    method = %Escaped(&self.rules.call.method),
+                    target = %Escaped(&self.rules.call.target),
                     round = self.trace.round,
                     reason = refused.reason(),
                     detail = %Escaped(&refused.to_string()),
@@ -68,8 +68,8 @@ impl ElicitContext {
                 );
                 // Uniform for every refusal; a store that did not answer says "retry".
                 let error = refused.client_error();
-                self.failed(&error);
-                self.redemption = RedeemStatus::Refused(error.clone());
+                self.rules.failed(&error);
+                self.redemption = RedeemStatus::Refused(Box::new(error.clone()));
                 Err(error)
             }
         }
@@ -84,7 +84,7 @@ impl ElicitContext {
     /// into the next one, so it redeems the state first (a refusal becomes the round's error).
     pub(crate) async fn settle<R>(&mut self, result: &Result<R, crate::interrupt::Interrupt>) {
         let continues = matches!(result, Err(interrupt) if interrupt.is_input_required());
-        if continues && self.era == crate::wire::ProtocolEra::Mrtr2026 {
+        if continues && self.rules.era == crate::wire::ProtocolEra::Mrtr2026 {
             // A refusal is recorded as the first error, which `finish` answers with.
             let _ = self.redeem_state().await;
         }

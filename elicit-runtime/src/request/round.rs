@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::channel::Reask;
-pub(crate) use crate::channel::UrlFlow;
+pub(crate) use crate::channel::{Carried, UrlFlow};
 use crate::keyed::Keyed;
 
 mod binary;
@@ -25,17 +25,4 @@ pub(crate) struct RoundState {
     pub round: u32,
     /// Key → the form question asked again because its answer failed the form's checks.
     pub reasks: BTreeMap<String, Reask>,
-}
-
-/// An answer, with the digest of the question it answers.
-///
-/// The answer stays JSON text: opening the state builds no `Value` (a handler that returns
-/// early may never read it), and sealing it again copies the text. The text was written by
-/// `serde_json` in this process or a replica holding the same keys, and comes back only
-/// inside an authenticated state, so it is not checked again until a handler reads it.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Carried {
-    pub digest: String,
-    /// The normalized elicitation result, or the sampling or roots result, as JSON text.
-    pub response: Box<str>,
 }

@@ -92,8 +92,8 @@ impl ElicitContext {
         });
         tracing::info!(
             target: "elicit",
-            method = %Escaped(&self.call.method),
-            target = %Escaped(&self.call.target),
+            method = %Escaped(&self.rules.call.method),
+            target = %Escaped(&self.rules.call.target),
             round = self.trace.round,
             key = %Escaped(key),
             action = action_of(response),
@@ -110,9 +110,9 @@ impl ElicitContext {
         }
         tracing::info!(
             target: "elicit",
-            method = %Escaped(&self.call.method),
-            target = %Escaped(&self.call.target),
-            era = self.era.version(),
+            method = %Escaped(&self.rules.call.method),
+            target = %Escaped(&self.rules.call.target),
+            era = self.rules.era.version(),
             round = self.trace.round,
             outcome,
             asked = %Escaped(&asked.join(",")),

@@ -5,14 +5,13 @@
 
 use std::time::{Duration, SystemTime};
 
-use super::ask::{bind, mode_of, outcome_for, read_completion};
+use super::ask::{bind, outcome_for, read_completion};
 use super::{Askable, UrlAnswer};
-use crate::channel::InputChannel;
+use crate::channel::{InputChannel, RoundRules, UrlMode};
 use crate::form::short_digest;
 use crate::interrupt::{Interrupt, UrlLink};
-use crate::request::ElicitContext;
 use crate::state::{Completion, canonical_json};
-use crate::wire::{ElicitMode, JsonRpcError, METHOD_TOOLS_CALL, ProtocolEra, UrlParams};
+use crate::wire::{JsonRpcError, METHOD_TOOLS_CALL, ProtocolEra, UrlParams};
 
 /// How many redeemed flows of one identical call are skipped before giving up.
 const MAX_GENERATIONS: u32 = 64;
@@ -35,46 +34,43 @@ pub(super) enum WithoutRound {
     Link,
 }
 
-/// The request behind `channel` and how its URL question goes back as the answer to the call,
-/// when the server's [`UrlSettings`](super::UrlSettings) say so (the link fallback for a
-/// client without URL mode, or `-32042` on 2025-11-25); `None`: it goes in a round.
+/// The round of the request behind `channel` and how its URL question goes back as the answer
+/// to the call, when the server's [`UrlSettings`](super::UrlSettings) say so (the link fallback
+/// for a client without URL mode, or `-32042` on 2025-11-25); `None`: it goes in a round.
 pub(super) fn without_round<C: InputChannel + ?Sized>(
     channel: &mut C,
-) -> Option<(&mut ElicitContext, WithoutRound)> {
-    let cx = channel
-        .rules()
-        .into_request()?
-        .downcast_mut::<ElicitContext>()?;
-    let settings = cx.server.url_settings();
-    let way = if cx.capabilities().supports(ElicitMode::Url) {
-        let required = settings.url_elicitation_required() && cx.era == ProtocolEra::Legacy2025;
+) -> Option<(&mut RoundRules, WithoutRound)> {
+    let round = channel.rules().into_round()?;
+    let settings = round.server.url_settings();
+    let way = if round.opens_urls {
+        let required = settings.url_elicitation_required() && round.era == ProtocolEra::Legacy2025;
         required.then_some(WithoutRound::Required)
     } else {
-        let link = settings.link_fallback() && cx.binding().method == METHOD_TOOLS_CALL;
+        let link = settings.link_fallback() && round.call.method == METHOD_TOOLS_CALL;
         link.then_some(WithoutRound::Link)
     }?;
-    Some((cx, way))
+    Some((round, way))
 }
 
 /// A URL question [`without_round`] picked.
 pub(super) async fn ask_without_round<T: Askable>(
-    cx: &mut ElicitContext,
+    round: &mut RoundRules,
     way: WithoutRound,
     state: T,
 ) -> Result<UrlAnswer<T>, Interrupt> {
     match way {
-        WithoutRound::Required => require_url_legacy(cx, state).await,
-        WithoutRound::Link => link_for(cx, state).await,
+        WithoutRound::Required => require_url_legacy(round.url_mode(), state).await,
+        WithoutRound::Link => link_for(round, state).await,
     }
 }
 
 async fn require_url_legacy<T: Askable>(
-    cx: &mut ElicitContext,
+    mode: &mut UrlMode,
     state: T,
 ) -> Result<UrlAnswer<T>, Interrupt> {
-    let single_use = cx.server.url_settings().single_use();
+    let single_use = mode.server.url_settings().single_use();
     let bound = bind(&state)?;
-    match derived_flow::<T>(cx, bound, single_use).await? {
+    match derived_flow::<T>(mode, bound, single_use).await? {
         Derived::Done(done) => outcome_for(done, state),
         Derived::Link { id, url, .. } => Err(Interrupt::error(
             JsonRpcError::url_elicitation_required(vec![UrlParams::for_2025(T::MESSAGE, url, id)]),
@@ -82,15 +78,16 @@ async fn require_url_legacy<T: Askable>(
     }
 }
 
-async fn link_for<T: Askable>(cx: &mut ElicitContext, state: T) -> Result<UrlAnswer<T>, Interrupt> {
+/// The link as the call's answer; `round` keeps it for adapters that see only "not an error".
+async fn link_for<T: Askable>(round: &mut RoundRules, state: T) -> Result<UrlAnswer<T>, Interrupt> {
     // Completions found through a link are always single use: the link is in the model's
     // hands, and one finished page must not answer two calls.
     let bound = bind(&state)?;
-    match derived_flow::<T>(cx, bound, true).await? {
+    match derived_flow::<T>(round.url_mode(), bound, true).await? {
         Derived::Done(done) => outcome_for(done, state),
         Derived::Link { url, valid_for, .. } => {
             let link = UrlLink::new(T::MESSAGE, url, valid_for);
-            cx.link = Some(link.clone());
+            round.link = Some(Box::new(link.clone()));
             Err(Interrupt::link(link))
         }
     }
@@ -105,11 +102,10 @@ async fn link_for<T: Askable>(cx: &mut ElicitContext, state: T) -> Result<UrlAns
 /// minted there is still valid), and mints in its own. Past [`MAX_GENERATIONS`] redeemed
 /// flows in one window, the call is refused until the window ends.
 async fn derived_flow<T: Askable>(
-    cx: &mut ElicitContext,
+    mode: &UrlMode,
     bound: super::Bound,
     single_use: bool,
 ) -> Result<Derived, Interrupt> {
-    let mode = mode_of(cx)?;
     let store = mode.store()?;
     let principal = mode.principal()?;
     let sealer = mode.server.sealer();

@@ -7,8 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::round::Carried;
-use crate::channel::Reask;
+use super::Reask;
 use crate::interrupt::Interrupt;
 use crate::keyed::Keyed;
 use crate::wire::Normalized;
@@ -221,6 +220,20 @@ pub(crate) enum Response {
     Text(Box<str>),
     Value(Value),
     Fresh,
+}
+
+/// An answer carried from round to round in `requestState`, with the digest of the question
+/// it answers.
+///
+/// The answer stays JSON text: opening the state builds no `Value` (a handler that returns
+/// early may never read it), and sealing it again copies the text. The text was written by
+/// `serde_json` in this process or a replica holding the same keys, and comes back only
+/// inside an authenticated state, so it is not checked again until a handler reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Carried {
+    pub digest: String,
+    /// The normalized elicitation result, or the sampling or roots result, as JSON text.
+    pub response: Box<str>,
 }
 
 impl From<Carried> for Resolved {
