@@ -6,11 +6,11 @@
 //!
 //! **Reviewed and versioned apart.** This crate is generic web authentication, not
 //! elicitation: it has its own version line and its own review, and the elicitation crates'
-//! 1.0 (`elicit-rmcp`, `elicit-runtime`, `elicit-axum`, …) does not cover it. It depends on no
-//! elicit crate. An elicit server needs only that its MCP requests carry their user (over
-//! rmcp: `elicit_rmcp::Principal::from_http_extension`), and that its pages find the same user
-//! for the browser (`elicit_axum::BrowserUser`): this crate, another authentication layer or
-//! your company's SSO serve it the same way.
+//! 1.0 (`elicit-rmcp`, `elicit-runtime`, `elicit-axum`, …) does not cover it. Without its
+//! `signin` feature it depends on no elicit crate. An elicit server needs only that its MCP
+//! requests carry their user (over rmcp: `elicit_rmcp::Principal::from_http_extension`), and
+//! that its pages find the same user for the browser (`elicit_axum::BrowserUser`): this crate,
+//! another authentication layer or your company's SSO serve it the same way.
 //!
 //! You bring the check itself ([`VerifyToken`]): look the token up, or validate a JWT from
 //! your authorization server. Whatever it accepts, it must have been issued **for this
@@ -59,10 +59,65 @@
 //! );
 //! # Ok::<(), elicit_axum_auth::BearerError>(())
 //! ```
+//!
+//! # The browser's sign-in (feature `signin`)
+//!
+//! The browser that opens an elicitation link carries no bearer token, so elicit-axum's pages
+//! ask who its user is (`elicit_axum::BrowserUser`). [`SignIn`] answers for a server whose
+//! tokens an authorization server issues: the browser signs in at that same server (the
+//! authorization code grant with PKCE, then its userinfo endpoint's `sub`), and a sealed
+//! cookie keeps the user, the same subject your [`VerifyToken`] gives that person's bearer
+//! token. [`discover`] reads the server's endpoints from its metadata.
+//!
+#![cfg_attr(feature = "signin", doc = "```")]
+#![cfg_attr(not(feature = "signin"), doc = "```ignore")]
+//! use elicit_axum::oauth::{OAuth, OAuthProvider};
+//! use elicit_axum_auth::SignIn;
+//! use elicit_runtime::ElicitServer;
+//! use elicit_runtime::state::{KeyRing, StateSealer};
+//! use elicit_runtime::url::UrlSettings;
+//! # struct Github;
+//! # impl elicit_axum::oauth::OAuthHook for Github {
+//! #     async fn connected(&self, _: elicit_axum::oauth::Connection<'_>) -> Result<Option<serde_json::Value>, String> { Ok(None) }
+//! # }
+//!
+//! let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
+//! let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "mcp.example.com"))
+//!     .with_url(url);
+//! // Your authorization server, this app registered there (or `discover(issuer, id).await?`).
+//! let issuer = OAuthProvider::new(
+//!     "auth.example.com",
+//!     "https://auth.example.com/authorize",
+//!     "https://auth.example.com/token",
+//!     "mcp-server",
+//! )
+//! .with_client_secret("client-secret")
+//! .with_account_url("https://auth.example.com/userinfo");
+//! // Back at https://mcp.example.com/signin/callback: register it there.
+//! let sign_in = SignIn::new(&server, issuer)?;
+//! // The browser's user of an OAuth connection (or a `SecretPage`): signed in on the way.
+//! let github = OAuth::github(&server, "client-id", "client-secret", sign_in.clone(), Github)?;
+//! let browsers: axum::Router = github.routes().merge(sign_in.routes());
+//! # let _ = browsers;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "signin")]
+mod discovery;
 mod header;
 mod metadata;
+#[cfg(feature = "signin")]
+mod signin;
 mod url;
+
+#[cfg(feature = "signin")]
+#[cfg_attr(docsrs, doc(cfg(feature = "signin")))]
+pub use discovery::discover;
+#[cfg(feature = "signin")]
+#[cfg_attr(docsrs, doc(cfg(feature = "signin")))]
+pub use signin::SignIn;
 
 use std::fmt;
 use std::future::Future;
@@ -85,7 +140,7 @@ use metadata::Resource;
 /// scopes when [`BearerAuth::with_scopes`] requires some), or `None` for one that is unknown,
 /// expired, revoked, or issued for another resource. The subject is what the principal is,
 /// so it must be the same string the landing page's `elicit_axum::BrowserUser` finds for
-/// that user's browser (with `elicit_axum::oauth::SignIn`, the same `sub`).
+/// that user's browser (with this crate's `SignIn`, feature `signin`, the same `sub`).
 ///
 /// The token reaching it is one `Authorization: Bearer` header's, of RFC 6750's syntax
 /// (anything else was refused with `400`), and still attacker-controlled: look it up by its
@@ -207,6 +262,40 @@ impl fmt::Display for BearerError {
 }
 
 impl std::error::Error for BearerError {}
+
+/// Why a [`SignIn`] (or [`discover`]) refused its settings: found at start-up, not on the
+/// first sign-in (the provider, the issuer's metadata, in words).
+///
+/// ```
+/// # use elicit_axum::oauth::OAuthProvider;
+/// # let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
+/// #     elicit_runtime::state::KeyRing::generate(), "app"));
+/// let no_redirect = OAuthProvider::github("id", "secret");
+/// let error = elicit_axum_auth::SignIn::new(&server, no_redirect).unwrap_err();
+/// assert!(error.to_string().starts_with("the provider github has no redirect URL"));
+/// ```
+#[cfg(feature = "signin")]
+#[cfg_attr(docsrs, doc(cfg(feature = "signin")))]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignInError(String);
+
+#[cfg(feature = "signin")]
+impl fmt::Display for SignInError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(feature = "signin")]
+impl std::error::Error for SignInError {}
+
+/// elicit-axum's refusal of the provider's settings, in its words.
+#[cfg(feature = "signin")]
+impl From<elicit_axum::oauth::OAuthError> for SignInError {
+    fn from(error: elicit_axum::oauth::OAuthError) -> Self {
+        SignInError(error.to_string())
+    }
+}
 
 /// Bearer-token authentication for the routes it [protects](BearerAuth::protect), with the
 /// resource's metadata document (see [the crate](crate)).

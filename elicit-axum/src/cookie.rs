@@ -1,5 +1,5 @@
-//! The route's own cookies (the OAuth and sign-in nonces, the local browser's claim): one shape
-//! for all.
+//! The route's own cookies (the OAuth nonces, the local browser's claim, a sign-in's): one
+//! shape for all.
 //! Over https a cookie is `__Host-` and `Secure` (this origin only, never sent in clear); on an
 //! `http://` loopback origin, for development, it has its plain name, which browsers keep
 //! there. Always `Path=/`, `HttpOnly` and `SameSite=Lax` (sent on the top-level navigation
@@ -8,17 +8,40 @@
 use http::header;
 use http::request::Parts;
 
-/// A cookie of the route's, by its base name.
+/// A cookie of this origin's pages, by its base name: over https `__Host-` and `Secure` (this
+/// origin only, never sent in clear), on an `http://` loopback origin its plain name (which
+/// browsers keep there); always `Path=/`, `HttpOnly` and `SameSite=Lax` (sent on the top-level
+/// navigation back from a provider, never readable by script). The shape of the landing
+/// route's own cookies, for a page or sign-in of yours beside it.
+///
+/// ```
+/// use axum::http::Request;
+/// use elicit_axum::RouteCookie;
+///
+/// let session = RouteCookie::new("app_session", "__Host-app_session", true);
+/// assert_eq!(
+///     session.set("abc", Some(3600)),
+///     "__Host-app_session=abc; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600; Secure"
+/// );
+/// let request = Request::get("/").header("cookie", "a=1; __Host-app_session=abc").body(()).unwrap();
+/// assert_eq!(session.read(&request.into_parts().0), Some("abc"));
+/// ```
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct RouteCookie {
+pub struct RouteCookie {
     name: &'static str,
     host_name: &'static str,
     secure: bool,
 }
 
 impl RouteCookie {
-    /// The cookie `name` (`host_name` is the same with `__Host-` in front), secure or not.
-    pub(crate) const fn new(name: &'static str, host_name: &'static str, secure: bool) -> Self {
+    /// The cookie `name` (`host_name` is the same with `__Host-` in front), secure (its page is
+    /// served over https) or not.
+    ///
+    /// ```
+    /// let dev = elicit_axum::RouteCookie::new("app_session", "__Host-app_session", false);
+    /// assert_eq!(dev.set("", Some(0)), "app_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
+    /// ```
+    pub const fn new(name: &'static str, host_name: &'static str, secure: bool) -> Self {
         RouteCookie {
             name,
             host_name,
@@ -36,7 +59,12 @@ impl RouteCookie {
 
     /// `Set-Cookie` for `value`, kept `max_age` seconds (`None`: for the browser's session;
     /// `Some(0)`: cleared).
-    pub(crate) fn set(self, value: &str, max_age: Option<u64>) -> String {
+    ///
+    /// ```
+    /// let cookie = elicit_axum::RouteCookie::new("n", "__Host-n", false);
+    /// assert_eq!(cookie.set("v", None), "n=v; Path=/; HttpOnly; SameSite=Lax");
+    /// ```
+    pub fn set(self, value: &str, max_age: Option<u64>) -> String {
         let max_age = max_age.map_or(String::new(), |secs| format!("; Max-Age={secs}"));
         let secure = if self.secure { "; Secure" } else { "" };
         format!(
@@ -46,7 +74,15 @@ impl RouteCookie {
     }
 
     /// The value the request's cookies carry, if not empty.
-    pub(crate) fn read(self, parts: &Parts) -> Option<&str> {
+    ///
+    /// ```
+    /// use axum::http::Request;
+    ///
+    /// let cookie = elicit_axum::RouteCookie::new("n", "__Host-n", false);
+    /// let request = Request::get("/").header("cookie", "n=").body(()).unwrap();
+    /// assert_eq!(cookie.read(&request.into_parts().0), None);
+    /// ```
+    pub fn read(self, parts: &Parts) -> Option<&str> {
         let name = self.name();
         parts
             .headers

@@ -232,6 +232,7 @@ use ::axum::routing::get;
 use http::{HeaderValue, StatusCode, header};
 
 pub use browser::BrowserUser;
+pub use cookie::RouteCookie;
 pub use hook::{ConnectHook, ConnectStep, OpenedLink};
 pub use local::LocalBrowser;
 pub use secret::{Secret, SecretField};

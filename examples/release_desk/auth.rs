@@ -2,7 +2,7 @@
 //!
 //! It issues its users' access tokens. An MCP client sends one on `/mcp` (`Authorization:
 //! Bearer alice-token`), which elicit-axum-auth's `BearerAuth` checks with [`Issuer`]'s
-//! `VerifyToken`. A browser signs in at its `/authorize` page through elicit-axum's `SignIn`
+//! `VerifyToken`. A browser signs in at its `/authorize` page through elicit-axum-auth's `SignIn`
 //! (the authorization code grant with PKCE, then `/userinfo`'s `sub`). Both name the same
 //! user, so a connect link serves only the person whose MCP request made it. Your real one
 //! (Keycloak, Auth0, Entra ID, …) is an `OAuthProvider` of its endpoints, as

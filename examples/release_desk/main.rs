@@ -3,7 +3,7 @@
 //! One axum app serves everything: `/mcp` (rmcp's streamable HTTP, behind elicit-axum-auth's
 //! bearer-token check, whose user is the principal, with the resource metadata MCP clients
 //! read at `/.well-known/oauth-protected-resource/mcp`), `/connect` and `/oauth/callback`
-//! (elicit-axum's ready OAuth connection to GitHub) and `/signin/callback` (elicit-axum's
+//! (elicit-axum's ready OAuth connection to GitHub) and `/signin/callback` (elicit-axum-auth's
 //! `SignIn`: the browser that opens a link signs in at the same authorization server that
 //! issued the MCP client's token, and comes back). That server and GitHub are fakes, each on a
 //! loopback port of its own: `auth.rs` stands in for your identity provider, with the users
@@ -42,8 +42,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use elicit_axum::oauth::{Connection, OAuth, OAuthHook, SignIn};
-use elicit_axum_auth::{Authenticated, BearerAuth};
+use elicit_axum::oauth::{Connection, OAuth, OAuthHook};
+use elicit_axum_auth::{Authenticated, BearerAuth, SignIn};
 use elicit_rmcp::state::{KeyRing, StateSealer};
 use elicit_rmcp::url::UrlSettings;
 use elicit_rmcp::{Answer, Elicit, ElicitEnum, ElicitForm, ElicitHandler, ElicitServer};

@@ -4,6 +4,7 @@
 //! nonce. A callback from another browser (login CSRF: an attacker's code sent to the victim's
 //! browser), for another user, replayed, or after expiry opens nothing.
 
+use http::request::Parts;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -49,47 +50,23 @@ pub(super) fn seal(
 }
 
 /// The flow `state` started and the nonce it is bound to, if it was sealed for this provider,
-/// this user and one of this browser's `nonces`, has not expired, and was not used before (the
-/// sealer's replay guard).
-pub(super) async fn open<'n>(
+/// this user and one of the nonces of this browser's `cookie`, has not expired, and was not
+/// used before (the sealer's replay guard).
+pub(super) async fn open<'p>(
     sealer: &StateSealer,
     provider: &str,
     user: &str,
-    nonces: &[&'n str],
+    cookie: NonceCookie,
+    parts: &'p Parts,
     state: &str,
-) -> Result<(Started, &'n str), String> {
+) -> Result<(Started, &'p str), String> {
     let bound = |nonce: &str| binding(provider, user, nonce);
-    redeem_for_any(sealer, nonces, state, bound).await
-}
-
-/// The payload of `state` and the nonce it is bound to, if `binding` of one of `nonces`
-/// opens it, and it was not used before (the sealer's replay guard): the check of every
-/// callback that comes back to the browser that started its flow.
-pub(super) async fn redeem_for_any<'a, 'n, P: serde::de::DeserializeOwned>(
-    sealer: &StateSealer,
-    nonces: &[&'n str],
-    state: &str,
-    binding: impl Fn(&str) -> Binding<'a>,
-) -> Result<(P, &'n str), String> {
-    let mut refused = "no nonce cookie".to_owned();
-    for nonce in nonces {
-        match sealer.open_now::<P>(state, &binding(nonce)) {
-            Ok(opened) => {
-                sealer
-                    .redeem(&opened, std::time::SystemTime::now())
-                    .await
-                    .map_err(|e| e.reason().to_owned())?;
-                return Ok((opened.payload, nonce));
-            }
-            Err(e) => refused = e.reason().to_owned(),
-        }
-    }
-    Err(refused)
+    cookie.redeem(parts, sealer, state, bound).await
 }
 
 /// The cookie that holds the browser's nonces (`__Host-elicit_oauth` over https).
 pub(super) fn nonce_cookie(secure: bool) -> NonceCookie {
-    NonceCookie(RouteCookie::new(
+    NonceCookie::new(RouteCookie::new(
         "elicit_oauth",
         "__Host-elicit_oauth",
         secure,

@@ -9,23 +9,35 @@ use http::{HeaderValue, StatusCode, header};
 use serde_json::Value;
 
 use super::binding;
-use super::{Connection, Inner, OAuthHook, OAuthToken, grant};
+use super::{Connection, Inner, OAuthHook, OAuthToken};
 use crate::hook::OpenedLink;
 
-/// The callback's query, as the provider sends it.
-pub(super) struct Query {
-    pub(super) state: Option<String>,
-    pub(super) code: Option<String>,
-    pub(super) error: Option<String>,
+/// The query of a provider's callback (`?code=…&state=…`, or `?error=…&state=…`), as
+/// [`OAuth`](super::OAuth)'s callback route reads it: a parameter given twice is ambiguous, and
+/// reads as empty.
+///
+/// ```
+/// use elicit_axum::oauth::CallbackQuery;
+///
+/// let back = axum::http::Request::get("/signin/callback?code=c1&state=s&state=t").body(()).unwrap();
+/// let query = CallbackQuery::of(&back.into_parts().0);
+/// assert_eq!((query.code.as_deref(), query.state.as_deref(), query.error), (Some("c1"), Some(""), None));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CallbackQuery {
+    /// `state`: what the flow sealed when it sent the browser to the provider.
+    pub state: Option<String>,
+    /// `code`: the authorization code to trade for a token.
+    pub code: Option<String>,
+    /// `error`: the provider's reason it issued no code (`access_denied`).
+    pub error: Option<String>,
 }
 
-impl Query {
-    pub(super) fn of(parts: &Parts) -> Query {
-        let mut query = Query {
-            state: None,
-            code: None,
-            error: None,
-        };
+impl CallbackQuery {
+    /// The query of `parts`'s URI (see [the type](CallbackQuery)).
+    pub fn of(parts: &Parts) -> CallbackQuery {
+        let mut query = CallbackQuery::default();
         let pairs = form_urlencoded::parse(parts.uri.query().unwrap_or("").as_bytes());
         for (name, value) in pairs {
             let slot = match &*name {
@@ -51,15 +63,14 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
         Ok(_) => return refused(inner, "no browser user"),
         Err(response) => return response,
     };
-    let query = Query::of(&parts);
-    // Login CSRF: a callback in a browser that did not start this flow has none of its nonces.
-    let nonces = inner.cookie.nonces(&parts);
+    let query = CallbackQuery::of(&parts);
     let Some(state) = query.state.filter(|s| !s.is_empty()) else {
         return refused(inner, "no state");
     };
+    // Login CSRF: a callback in a browser that did not start this flow has none of its nonces.
     let provider = &inner.provider.name;
     let (started, nonce) =
-        match binding::open(&inner.sealer, provider, &user, &nonces, &state).await {
+        match binding::open(&inner.sealer, provider, &user, inner.cookie, &parts, &state).await {
             Ok(started) => started,
             Err(reason) => return refused(inner, &format!("state refused: {reason}")),
         };
@@ -79,7 +90,9 @@ pub(super) async fn serve<H: OAuthHook>(inner: &Inner<H>, parts: Parts) -> Respo
     };
     let outcome = match (query.code.filter(|c| !c.is_empty()), query.error) {
         (Some(code), None) => {
-            grant::exchange(&inner.provider, &inner.http, &code, &started.verifier).await
+            (inner.http)
+                .exchange(&inner.provider, &code, &started.verifier)
+                .await
         }
         (_, Some(error)) => Err(format!(
             "the provider did not authorize the connection ({})",
@@ -128,9 +141,8 @@ async fn account<H>(inner: &Inner<H>, token: &OAuthToken) -> Result<Option<Value
         return Ok(None);
     };
     let provider = &inner.provider.name;
-    super::account::fetch(&inner.http, provider, url, token.access_token())
-        .await
-        .map(Some)
+    let account = inner.http.account(provider, url, token.access_token());
+    account.await.map(Some)
 }
 
 /// The uniform refusal (403): the reason goes to the log only. The nonce cookie stays: a

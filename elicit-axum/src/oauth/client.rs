@@ -9,8 +9,8 @@
 //! answer's last byte. An `https` endpoint is reached through the HTTP proxy the environment
 //! names, if any (`HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`: [`proxy`](super::proxy)).
 //!
-//! It is also the [`oauth2`] crate's client ([`AsyncHttpClient`]), so the code exchange goes
-//! through it with the same rules.
+//! It is also the [`oauth2`] crate's client ([`AsyncHttpClient`], as [`Oauth2Client`]), so the
+//! code exchange goes through it with the same rules.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -45,22 +45,43 @@ pub(super) struct Answer {
     pub(super) body: Bytes,
 }
 
-/// The client (cheap to clone: its connection pool is shared).
+/// The client [`OAuth`](super::OAuth) asks a provider's endpoints with (token, account, an
+/// issuer's metadata), for a flow of your own beside it: hyper's, over rustls with the Mozilla
+/// roots and the environment's HTTPS proxy; it never follows a redirect, reads at most 64 KiB
+/// of an answer, and gives up after 10 s. Cheap to clone: its connection pool is shared.
+///
+/// ```
+/// use elicit_axum::oauth::ProviderClient;
+///
+/// let client = ProviderClient::new()?;
+/// # let _ = client;
+/// # Ok::<(), elicit_axum::oauth::OAuthError>(())
+/// ```
 #[derive(Clone)]
-pub(super) struct Http {
+pub struct ProviderClient {
     client: Client<HttpsConnector<Connector>, Full<Bytes>>,
 }
 
-impl Http {
+impl std::fmt::Debug for ProviderClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProviderClient").finish_non_exhaustive()
+    }
+}
+
+impl ProviderClient {
     /// The client: HTTP/1.1, `https` through rustls with the Mozilla roots (and the
     /// environment's proxy), plain `http` for the loopback endpoints the provider's checks let
-    /// through, idle connections kept 90 s.
-    pub(super) fn new() -> Result<Http, OAuthError> {
-        Http::through(Matcher::from_env())
+    /// through, idle connections kept 90 s. Refuses only TLS settings rustls cannot build.
+    ///
+    /// ```
+    /// assert!(elicit_axum::oauth::ProviderClient::new().is_ok());
+    /// ```
+    pub fn new() -> Result<ProviderClient, OAuthError> {
+        ProviderClient::through(Matcher::from_env())
     }
 
-    /// [`new`](Http::new), through the proxies `proxies` names.
-    pub(super) fn through(proxies: Matcher) -> Result<Http, OAuthError> {
+    /// [`new`](ProviderClient::new), through the proxies `proxies` names.
+    pub(super) fn through(proxies: Matcher) -> Result<ProviderClient, OAuthError> {
         // The process's provider when the application chose one, as reqwest does; else ring,
         // whatever else the tree enables of rustls (so no "which provider" panic). rustls
         // deprecates ring's for its lack of post-quantum key exchange: an application that
@@ -83,7 +104,7 @@ impl Http {
             .pool_timer(TokioTimer::new())
             .pool_idle_timeout(Duration::from_secs(90))
             .build(https);
-        Ok(Http { client })
+        Ok(ProviderClient { client })
     }
 
     /// `request`'s answer, or why there is none (the text says why, never the URL).
@@ -110,7 +131,7 @@ impl Http {
     }
 }
 
-/// Why [`Http`] has no answer for `oauth2` (the text of [`Http::send`]'s error).
+/// Why [`ProviderClient`] has no answer for `oauth2` (the text of [`ProviderClient::send`]'s error).
 #[derive(Debug)]
 pub(super) struct NoAnswer(String);
 
@@ -122,7 +143,11 @@ impl std::fmt::Display for NoAnswer {
 
 impl std::error::Error for NoAnswer {}
 
-impl<'c> AsyncHttpClient<'c> for Http {
+/// The client as the [`oauth2`] crate's ([`AsyncHttpClient`]), for the code exchange (a clone:
+/// the pool is shared).
+pub(super) struct Oauth2Client(pub(super) ProviderClient);
+
+impl<'c> AsyncHttpClient<'c> for Oauth2Client {
     type Error = NoAnswer;
     type Future = Pin<Box<dyn Future<Output = Result<HttpResponse, NoAnswer>> + Send + 'c>>;
 
@@ -138,7 +163,7 @@ impl<'c> AsyncHttpClient<'c> for Http {
             .entry(header::USER_AGENT)
             .or_insert(HeaderValue::from_static(USER_AGENT));
         Box::pin(async move {
-            let answer = self.send(request).await.map_err(NoAnswer)?;
+            let answer = self.0.send(request).await.map_err(NoAnswer)?;
             let mut response = HttpResponse::new(answer.body.to_vec());
             *response.status_mut() = answer.status;
             *response.headers_mut() = answer.headers;

@@ -1,6 +1,7 @@
 //! The authorization code grant with PKCE (RFC 6749 §4.1, RFC 7636 with `S256`), by the
-//! [`oauth2`] crate: the authorize URL the browser is sent to, and the code traded for a token
-//! at the token endpoint, over our [`Http`] client (its `AsyncHttpClient`).
+//! [`oauth2`] crate: the redirect that sends the browser to the authorize endpoint, and the
+//! code traded for a token at the token endpoint, over our [`ProviderClient`] (its
+//! `AsyncHttpClient`).
 //!
 //! What is ours is the glue: the provider's settings as an `oauth2` client, the token as
 //! [`OAuthToken`], and one plain reason when there is none ([`NO_TOKEN`]: a provider's error,
@@ -14,7 +15,10 @@ use oauth2::{
     TokenResponse, TokenUrl,
 };
 
-use super::client::Http;
+use ::axum::response::{IntoResponse, Response};
+use http::{HeaderValue, StatusCode, header};
+
+use super::client::{Oauth2Client, ProviderClient};
 use super::{OAuthProvider, OAuthToken};
 
 /// What the flow fails with when the token endpoint issues no token (the details go to the log).
@@ -50,7 +54,7 @@ fn client(provider: &OAuthProvider) -> Result<Client, String> {
 
 /// `provider`'s authorize URL for a flow: its own query kept, then `response_type=code`, the
 /// client id, `state`, the PKCE `challenge` (`S256`), the redirect URL and `scopes`.
-pub(super) fn authorize_url(
+fn authorize_url(
     provider: &OAuthProvider,
     state: &str,
     challenge: PkceCodeChallenge,
@@ -65,18 +69,78 @@ pub(super) fn authorize_url(
     Ok(url.into())
 }
 
-/// The code traded for a token at `provider`'s token endpoint, with the PKCE verifier; why
-/// not goes to the log, and the flow fails with [`NO_TOKEN`].
-pub(super) async fn exchange(
-    provider: &OAuthProvider,
-    http: &Http,
-    code: &str,
-    verifier: &str,
-) -> Result<OAuthToken, String> {
-    trade(provider, http, code, verifier).await.map_err(|why| {
-        tracing::warn!(target: "elicit", provider = %provider.name.escape_debug(), error = %why.escape_debug(), "OAuth code exchange failed");
-        NO_TOKEN.to_owned()
-    })
+impl ProviderClient {
+    /// The authorization code `code` traded for a token at `provider`'s token endpoint, with
+    /// the PKCE `verifier` the flow started with (its client credentials by HTTP Basic auth,
+    /// or in the body: [`OAuthProvider::with_credentials_in_body`]). Why not goes to the log,
+    /// and the error is the one plain reason the flow fails with, "the provider did not issue
+    /// a token" (a provider's error, GitHub's `200` with an error object, an answer that is no
+    /// JSON token response, a redirect, an answer over 64 KiB or later than 10 s).
+    ///
+    /// ```no_run
+    /// # async fn run(provider: elicit_axum::oauth::OAuthProvider, code: &str, verifier: &str)
+    /// #     -> Result<(), Box<dyn std::error::Error>> {
+    /// let client = elicit_axum::oauth::ProviderClient::new()?;
+    /// let token = client.exchange(&provider, code, verifier).await?;
+    /// println!("{:?}", token.scopes());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn exchange(
+        &self,
+        provider: &OAuthProvider,
+        code: &str,
+        verifier: &str,
+    ) -> Result<OAuthToken, String> {
+        let client = Oauth2Client(self.clone());
+        trade(provider, &client, code, verifier).await.map_err(|why| {
+            tracing::warn!(target: "elicit", provider = %provider.name.escape_debug(), error = %why.escape_debug(), "OAuth code exchange failed");
+            NO_TOKEN.to_owned()
+        })
+    }
+}
+
+impl OAuthProvider {
+    /// The redirect (`303`, `Cache-Control: no-store`) that sends the browser to this
+    /// provider's authorize endpoint: the authorization code grant with `state`, the PKCE
+    /// challenge (`S256`) of `verifier`, the redirect URL and `scopes`, setting `set_cookie`
+    /// (the browser's nonces: [`NonceCookie`](super::NonceCookie)). How [`OAuth`](super::OAuth)
+    /// starts a connection, for a flow of your own (a sign-in): seal the verifier into `state`,
+    /// and trade the code with it on the way back ([`ProviderClient::exchange`]).
+    ///
+    /// ```
+    /// use elicit_axum::oauth::OAuthProvider;
+    ///
+    /// let issuer = OAuthProvider::new("auth", "https://auth.example.com/authorize",
+    ///     "https://auth.example.com/token", "mcp-server")
+    ///     .with_redirect_url("https://mcp.example.com/signin/callback");
+    /// let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    /// let sent = issuer.authorize_redirect("sealed", verifier, ["openid".to_owned()], "n=1")?;
+    /// assert_eq!(sent.status(), 303);
+    /// assert!(sent.headers()["location"].to_str()?.contains("&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"));
+    /// assert_eq!(sent.headers()["set-cookie"], "n=1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn authorize_redirect(
+        &self,
+        state: &str,
+        verifier: &str,
+        scopes: impl IntoIterator<Item = String>,
+        set_cookie: &str,
+    ) -> Result<Response, String> {
+        let verifier = PkceCodeVerifier::new(verifier.to_owned());
+        let challenge = PkceCodeChallenge::from_code_verifier_sha256(&verifier);
+        let authorize = authorize_url(self, state, challenge, scopes.into_iter())?;
+        let location = HeaderValue::try_from(authorize)
+            .map_err(|_| format!("the authorize URL of {} is not a header value", self.name))?;
+        let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response();
+        let headers = response.headers_mut();
+        if let Ok(value) = HeaderValue::from_str(set_cookie) {
+            headers.insert(header::SET_COOKIE, value);
+        }
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        Ok(response)
+    }
 }
 
 /// [`exchange`] through any of `oauth2`'s clients (the tests give it canned answers).
@@ -130,7 +194,6 @@ fn refusal<E: std::error::Error>(error: &BasicRequestTokenError<E>) -> String {
 mod tests {
     use std::convert::Infallible;
 
-    use http::{HeaderValue, StatusCode, header};
     use oauth2::{HttpRequest, HttpResponse};
 
     use super::*;

@@ -16,12 +16,12 @@
 //! or fails the flow, and the tool reads it as `UrlAnswer::Completed` or `Failed`. The token
 //! never passes through the MCP client or the model.
 //!
-//! The provider's endpoints (token, account, an issuer's metadata) are asked over rustls with
-//! the Mozilla roots, and through the HTTP proxy of `HTTPS_PROXY` (or `ALL_PROXY`) unless
+//! The provider's endpoints (token, account) are asked over rustls with the Mozilla roots
+//! ([`ProviderClient`]), and through the HTTP proxy of `HTTPS_PROXY` (or `ALL_PROXY`) unless
 //! `NO_PROXY` names the host, by a `CONNECT` tunnel the TLS runs inside. To use another rustls
 //! crypto provider than ring (aws-lc-rs, for post-quantum key exchange), install it as the
 //! process default (`rustls::crypto::CryptoProvider::install_default`) before building
-//! [`OAuth`] or [`SignIn`].
+//! [`OAuth`].
 //!
 //! Over `https` the nonce cookie is `__Host-elicit_oauth` (`Secure`, this origin only); on a
 //! plain-`http` loopback callback, for development, it is `elicit_oauth`, which browsers keep
@@ -86,22 +86,28 @@
 //! request was sealed to:
 //!
 //! * a stdio server, with one local user: [`LocalBrowser`](crate::LocalBrowser);
-//! * an HTTP server whose MCP clients hold tokens from an authorization server: [`SignIn`],
-//!   which signs the browser in at that same server (OpenID Connect) and keeps the user in a
-//!   sealed cookie;
+//! * an HTTP server whose MCP clients hold tokens from an authorization server: the
+//!   `elicit-axum-auth` crate's `SignIn` (feature `signin`), which signs the browser in at that
+//!   same server (OpenID Connect) and keeps the user in a sealed cookie;
 //! * an app with a login of its own: a function reading its session, as above.
+//!
+//! # A flow of your own
+//!
+//! A page of yours that sends the browser to a provider and back (a sign-in) runs the same
+//! grant with the pieces the connection is made of: [`OAuthProvider::settle`] and
+//! [`OAuthProvider::authorize_redirect`] on the way out, [`CallbackQuery`],
+//! [`NonceCookie::redeem`] and [`ProviderClient::exchange`] and
+//! [`account`](ProviderClient::account) on the way back.
 
 mod account;
 mod binding;
 mod callback;
 mod client;
-mod discovery;
 mod grant;
 mod nonces;
 mod provider;
 mod proxy;
 mod scope;
-mod signin;
 mod token;
 
 use std::fmt;
@@ -109,10 +115,9 @@ use std::future::Future;
 use std::sync::Arc;
 
 use ::axum::Router;
-use ::axum::response::{IntoResponse, Response};
+use ::axum::response::Response;
 use ::axum::routing::get;
 use http::request::Parts;
-use http::{HeaderValue, StatusCode, header};
 use serde_json::Value;
 
 use super::LandingRoute;
@@ -125,10 +130,10 @@ use elicit_runtime::url::LandingPage;
 use crate::BrowserUser;
 use crate::any_browser::AnyBrowser;
 use binding::Started;
-use client::Http;
-use nonces::NonceCookie;
-pub use provider::OAuthProvider;
-pub use signin::SignIn;
+pub use callback::CallbackQuery;
+pub use client::ProviderClient;
+pub use nonces::NonceCookie;
+pub use provider::{OAuthProvider, check_url};
 pub use token::{Connection, OAuthToken};
 
 /// What the application does with a connection: keep the token the provider issued for a user
@@ -214,7 +219,7 @@ struct Inner<H> {
     page: LandingPage,
     texts: PageTexts,
     cookie: NonceCookie,
-    http: Http,
+    http: ProviderClient,
 }
 
 impl<H: OAuthHook> OAuth<H> {
@@ -235,7 +240,7 @@ impl<H: OAuthHook> OAuth<H> {
         hook: H,
     ) -> Result<Self, OAuthError> {
         provider.settle(server, "/oauth/callback")?;
-        let http = Http::new()?;
+        let http = ProviderClient::new()?;
         Ok(OAuth {
             inner: Arc::new(Inner {
                 cookie: binding::nonce_cookie(provider.secure()),
@@ -344,32 +349,6 @@ impl<H: OAuthHook> OAuth<H> {
     }
 }
 
-/// The redirect that sends the browser to `provider`'s authorize endpoint (the code grant with
-/// `state`, the PKCE `challenge` and `scopes`), setting `cookie` (the browser's nonces), never
-/// cached: how both the connection and the sign-in start.
-fn to_provider(
-    provider: &OAuthProvider,
-    state: &str,
-    challenge: oauth2::PkceCodeChallenge,
-    scopes: impl Iterator<Item = String>,
-    cookie: &str,
-) -> Result<Response, String> {
-    let authorize = grant::authorize_url(provider, state, challenge, scopes)?;
-    let location = HeaderValue::try_from(authorize).map_err(|_| {
-        format!(
-            "the authorize URL of {} is not a header value",
-            provider.name
-        )
-    })?;
-    let mut response = (StatusCode::SEE_OTHER, [(header::LOCATION, location)]).into_response();
-    let headers = response.headers_mut();
-    if let Ok(value) = HeaderValue::from_str(cookie) {
-        headers.insert(header::SET_COOKIE, value);
-    }
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    Ok(response)
-}
-
 impl<H: OAuthHook> ConnectHook for OAuth<H> {
     async fn subject(&self, parts: &Parts) -> Result<String, Response> {
         self.inner.browser.subject(parts).await
@@ -384,7 +363,7 @@ impl<H: OAuthHook> ConnectHook for OAuth<H> {
         };
         let inner = &self.inner;
         let nonce = oauth2::CsrfToken::new_random().into_secret();
-        let (challenge, verifier) = oauth2::PkceCodeChallenge::new_random_sha256();
+        let (_, verifier) = oauth2::PkceCodeChallenge::new_random_sha256();
         let started = Started {
             handle: link.handle().to_owned(),
             verifier: verifier.into_secret(),
@@ -405,7 +384,8 @@ impl<H: OAuthHook> ConnectHook for OAuth<H> {
             .map_or(0, |left| left.as_secs());
         let cookie = inner.cookie.add(parts, &nonce, max_age);
         let scopes = inner.provider.scopes_for(link.state());
-        let response = match to_provider(&inner.provider, &state, challenge, scopes, &cookie) {
+        let sent = (inner.provider).authorize_redirect(&state, &started.verifier, scopes, &cookie);
+        let response = match sent {
             Ok(response) => response,
             Err(reason) => return ConnectStep::fail(reason),
         };

@@ -218,8 +218,45 @@ impl OAuthProvider {
     }
 
     /// The provider's name.
+    ///
+    /// ```
+    /// assert_eq!(elicit_axum::oauth::OAuthProvider::google("id", "s").name(), "google");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The scopes asked for ([`with_scopes`](Self::with_scopes)).
+    ///
+    /// ```
+    /// let google = elicit_axum::oauth::OAuthProvider::google("id", "s").with_scopes(["openid"]);
+    /// assert_eq!(google.scopes(), ["openid"]);
+    /// ```
+    pub fn scopes(&self) -> &[String] {
+        &self.scopes
+    }
+
+    /// The endpoint that says whose account a token is
+    /// ([`with_account_url`](Self::with_account_url)), if any.
+    ///
+    /// ```
+    /// let github = elicit_axum::oauth::OAuthProvider::github("id", "s");
+    /// assert_eq!(github.account_url(), Some("https://api.github.com/user"));
+    /// ```
+    pub fn account_url(&self) -> Option<&str> {
+        self.account_url.as_deref()
+    }
+
+    /// This app's callback URL ([`with_redirect_url`](Self::with_redirect_url), or the one
+    /// [`settle`](Self::settle) chose), if any.
+    ///
+    /// ```
+    /// let github = elicit_axum::oauth::OAuthProvider::github("id", "s")
+    ///     .with_redirect_url("https://mcp.example.com/oauth/callback");
+    /// assert_eq!(github.redirect_url(), Some("https://mcp.example.com/oauth/callback"));
+    /// ```
+    pub fn redirect_url(&self) -> Option<&str> {
+        self.redirect_url.as_deref()
     }
 
     /// The path of the callback URL, where the callback route is mounted.
@@ -241,8 +278,15 @@ impl OAuthProvider {
     }
 
     /// Whether the callback is served over `https` (then the binding cookie is a `__Host-`
-    /// cookie, `Secure`); `http` is loopback development.
-    pub(super) fn secure(&self) -> bool {
+    /// cookie, `Secure`: [`RouteCookie::new`](crate::RouteCookie::new)); `http` is loopback
+    /// development.
+    ///
+    /// ```
+    /// let github = elicit_axum::oauth::OAuthProvider::github("id", "s");
+    /// assert!(!github.clone().with_redirect_url("http://127.0.0.1:8765/cb").secure());
+    /// assert!(github.with_redirect_url("https://mcp.example.com/cb").secure());
+    /// ```
+    pub fn secure(&self) -> bool {
         self.redirect_url
             .as_deref()
             .is_some_and(|url| url.starts_with("https://"))
@@ -250,13 +294,25 @@ impl OAuthProvider {
 }
 
 impl OAuthProvider {
-    /// The provider as the server uses it: its redirect URL `default_path` on the server's URL
-    /// origin when it has none, and every setting checked at start-up.
-    pub(super) fn settle(
-        &mut self,
-        server: &ElicitServer,
-        default_path: &str,
-    ) -> Result<(), OAuthError> {
+    /// The provider as `server` uses it, what [`OAuth::new`](super::OAuth::new) does first:
+    /// its redirect URL `default_path` on the server's URL origin when it has none, and every
+    /// setting checked at start-up (a client id, a redirect URL with a path other than
+    /// `/connect`, endpoints [`check_url`] takes).
+    ///
+    /// ```
+    /// use elicit_axum::oauth::OAuthProvider;
+    /// use elicit_runtime::ElicitServer;
+    /// use elicit_runtime::state::{KeyRing, StateSealer};
+    /// use elicit_runtime::url::UrlSettings;
+    ///
+    /// let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
+    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app")).with_url(url);
+    /// let mut github = OAuthProvider::github("id", "secret");
+    /// github.settle(&server, "/signin/callback")?;
+    /// assert_eq!(github.redirect_url(), Some("https://mcp.example.com/signin/callback"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn settle(&mut self, server: &ElicitServer, default_path: &str) -> Result<(), OAuthError> {
         if self.redirect_url.is_none() {
             self.redirect_url = server
                 .url_settings()
@@ -274,11 +330,11 @@ impl OAuthProvider {
                 "the provider {name} has no redirect URL: `OAuthProvider::with_redirect_url`, or the server's URL origin (`UrlSettings::with_origin`)"
             )));
         };
-        checked_url("the redirect URL", redirect)?;
-        checked_url("the authorize URL", &self.authorize_url)?;
-        checked_url("the token URL", &self.token_url)?;
+        check_url("the redirect URL", redirect)?;
+        check_url("the authorize URL", &self.authorize_url)?;
+        check_url("the token URL", &self.token_url)?;
         if let Some(account) = &self.account_url {
-            checked_url("the account URL", account)?;
+            check_url("the account URL", account)?;
         }
         match self.callback_path() {
             None | Some("/") => Err(OAuthError(format!(
@@ -292,8 +348,20 @@ impl OAuthProvider {
     }
 }
 
-/// `url`, if it is `https`, or `http` on a loopback host.
-pub(super) fn checked_url(what: &str, url: &str) -> Result<(), OAuthError> {
+/// Whether `url` is an endpoint or callback the `oauth` module takes: `https`, or plain `http`
+/// on a loopback host (`localhost`, `127.0.0.1`, `[::1]`), for development; else why not,
+/// naming it `what`.
+///
+/// ```
+/// use elicit_axum::oauth::check_url;
+///
+/// assert!(check_url("the issuer", "http://127.0.0.1:9000").is_ok());
+/// assert_eq!(
+///     check_url("the issuer", "http://auth.example.com").unwrap_err().to_string(),
+///     "the issuer must be https (http only on localhost, 127.0.0.1 or [::1]): http://auth.example.com"
+/// );
+/// ```
+pub fn check_url(what: &str, url: &str) -> Result<(), OAuthError> {
     if crate::origin::is_secure_or_loopback(url) {
         return Ok(());
     }

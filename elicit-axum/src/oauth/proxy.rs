@@ -81,7 +81,7 @@ mod tests {
     use tokio::net::TcpListener;
 
     use super::*;
-    use crate::oauth::client::Http;
+    use crate::oauth::client::ProviderClient;
 
     /// An HTTP proxy on loopback that records each request's head and tunnels every `CONNECT`
     /// to `target`, whatever host it names; its URL and what it was asked.
@@ -148,7 +148,7 @@ mod tests {
     #[tokio::test]
     async fn https_goes_through_the_proxy_by_a_tunnel_with_tls_inside() {
         let (proxy_url, asked) = proxy(tls_server().await).await;
-        let http = Http::through(Matcher::builder().https(proxy_url).build()).unwrap();
+        let http = ProviderClient::through(Matcher::builder().https(proxy_url).build()).unwrap();
         let error = http
             .send(get("https://provider.example/login/oauth/access_token"))
             .await
@@ -174,7 +174,7 @@ mod tests {
         tokio::spawn(async move { ::axum::serve(listener, app).await });
         let (proxy_url, asked) = proxy(address).await;
         let proxies = Matcher::builder().all(proxy_url).no("127.0.0.2").build();
-        let http = Http::through(proxies).unwrap();
+        let http = ProviderClient::through(proxies).unwrap();
         let answer = http
             .send(get(&format!("http://{address}/user")))
             .await

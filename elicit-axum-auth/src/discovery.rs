@@ -2,51 +2,52 @@
 //! Connect Discovery 1.0 (`{issuer}/.well-known/openid-configuration`), then RFC 8414
 //! (`/.well-known/oauth-authorization-server{path}`), as MCP clients look for them too.
 
+use elicit_axum::oauth::{OAuthProvider, ProviderClient, check_url};
 use http::Uri;
 use serde_json::Value;
 
-use super::account::get_json;
-use super::client::Http;
-use super::{OAuthError, OAuthProvider};
+use crate::SignInError;
 
-impl OAuthProvider {
-    /// The authorization server whose issuer identifier is `issuer`, its endpoints read from its
-    /// metadata: the authorize and token endpoints, and the userinfo endpoint as the account URL
-    /// ([`with_account_url`](Self::with_account_url)) when it has one. This app is registered
-    /// there as `client_id`; add its secret with [`with_client_secret`](Self::with_client_secret).
-    ///
-    /// It asks `{issuer}/.well-known/openid-configuration` (OpenID Connect Discovery 1.0), then
-    /// RFC 8414's `/.well-known/oauth-authorization-server{path}`, redirects not followed,
-    /// 10 s, at most 64 KiB. It refuses, at start-up, an issuer that is not `https` (plain
-    /// `http` on loopback), no metadata, metadata naming another issuer than `issuer`
-    /// exactly (a mix-up: both specs require the match), one without an authorize or token
-    /// endpoint, and one listing PKCE methods without `S256`. Client secrets go by HTTP Basic
-    /// auth unless the metadata lists only `client_secret_post`.
-    ///
-    /// ```no_run
-    /// use elicit_axum::oauth::{OAuthProvider, SignIn};
-    /// # async fn run(server: elicit_runtime::ElicitServer) -> Result<(), Box<dyn std::error::Error>> {
-    /// let issuer = OAuthProvider::discover("https://auth.example.com", "mcp-server")
-    ///     .await?
-    ///     .with_client_secret(std::env::var("AUTH_CLIENT_SECRET")?);
-    /// let sign_in = SignIn::new(&server, issuer)?;
-    /// # let _ = sign_in;
-    /// # Ok(())
-    /// # }
-    /// ```
-    pub async fn discover(issuer: &str, client_id: impl Into<String>) -> Result<Self, OAuthError> {
-        super::provider::checked_url("the issuer", issuer)?;
-        let refused = |why: String| OAuthError(format!("the issuer {issuer}: {why}"));
-        let http = Http::new()?;
-        let mut why = Vec::new();
-        for url in metadata_urls(issuer).map_err(refused)? {
-            match get_json(&http, &url, None).await {
-                Ok(metadata) => return from_metadata(issuer, &metadata, client_id.into()),
-                Err(e) => why.push(format!("{url}: {e}")),
-            }
+/// The authorization server whose issuer identifier is `issuer`, its endpoints read from its
+/// metadata: the authorize and token endpoints, and the userinfo endpoint as the account URL
+/// ([`OAuthProvider::with_account_url`]) when it has one, for a [`SignIn`](crate::SignIn).
+/// This app is registered there as `client_id`; add its secret with
+/// [`OAuthProvider::with_client_secret`].
+///
+/// It asks `{issuer}/.well-known/openid-configuration` (OpenID Connect Discovery 1.0), then
+/// RFC 8414's `/.well-known/oauth-authorization-server{path}`, redirects not followed,
+/// 10 s, at most 64 KiB. It refuses, at start-up, an issuer that is not `https` (plain
+/// `http` on loopback), no metadata, metadata naming another issuer than `issuer`
+/// exactly (a mix-up: both specs require the match), one without an authorize or token
+/// endpoint, and one listing PKCE methods without `S256`. Client secrets go by HTTP Basic
+/// auth unless the metadata lists only `client_secret_post`.
+///
+/// ```no_run
+/// use elicit_axum_auth::{SignIn, discover};
+/// # async fn run(server: elicit_runtime::ElicitServer) -> Result<(), Box<dyn std::error::Error>> {
+/// let issuer = discover("https://auth.example.com", "mcp-server")
+///     .await?
+///     .with_client_secret(std::env::var("AUTH_CLIENT_SECRET")?);
+/// let sign_in = SignIn::new(&server, issuer)?;
+/// # let _ = sign_in;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn discover(
+    issuer: &str,
+    client_id: impl Into<String>,
+) -> Result<OAuthProvider, SignInError> {
+    check_url("the issuer", issuer)?;
+    let refused = |why: String| SignInError(format!("the issuer {issuer}: {why}"));
+    let http = ProviderClient::new()?;
+    let mut why = Vec::new();
+    for url in metadata_urls(issuer).map_err(refused)? {
+        match http.get_json(&url, None).await {
+            Ok(metadata) => return from_metadata(issuer, &metadata, client_id.into()),
+            Err(e) => why.push(format!("{url}: {e}")),
         }
-        Err(refused(format!("no metadata ({})", why.join("; "))))
     }
+    Err(refused(format!("no metadata ({})", why.join("; "))))
 }
 
 /// Where `issuer`'s metadata may be, in the order asked.
@@ -76,8 +77,8 @@ fn from_metadata(
     issuer: &str,
     metadata: &Value,
     client_id: String,
-) -> Result<OAuthProvider, OAuthError> {
-    let refused = |why: String| Err(OAuthError(format!("the issuer {issuer}: {why}")));
+) -> Result<OAuthProvider, SignInError> {
+    let refused = |why: String| Err(SignInError(format!("the issuer {issuer}: {why}")));
     let text = |name: &str| metadata.get(name).and_then(Value::as_str);
     match text("issuer") {
         Some(named) if named == issuer => {}
@@ -161,10 +162,10 @@ mod tests {
         let provider = from_metadata(issuer, &good, "id".into()).unwrap();
         assert_eq!(provider.name(), issuer);
         assert_eq!(
-            provider.account_url.as_deref(),
+            provider.account_url(),
             Some("https://auth.example.com/userinfo")
         );
-        assert!(provider.credentials_in_body);
+        assert!(format!("{provider:?}").contains("credentials_in_body: true"));
         let refused = |mut metadata: Value, member: &str, value: Value| {
             metadata[member] = value;
             from_metadata(issuer, &metadata, "id".into())

@@ -3,6 +3,10 @@
 //! with PKCE; the user is a claim of its userinfo answer, `sub` by default), and a sealed
 //! session cookie keeps the user for a while. What the MCP spec's "connect" pattern asks: the
 //! page compares the browser session's subject with the one the MCP request was made as.
+//!
+//! The grant is elicit-axum's, as its OAuth connections run it: the provider settled and
+//! checked, the redirect, the callback's query, the nonce cookie's check of the sealed
+//! `state`, the code exchange and the userinfo question (`elicit_axum::oauth`).
 
 use std::fmt;
 use std::sync::Arc;
@@ -11,21 +15,16 @@ use std::time::Duration;
 use ::axum::Router;
 use ::axum::response::{IntoResponse, Redirect, Response};
 use ::axum::routing::get;
+use elicit_axum::oauth::{CallbackQuery, NonceCookie, OAuthProvider, ProviderClient};
+use elicit_axum::{BrowserUser, PageTexts, RouteCookie};
+use elicit_runtime::ElicitServer;
+use elicit_runtime::state::{Binding, StateSealer, args_digest};
 use http::request::Parts;
 use http::{HeaderValue, StatusCode, header};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::callback::Query;
-use super::client::Http;
-use super::grant;
-use super::nonces::NonceCookie;
-use super::{OAuthError, OAuthProvider, to_provider};
-use crate::BrowserUser;
-use crate::cookie::RouteCookie;
-use crate::texts::PageTexts;
-use elicit_runtime::ElicitServer;
-use elicit_runtime::state::{Binding, StateSealer, args_digest};
+use crate::SignInError;
 
 /// How long a sign-in lasts unless [`SignIn::with_session_lifetime`] says otherwise.
 const SESSION_LIFETIME: Duration = Duration::from_secs(60 * 60);
@@ -33,9 +32,13 @@ const SESSION_LIFETIME: Duration = Duration::from_secs(60 * 60);
 /// The longest subject kept: an identifier, not a document.
 const MAX_SUBJECT: usize = 256;
 
+/// What the sign-in fails with when the userinfo answer names nobody: the words of
+/// `ProviderClient::account`'s own failure (the details go to the log).
+const NO_ACCOUNT: &str = "the provider did not say whose account this is";
+
 /// The browser's sign-in at your authorization server: a [`BrowserUser`] for
-/// [`OAuth`](super::OAuth) (or any page) on an HTTP server whose bearer tokens that server
-/// issues.
+/// `elicit_axum::oauth::OAuth` (or any page of elicit-axum's, the secret page too) on an HTTP
+/// server whose bearer tokens that server issues.
 ///
 /// A browser without a session is sent to the provider's authorize endpoint (code grant with
 /// PKCE, `state` sealed with the server's keys and bound to a nonce cookie of this origin,
@@ -50,11 +53,12 @@ const MAX_SUBJECT: usize = 256;
 /// `elicit_session` on `http` loopback) for an hour
 /// ([`with_session_lifetime`](SignIn::with_session_lifetime)); then the browser is back on
 /// the page it asked for. That user must be the principal the MCP request was made as: the
-/// subject your bearer check (e.g. `elicit_axum_auth::VerifyToken`) gives the same person's bearer
-/// token.
+/// subject your bearer check (e.g. [`VerifyToken`](crate::VerifyToken)) gives the same
+/// person's bearer token.
 ///
 /// ```
-/// use elicit_axum::oauth::{OAuthProvider, SignIn};
+/// use elicit_axum::oauth::OAuthProvider;
+/// use elicit_axum_auth::SignIn;
 /// use elicit_runtime::ElicitServer;
 /// use elicit_runtime::state::{KeyRing, StateSealer};
 /// use elicit_runtime::url::UrlSettings;
@@ -63,7 +67,7 @@ const MAX_SUBJECT: usize = 256;
 /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "mcp.example.com"))
 ///     .with_url(url);
 /// // Your authorization server, and this app's registration there (or, from its metadata:
-/// // `OAuthProvider::discover("https://auth.example.com", "mcp-server").await?`).
+/// // `elicit_axum_auth::discover("https://auth.example.com", "mcp-server").await?`).
 /// let issuer = OAuthProvider::new(
 ///     "auth.example.com",
 ///     "https://auth.example.com/authorize",
@@ -99,7 +103,7 @@ struct Inner {
     nonce: NonceCookie,
     session: RouteCookie,
     texts: PageTexts,
-    http: Http,
+    http: ProviderClient,
 }
 
 impl fmt::Debug for SignIn {
@@ -133,20 +137,31 @@ struct Session {
 impl SignIn {
     /// Browsers sign in at `provider`, for the pages of the links `server` seals. Refuses, at
     /// start-up, a provider without a userinfo endpoint ([`OAuthProvider::with_account_url`])
-    /// and whatever [`OAuth::new`](super::OAuth::new) refuses. The redirect URL is the
+    /// and whatever `elicit_axum::oauth::OAuth::new` refuses. The redirect URL is the
     /// provider's or `/signin/callback` on the server's URL origin; the scopes are the
     /// provider's, `openid` when it has none.
-    pub fn new(server: &ElicitServer, mut provider: OAuthProvider) -> Result<Self, OAuthError> {
+    ///
+    /// ```
+    /// # use elicit_axum::oauth::OAuthProvider;
+    /// # let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
+    /// #     elicit_runtime::state::KeyRing::generate(), "app"));
+    /// let no_userinfo = OAuthProvider::google("id", "secret")
+    ///     .with_redirect_url("https://mcp.example.com/signin/callback");
+    /// assert_eq!(
+    ///     elicit_axum_auth::SignIn::new(&server, no_userinfo).unwrap_err().to_string(),
+    ///     "the sign-in at google needs its userinfo endpoint, to learn who signed in: `OAuthProvider::with_account_url`"
+    /// );
+    /// ```
+    pub fn new(server: &ElicitServer, mut provider: OAuthProvider) -> Result<Self, SignInError> {
         provider.settle(server, "/signin/callback")?;
-        // Kept apart, checked once: the provider's copy is not read again.
-        let Some(userinfo) = provider.account_url.take() else {
-            return Err(OAuthError(format!(
+        let Some(userinfo) = provider.account_url().map(str::to_owned) else {
+            return Err(SignInError(format!(
                 "the sign-in at {} needs its userinfo endpoint, to learn who signed in: `OAuthProvider::with_account_url`",
-                provider.name
+                provider.name()
             )));
         };
-        if provider.scopes.is_empty() {
-            provider.scopes.push("openid".to_owned());
+        if provider.scopes().is_empty() {
+            provider = provider.with_scopes(["openid"]);
         }
         let secure = provider.secure();
         let sealer = server.sealer().clone();
@@ -160,26 +175,26 @@ impl SignIn {
                     .without_replay_guard()
                     .with_ttl(SESSION_LIFETIME),
                 sealer,
-                nonce: NonceCookie(RouteCookie::new(
+                nonce: NonceCookie::new(RouteCookie::new(
                     "elicit_signin",
                     "__Host-elicit_signin",
                     secure,
                 )),
                 session: RouteCookie::new("elicit_session", "__Host-elicit_session", secure),
                 texts: PageTexts::default(),
-                http: Http::new()?,
+                http: ProviderClient::new()?,
             }),
         })
     }
 
     /// Browsers sign in at the authorization server whose issuer identifier is `issuer`, its
-    /// endpoints read from its metadata ([`OAuthProvider::discover`]), this app registered
+    /// endpoints read from its metadata ([`discover`](crate::discover)), this app registered
     /// there as `client_id` with `client_secret`: what [`new`](SignIn::new) does with that
     /// provider. Refuses, at start-up, what either refuses (an issuer whose metadata lists no
     /// `userinfo_endpoint` among them).
     ///
     /// ```no_run
-    /// use elicit_axum::oauth::SignIn;
+    /// use elicit_axum_auth::SignIn;
     /// # async fn run(server: elicit_runtime::ElicitServer) -> Result<(), Box<dyn std::error::Error>> {
     /// let secret = std::env::var("AUTH_CLIENT_SECRET")?;
     /// let sign_in = SignIn::discover(&server, "https://auth.example.com", "mcp-server", secret).await?;
@@ -192,8 +207,8 @@ impl SignIn {
         issuer: &str,
         client_id: impl Into<String>,
         client_secret: impl Into<String>,
-    ) -> Result<Self, OAuthError> {
-        let provider = OAuthProvider::discover(issuer, client_id).await?;
+    ) -> Result<Self, SignInError> {
+        let provider = crate::discover(issuer, client_id).await?;
         SignIn::new(server, provider.with_client_secret(client_secret))
     }
 
@@ -201,14 +216,15 @@ impl SignIn {
     /// bearer check gives the MCP request.
     ///
     /// ```
-    /// # use elicit_axum::oauth::{OAuthProvider, SignIn};
+    /// # use elicit_axum::oauth::OAuthProvider;
+    /// # use elicit_axum_auth::SignIn;
     /// # let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
     /// #     elicit_runtime::state::KeyRing::generate(), "app"));
     /// let github = OAuthProvider::github("id", "secret")
     ///     .with_redirect_url("https://mcp.example.com/signin/callback");
     /// let sign_in = SignIn::new(&server, github)?.with_subject_claim("login");
     /// # let _ = sign_in;
-    /// # Ok::<(), elicit_axum::oauth::OAuthError>(())
+    /// # Ok::<(), elicit_axum_auth::SignInError>(())
     /// ```
     #[must_use]
     pub fn with_subject_claim(mut self, claim: impl Into<String>) -> Self {
@@ -217,6 +233,18 @@ impl SignIn {
     }
 
     /// How long a browser stays signed in (an hour unless set; at most a day).
+    ///
+    /// ```
+    /// # use elicit_axum::oauth::OAuthProvider;
+    /// # let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
+    /// #     elicit_runtime::state::KeyRing::generate(), "app"));
+    /// # let issuer = OAuthProvider::github("id", "secret")
+    /// #     .with_redirect_url("https://mcp.example.com/signin/callback");
+    /// let workday = std::time::Duration::from_secs(8 * 60 * 60);
+    /// let sign_in = elicit_axum_auth::SignIn::new(&server, issuer)?.with_session_lifetime(workday);
+    /// # let _ = sign_in;
+    /// # Ok::<(), elicit_axum_auth::SignInError>(())
+    /// ```
     #[must_use]
     pub fn with_session_lifetime(mut self, lifetime: Duration) -> Self {
         let inner = Arc::make_mut(&mut self.inner);
@@ -228,7 +256,8 @@ impl SignIn {
     /// the server's URL origin.
     ///
     /// ```
-    /// # use elicit_axum::oauth::{OAuthProvider, SignIn};
+    /// # use elicit_axum::oauth::OAuthProvider;
+    /// # use elicit_axum_auth::SignIn;
     /// # use elicit_runtime::url::UrlSettings;
     /// # let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
     /// # let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
@@ -241,15 +270,23 @@ impl SignIn {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn redirect_url(&self) -> &str {
-        self.inner
-            .provider
-            .redirect_url
-            .as_deref()
-            .unwrap_or_default()
+        self.inner.provider.redirect_url().unwrap_or_default()
     }
 
     /// The callback route, at the redirect URL's path (`/signin/callback` by default). Mount
     /// it on the app beside the pages whose browser user this is.
+    ///
+    /// ```
+    /// # use elicit_axum::oauth::OAuthProvider;
+    /// # let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
+    /// #     elicit_runtime::state::KeyRing::generate(), "app"));
+    /// # let issuer = OAuthProvider::github("id", "secret")
+    /// #     .with_redirect_url("https://mcp.example.com/signin/callback");
+    /// let sign_in = elicit_axum_auth::SignIn::new(&server, issuer)?;
+    /// let app: axum::Router = sign_in.routes();
+    /// # let _ = app;
+    /// # Ok::<(), elicit_axum_auth::SignInError>(())
+    /// ```
     pub fn routes<S: Clone + Send + Sync + 'static>(&self) -> Router<S> {
         let path = self
             .inner
@@ -280,7 +317,7 @@ impl Inner {
     fn started_binding<'a>(&'a self, nonce: &str) -> Binding<'a> {
         Binding {
             method: "oauth/signin",
-            target: &self.provider.name,
+            target: self.provider.name(),
             args_digest: args_digest(&json!(nonce)),
             principal: None,
         }
@@ -290,7 +327,7 @@ impl Inner {
     fn session_binding(&self) -> Binding<'_> {
         Binding {
             method: "oauth/session",
-            target: &self.provider.name,
+            target: self.provider.name(),
             args_digest: args_digest(&json!(null)),
             principal: None,
         }
@@ -312,7 +349,7 @@ impl Inner {
         // Any `GET` gets here, another site's forced navigations too: they share the nonce of
         // the browser's sign-in under way rather than push it out.
         let fresh = oauth2::CsrfToken::new_random().into_secret();
-        let (challenge, verifier) = oauth2::PkceCodeChallenge::new_random_sha256();
+        let (_, verifier) = oauth2::PkceCodeChallenge::new_random_sha256();
         let max_age = self.sealer.ttl().as_secs();
         let (nonce, cookie) = self.nonce.shared(parts, fresh, max_age);
         let started = Started {
@@ -329,33 +366,33 @@ impl Inner {
                 return self.failed(&reason);
             }
         };
-        let scopes = self.provider.scopes.iter().cloned();
-        let response = match to_provider(&self.provider, &state, challenge, scopes, &cookie) {
+        let scopes = self.provider.scopes().iter().cloned();
+        let sent = (self.provider).authorize_redirect(&state, &started.verifier, scopes, &cookie);
+        let response = match sent {
             Ok(response) => response,
             Err(reason) => return self.failed(&reason),
         };
-        tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser sent to sign in");
+        tracing::info!(target: "elicit", provider = %self.provider.name().escape_debug(), "browser sent to sign in");
         response
     }
 
     /// `GET <callback>?code=…&state=…`: only the browser that was sent, with an unused
     /// `state`, signs in; then it goes back where it was.
     async fn callback(&self, parts: Parts) -> Response {
-        let query = Query::of(&parts);
+        let query = CallbackQuery::of(&parts);
         let Some(state) = query.state.filter(|s| !s.is_empty()) else {
             return self.refused("no state");
         };
         // The nonce of this sign-in, among those of the browser's sign-ins under way; a
         // callback the browser did not start (login CSRF) has none.
-        let nonces = self.nonce.nonces(&parts);
         let bound = |nonce: &str| self.started_binding(nonce);
-        let (started, _) =
-            match super::binding::redeem_for_any::<Started>(&self.sealer, &nonces, &state, bound)
-                .await
-            {
-                Ok(started) => started,
-                Err(reason) => return self.refused(&format!("state refused: {reason}")),
-            };
+        let redeemed = self
+            .nonce
+            .redeem::<Started>(&parts, &self.sealer, &state, bound);
+        let (started, _) = match redeemed.await {
+            Ok(started) => started,
+            Err(reason) => return self.refused(&format!("state refused: {reason}")),
+        };
         let code = match (query.code.filter(|c| !c.is_empty()), query.error) {
             (Some(code), None) => code,
             (_, Some(_)) => {
@@ -365,12 +402,13 @@ impl Inner {
             (None, None) => return self.failed("the provider sent no code"),
         };
         let subject = async {
-            let token =
-                grant::exchange(&self.provider, &self.http, &code, &started.verifier).await?;
-            let name = &self.provider.name;
-            let account =
-                super::account::fetch(&self.http, name, &self.userinfo, token.access_token())
-                    .await?;
+            let http = &self.http;
+            let token = http
+                .exchange(&self.provider, &code, &started.verifier)
+                .await?;
+            let name = self.provider.name();
+            let account = http.account(name, &self.userinfo, token.access_token());
+            let account = account.await?;
             // A string, or a number (GitHub's `id`).
             let subject = match account.get(&self.claim) {
                 Some(Value::String(s)) => s.clone(),
@@ -378,7 +416,7 @@ impl Inner {
                 _ => String::new(),
             };
             if subject.is_empty() || subject.len() > MAX_SUBJECT {
-                return Err(super::account::NO_ACCOUNT.to_owned());
+                return Err(NO_ACCOUNT.to_owned());
             }
             Ok(subject)
         };
@@ -397,7 +435,7 @@ impl Inner {
         let mut response = Redirect::to(local_path(&started.next)).into_response();
         let max_age = self.sessions.ttl().as_secs();
         set_cookie(&mut response, &self.session.set(&sealed, Some(max_age)));
-        tracing::info!(target: "elicit", provider = %self.provider.name.escape_debug(), "browser signed in");
+        tracing::info!(target: "elicit", provider = %self.provider.name().escape_debug(), "browser signed in");
         response
     }
 
@@ -412,12 +450,22 @@ impl Inner {
     /// browser's other sign-ins under way share it, and it ends with its `Max-Age`.
     fn failed(&self, reason: &str) -> Response {
         tracing::warn!(target: "elicit", reason = %reason.escape_debug(), "sign-in failed");
-        let mut response = self
-            .texts
-            .failed_page(Some("Sign-in failed"), Some(&crate::html::sentence(reason)));
+        let mut response =
+            (self.texts).failed_page(Some("Sign-in failed"), Some(&sentence(reason)));
         *response.status_mut() = StatusCode::FORBIDDEN;
         response
     }
+}
+
+/// A reason as the page shows it: capitalized, ending with a full stop.
+fn sentence(reason: &str) -> String {
+    let (first, rest) = reason.split_at(reason.chars().next().map_or(0, char::len_utf8));
+    let stop = if reason.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
+    format!("{}{rest}{stop}", first.to_uppercase())
 }
 
 /// `next` if it is a path on this origin, else `/`: never a redirect elsewhere.
@@ -437,7 +485,7 @@ fn set_cookie(response: &mut Response, cookie: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::local_path;
+    use super::{local_path, sentence};
 
     #[test]
     fn the_way_back_is_a_path_on_this_origin() {
@@ -449,5 +497,15 @@ mod tests {
         assert_eq!(local_path("/\\evil.example"), "/");
         assert_eq!(local_path("https://evil.example"), "/");
         assert_eq!(local_path(""), "/");
+    }
+
+    #[test]
+    fn a_reason_reads_as_a_sentence() {
+        assert_eq!(
+            sentence("the provider sent no code"),
+            "The provider sent no code."
+        );
+        assert_eq!(sentence("done."), "Done.");
+        assert_eq!(sentence(""), ".");
     }
 }

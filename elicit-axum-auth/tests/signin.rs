@@ -1,11 +1,13 @@
-//! The browser's sign-in at the authorization server (`oauth::SignIn`) against an issuer on
+//! The browser's sign-in at the authorization server (`SignIn`) against an issuer on
 //! loopback: a browser without a session is sent to sign in and comes back signed in, the
 //! callbacks an attacker can make a browser send sign nobody in (login CSRF), a cookie that is
 //! not ours asks to sign in again, and the connect page of an OAuth connection serves only the
 //! user who signed in.
 
+#[path = "../../elicit-axum/tests/common/mod.rs"]
 #[allow(dead_code)]
 mod common;
+#[path = "../../elicit-axum/tests/support/mod.rs"]
 mod support;
 
 use std::collections::HashMap;
@@ -23,7 +25,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use common::url::*;
 use elicit_axum::BrowserUser;
-use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider, SignIn};
+use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider};
+use elicit_axum_auth::{SignIn, discover};
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{KeyRing, StateSealer};
 use serde_json::{Value, json};
@@ -311,12 +314,8 @@ async fn the_issuers_endpoints_come_from_its_metadata() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let other = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
-    let error = |issuer: String| async move {
-        OAuthProvider::discover(&issuer, CLIENT_ID)
-            .await
-            .unwrap_err()
-            .to_string()
-    };
+    let error =
+        |issuer: String| async move { discover(&issuer, CLIENT_ID).await.unwrap_err().to_string() };
     // Served at `{other}/.well-known/oauth-authorization-server/tenant`, naming another
     // issuer than `{other}/tenant`: found by the RFC 8414 rule, refused for the name.
     assert_eq!(
