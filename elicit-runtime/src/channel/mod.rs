@@ -2,10 +2,15 @@
 //! ([`ElicitContext`](crate::ElicitContext)) and a running task's input
 //! ([`TaskInput`](crate::tasks::TaskInput)) implement it; forms, questions, sampling and roots
 //! requests ask through it, so asking is written once.
+//!
+//! Beside it, what its questions obey: the rules ([`ChannelRules`], `rules.rs`), the round a
+//! request keeps them in (`RoundRules`, `round_rules.rs`, which the context owns) with its
+//! answers (`answers.rs`), a form's re-ask (`reask.rs`) and URL mode (`url_mode.rs`).
 
 use std::future::Future;
 
 use crate::interrupt::Interrupt;
+
 mod answers;
 mod reask;
 mod round_rules;
