@@ -12,8 +12,8 @@ use http::request::Parts;
 ///
 /// This is the one seam between elicit's pages and your authentication: the landing route's
 /// OAuth connection and the secret page ask it, and nothing else. Ready ones:
-/// [`LocalBrowser`](crate::LocalBrowser) (stdio, one local user) and, with feature `oauth`,
-/// `oauth::SignIn` (the browser signs in at your authorization server). Your own login, your
+/// [`LocalBrowser`](crate::LocalBrowser) (stdio, one local user) and the `elicit-axum-auth`
+/// crate's `SignIn` (the browser signs in at your authorization server). Your own login, your
 /// company's SSO or another crate's sign-in plugs in the same way: a function
 /// `Fn(&Parts) -> Result<String, impl IntoResponse>` (its error a redirect to your sign-in, a
 /// status) or an impl of this trait. Whatever it is, the subject it gives must be the one the

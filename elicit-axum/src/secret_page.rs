@@ -80,7 +80,7 @@ impl SecretEntry<'_> {
 /// spent ones are kept in this process, so behind several replicas a form replayed to another
 /// one reaches its hook again, until the flow is recorded, which happens once).
 /// Who the browser's user is comes from a [`BrowserUser`]: [`LocalBrowser`](crate::LocalBrowser)
-/// on stdio, `oauth::SignIn` (feature `oauth`) or your login over HTTP, so another browser or
+/// on stdio, `elicit_axum_auth::SignIn` or your login over HTTP, so another browser or
 /// user cannot submit.
 ///
 /// The spec's `set_api_key`: the tool, the page and the server's vault, run through with a
