@@ -157,6 +157,9 @@ impl BindingBuf {
     }
 }
 
+// Hidden with the type: it would otherwise show on `Binding`'s page, naming a type users
+// cannot reach.
+#[doc(hidden)]
 impl From<Binding<'_>> for BindingBuf {
     fn from(b: Binding<'_>) -> Self {
         BindingBuf {
