@@ -63,11 +63,11 @@
 //! # The browser's sign-in (feature `signin`)
 //!
 //! The browser that opens an elicitation link carries no bearer token, so elicit-axum's pages
-//! ask who its user is (`elicit_axum::BrowserUser`). [`SignIn`] answers for a server whose
+//! ask who its user is (`elicit_axum::BrowserUser`). `SignIn` answers for a server whose
 //! tokens an authorization server issues: the browser signs in at that same server (the
 //! authorization code grant with PKCE, then its userinfo endpoint's `sub`), and a sealed
 //! cookie keeps the user, the same subject your [`VerifyToken`] gives that person's bearer
-//! token. [`discover`] reads the server's endpoints from its metadata.
+//! token. `discover` reads the server's endpoints from its metadata.
 //!
 #![cfg_attr(feature = "signin", doc = "```")]
 #![cfg_attr(not(feature = "signin"), doc = "```ignore")]
