@@ -22,7 +22,8 @@
 // - url (cancel, channel, form, interrupt, progress, server, state, waits, wire).
 // URL mode's parts that lower layers name stay with them (`UrlLink` in interrupt, `UrlSettings`
 // in server, the wait pool in waits, `UrlMode` in channel): in url, which asks through the
-// channel, they would tie it into a cycle. `url` re-exports them at their public paths.
+// channel, they would tie it into a cycle. `url` re-exports the public ones (`url::UrlLink`,
+// `url::UrlSettings`, `url::UrlMode`).
 // SDK and web-framework adapters are crates of their own (elicit-rmcp, elicit-axum: an
 // adapter's channel names its SDK's error as `InputChannel::Error`), and so are the
 // Redis-backed stores (elicit-redis) and the test helpers (elicit-testing), on this crate's
