@@ -251,14 +251,7 @@ fn confirm_in(setup: &Setup, handle: &str, user: &str, cookie: Option<&str>) -> 
             let uri = format!("/connect?elicitation={handle}");
             let headers = [SAME_ORIGIN, &[("cookie", cookie)]].concat();
             let form = form(&token_in(&html), "confirm");
-            send(
-                &setup.app,
-                axum::http::Method::POST,
-                &uri,
-                Some(user),
-                &headers,
-                &form,
-            )
+            send(&setup.app, Method::POST, &uri, Some(user), &headers, &form)
         }
     };
     assert_eq!(status, StatusCode::SEE_OTHER);
@@ -711,16 +704,9 @@ async fn the_github_shortcut_calls_back_on_the_servers_origin_with_the_links_sco
     // The browser on the server's origin: open the link, press Confirm.
     let uri = format!("/connect?elicitation={handle}");
     let host = &SAME_ORIGIN[..1];
-    let page = body(send(&app, axum::http::Method::GET, &uri, Some(ALICE), host, "").1);
+    let page = body(send(&app, Method::GET, &uri, Some(ALICE), host, "").1);
     let form = form(&token_in(&page), "confirm");
-    let (status, response) = send(
-        &app,
-        axum::http::Method::POST,
-        &uri,
-        Some(ALICE),
-        SAME_ORIGIN,
-        &form,
-    );
+    let (status, response) = send(&app, Method::POST, &uri, Some(ALICE), SAME_ORIGIN, &form);
     assert_eq!(status, StatusCode::SEE_OTHER);
     let location = response.headers()[header::LOCATION].to_str().unwrap();
     let query: HashMap<String, String> =

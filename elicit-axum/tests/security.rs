@@ -147,10 +147,7 @@ fn cross_site_posts_are_refused_with_403_before_anything_is_looked_up() {
     let f = fixture(Then::Complete);
     // Even with the right token (as if it had leaked), a cross-site post records nothing.
     let token = token_in(&get(&f.app, &f.handle, Some(ALICE)).1);
-    let asked = f
-        .hook
-        .subjects_asked
-        .load(std::sync::atomic::Ordering::SeqCst);
+    let asked = f.hook.subjects_asked.load(Ordering::SeqCst);
 
     let host = ("host", "app.example.com");
     let attempts: &[&[(&str, &str)]] = &[
@@ -195,9 +192,7 @@ fn cross_site_posts_are_refused_with_403_before_anything_is_looked_up() {
         assert_eq!(html, refused().1, "{headers:?}");
     }
     assert_eq!(
-        f.hook
-            .subjects_asked
-            .load(std::sync::atomic::Ordering::SeqCst),
+        f.hook.subjects_asked.load(Ordering::SeqCst),
         asked,
         "refused before the user was even looked up"
     );
@@ -243,7 +238,7 @@ fn the_right_token_records_once() {
     ));
     assert!(matches!(
         retry(&f.caller, &f.state),
-        elicit_runtime::UrlAnswer::Completed { .. }
+        UrlAnswer::Completed { .. }
     ));
 }
 

@@ -25,7 +25,7 @@ const FIRST_START: Duration = Duration::from_secs(300);
 const POLL: Duration = Duration::from_millis(100);
 
 /// The Chromium binary: `ELICIT_CHROMIUM`, else `chromium` or `chromium-browser` on `PATH`.
-pub fn find_chromium() -> Option<String> {
+pub(crate) fn find_chromium() -> Option<String> {
     if let Ok(path) = std::env::var("ELICIT_CHROMIUM")
         && !path.is_empty()
     {
@@ -46,7 +46,7 @@ pub fn find_chromium() -> Option<String> {
 type Waiting = Arc<Mutex<HashMap<u64, Sender<Value>>>>;
 
 /// A headless Chromium and its protocol pipe. Killed when dropped.
-pub struct Browser {
+pub(crate) struct Browser {
     child: Child,
     input: ChildStdin,
     next_id: u64,
@@ -56,13 +56,13 @@ pub struct Browser {
 
 impl Browser {
     /// Starts `chromium` headless with a fresh profile in `profile` (a directory it may fill).
-    pub fn launch(chromium: &str, profile: std::path::PathBuf) -> Browser {
+    pub(crate) fn launch(chromium: &str, profile: std::path::PathBuf) -> Browser {
         Browser::launch_with(chromium, profile, "")
     }
 
     /// [`Browser::launch`] with `extra` switches (shell words, e.g. quoted
     /// `--host-resolver-rules`).
-    pub fn launch_with(chromium: &str, profile: std::path::PathBuf, extra: &str) -> Browser {
+    pub(crate) fn launch_with(chromium: &str, profile: std::path::PathBuf, extra: &str) -> Browser {
         std::fs::create_dir_all(&profile).unwrap();
         // --no-sandbox: containers (and root) have no user namespaces for Chromium's sandbox;
         // the pages it loads here are the test's own, on loopback.
@@ -155,7 +155,7 @@ impl Browser {
     }
 
     /// Sends `method` (to `session`'s page, or the browser) and waits for its result.
-    pub fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+    pub(crate) fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
         self.call_within(session, method, params, TIMEOUT)
     }
 
@@ -221,7 +221,7 @@ impl Browser {
 
     /// Signs the browser in to `origin` as its login would: the `session` cookie, `HttpOnly`
     /// and `SameSite=Lax`.
-    pub fn sign_in(&mut self, session: &str, origin: &str, value: &str) {
+    pub(crate) fn sign_in(&mut self, session: &str, origin: &str, value: &str) {
         self.call(
             Some(session),
             "Network.setCookie",
@@ -231,7 +231,7 @@ impl Browser {
     }
 
     /// A new tab, attached: its session id.
-    pub fn new_page(&mut self) -> String {
+    pub(crate) fn new_page(&mut self) -> String {
         self.open_page(TIMEOUT).1
     }
 
@@ -255,7 +255,7 @@ impl Browser {
     }
 
     /// Evaluates `expression` in the page (DevTools is not bound by the page's CSP).
-    pub fn eval(&mut self, session: &str, expression: &str) -> Value {
+    pub(crate) fn eval(&mut self, session: &str, expression: &str) -> Value {
         self.try_eval(session, expression)
             .unwrap_or_else(|error| panic!("Runtime.evaluate failed: {error}"))
     }
@@ -268,7 +268,7 @@ impl Browser {
     }
 
     /// Evaluates `expression` in the page and waits for the promise it gives: its value.
-    pub fn eval_awaited(&mut self, session: &str, expression: &str) -> Value {
+    pub(crate) fn eval_awaited(&mut self, session: &str, expression: &str) -> Value {
         let result = self.call(
             Some(session),
             "Runtime.evaluate",
@@ -278,12 +278,12 @@ impl Browser {
     }
 
     /// Starts navigating to `url` (for a page that moves on by itself).
-    pub fn navigate(&mut self, session: &str, url: &str) {
+    pub(crate) fn navigate(&mut self, session: &str, url: &str) {
         self.call(Some(session), "Page.navigate", json!({"url": url}));
     }
 
     /// Navigates and waits until the document at `url` has loaded.
-    pub fn goto(&mut self, session: &str, url: &str) {
+    pub(crate) fn goto(&mut self, session: &str, url: &str) {
         self.navigate(session, url);
         self.wait_for(
             session,
@@ -296,7 +296,7 @@ impl Browser {
 
     /// Polls `condition` (a JS expression) until it is true. An evaluation the page's own
     /// navigation cuts short ("Inspected target navigated or closed") counts as not yet.
-    pub fn wait_for(&mut self, session: &str, condition: &str) {
+    pub(crate) fn wait_for(&mut self, session: &str, condition: &str) {
         let start = Instant::now();
         loop {
             match self.try_eval(session, &format!("!!({condition})")) {
@@ -314,7 +314,7 @@ impl Browser {
     }
 
     /// Clicks the middle of the element `selector` with the mouse, as a user would.
-    pub fn click(&mut self, session: &str, selector: &str) {
+    pub(crate) fn click(&mut self, session: &str, selector: &str) {
         let selector = serde_json::to_string(selector).unwrap();
         let at = self.eval(
             session,
@@ -335,7 +335,7 @@ impl Browser {
 
     /// Types `secret` in the secret page's first input and presses Save, as a person would, and
     /// waits for the page that says it was saved.
-    pub fn type_secret_and_save(&mut self, session: &str, secret: &str) {
+    pub(crate) fn type_secret_and_save(&mut self, session: &str, secret: &str) {
         self.click(session, "input#secret0");
         self.call(Some(session), "Input.insertText", json!({"text": secret}));
         self.eval(
@@ -351,7 +351,7 @@ impl Browser {
     }
 
     /// A PNG of the page as shown.
-    pub fn screenshot(&mut self, session: &str) -> Vec<u8> {
+    pub(crate) fn screenshot(&mut self, session: &str) -> Vec<u8> {
         use base64::Engine as _;
         let shot = self.call(
             Some(session),
@@ -395,7 +395,7 @@ fn is_navigation(error: &Value) -> bool {
 }
 
 /// Chromium and a runtime to serve with.
-pub fn chromium_and_runtime() -> (String, tokio::runtime::Runtime) {
+pub(crate) fn chromium_and_runtime() -> (String, tokio::runtime::Runtime) {
     let chromium = find_chromium().expect(
         "no Chromium: run scripts/chromium (installs Debian's `chromium`) or set ELICIT_CHROMIUM",
     );

@@ -21,7 +21,7 @@ use crate::support::*;
 
 /// The provider: `/authorize` is its consent page (Approve goes back to the app with a code),
 /// `/token` trades that code.
-pub fn provider() -> Router {
+pub(crate) fn provider() -> Router {
     async fn authorize(Query(q): Query<HashMap<String, String>>) -> Response {
         let back = format!(
             "{}?code=code-1&amp;state={}",
@@ -80,7 +80,7 @@ fn issuer() -> Router {
         }
         axum::Json(json!({"access_token": "at-alice", "token_type": "Bearer"})).into_response()
     }
-    async fn userinfo(headers: axum::http::HeaderMap) -> Response {
+    async fn userinfo(headers: http::HeaderMap) -> Response {
         match headers.get("authorization").and_then(|v| v.to_str().ok()) {
             Some("Bearer at-alice") => axum::Json(json!({"sub": ALICE})).into_response(),
             _ => StatusCode::UNAUTHORIZED.into_response(),
@@ -94,13 +94,13 @@ fn issuer() -> Router {
 
 /// alice is signed in to the app by its `session` cookie; tokens are kept by user.
 #[derive(Default)]
-pub struct App {
+pub(crate) struct App {
     pub tokens: Mutex<HashMap<String, String>>,
 }
 
 /// The issuer the app's `SignIn` sends browsers to: `provider()`'s `/issuer`, coming back to
 /// `origin`.
-pub fn issuer_provider(provider_origin: &str, origin: &str) -> OAuthProvider {
+pub(crate) fn issuer_provider(provider_origin: &str, origin: &str) -> OAuthProvider {
     OAuthProvider::new(
         "issuer",
         format!("{provider_origin}/issuer/authorize"),
@@ -121,7 +121,7 @@ impl OAuthHook for App {
 }
 
 /// Serves `app` on `listener` over TLS with a fresh self-signed certificate for 127.0.0.1.
-pub async fn serve_tls(listener: tokio::net::TcpListener, app: Router) {
+pub(crate) async fn serve_tls(listener: tokio::net::TcpListener, app: Router) {
     let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).unwrap();
     let key = rustls::pki_types::PrivateKeyDer::Pkcs8(certified.signing_key.serialize_der().into());
     let config = rustls::ServerConfig::builder()
@@ -150,13 +150,14 @@ pub async fn serve_tls(listener: tokio::net::TcpListener, app: Router) {
 
 /// The app for `server`: the connection to `github` with `hook`, and what says who the
 /// browser's user is (`provider_origin` serves the issuer, `origin` the app).
-pub type AppFor = Box<dyn FnOnce(&ElicitServer, OAuthProvider, Arc<App>, &str, &str) -> Router>;
+pub(crate) type AppFor =
+    Box<dyn FnOnce(&ElicitServer, OAuthProvider, Arc<App>, &str, &str) -> Router>;
 
 /// Brings `tab` to `link` (the app at `origin`, the provider at `provider_origin`).
-pub type Arrive = Box<dyn FnOnce(&mut cdp::Browser, &str, &str, &str, &str)>;
+pub(crate) type Arrive = Box<dyn FnOnce(&mut cdp::Browser, &str, &str, &str, &str)>;
 
 /// How a run's browser comes to the link's confirmation page, and its app.
-pub struct Arrival {
+pub(crate) struct Arrival {
     /// The app.
     pub app: AppFor,
     /// The way to the link.
@@ -169,7 +170,7 @@ pub struct Arrival {
 /// `https`: Confirm, the provider, the callback (coming to the link as `arrival` says). The
 /// nonce cookie as the browser held it while the provider had it (read on the provider's
 /// page), which the callback then clears.
-pub fn through_the_provider(tls: bool, arrival: Arrival) -> Value {
+pub(crate) fn through_the_provider(tls: bool, arrival: Arrival) -> Value {
     let (chromium, runtime) = cdp::chromium_and_runtime();
     let bind = |scheme: &str| {
         let listener = runtime

@@ -2,6 +2,6 @@
 //! by path so both crates test against one copy.
 
 #[path = "../../../elicit-runtime/tests/it/common_trace/mod.rs"]
-pub mod trace;
+pub(crate) mod trace;
 #[path = "../../../elicit-runtime/tests/it/common_url/mod.rs"]
-pub mod url;
+pub(crate) mod url;

@@ -28,7 +28,7 @@ use crate::common::url::*;
 
 /// What the test's connect logic does once the user confirmed.
 #[derive(Clone, Copy)]
-pub enum Then {
+pub(crate) enum Then {
     Complete,
     Fail,
     Redirect,
@@ -37,14 +37,14 @@ pub enum Then {
 }
 
 /// The browser user is the `x-user` header; no header is "not signed in" (a redirect).
-pub struct Hook {
+pub(crate) struct Hook {
     pub then: Then,
     pub subjects_asked: AtomicUsize,
     pub opened: Mutex<Vec<String>>,
 }
 
 impl Hook {
-    pub fn new(then: Then) -> Arc<Self> {
+    pub(crate) fn new(then: Then) -> Arc<Self> {
         Arc::new(Hook {
             then,
             subjects_asked: AtomicUsize::new(0),
@@ -86,7 +86,7 @@ impl ConnectHook for Hook {
 
 #[derive(Debug, serde::Serialize, serde::Deserialize, ElicitUrl)]
 #[elicit(message = "Pay the invoice", url = "https://pay.example.com/pay")]
-pub struct PayInvoice {
+pub(crate) struct PayInvoice {
     invoice: u64,
 }
 
@@ -94,14 +94,14 @@ type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The in-memory store, remembering every record that took.
 #[derive(Default)]
-pub struct Recording {
+pub(crate) struct Recording {
     inner: MemoryCompletionStore,
     taken: Mutex<Vec<Completion>>,
 }
 
 impl Recording {
     /// Every record that took, in order.
-    pub fn snapshot(&self) -> Vec<Completion> {
+    pub(crate) fn snapshot(&self) -> Vec<Completion> {
         self.taken.lock().unwrap().clone()
     }
 }
@@ -138,41 +138,41 @@ impl CompletionStore for Recording {
     }
 }
 
-pub fn store_and_server(sealer: StateSealer) -> (Arc<Recording>, ElicitServer) {
+pub(crate) fn store_and_server(sealer: StateSealer) -> (Arc<Recording>, ElicitServer) {
     let store = Arc::new(Recording::default());
     let server = ElicitServer::new(sealer).with_url(UrlSettings::new(store.clone()));
     (store, server)
 }
 
-pub fn sealer() -> StateSealer {
+pub(crate) fn sealer() -> StateSealer {
     StateSealer::new(KeyRing::new(1, [7; 32]), "issues-server")
 }
 
 /// The route served at [`ORIGIN`]: every request's `Host` is checked against it.
-pub fn app(server: &ElicitServer, hook: &Arc<Hook>) -> Router {
+pub(crate) fn app(server: &ElicitServer, hook: &Arc<Hook>) -> Router {
     let route = LandingRoute::new(LandingPage::new(server), hook.clone());
     route.with_origin(ORIGIN).into_router()
 }
 
-pub fn app_failing(server: &ElicitServer) -> Router {
+pub(crate) fn app_failing(server: &ElicitServer) -> Router {
     let route = LandingRoute::new(LandingPage::new(server), Hook::new(Then::Fail));
     route.with_origin(ORIGIN).into_router()
 }
 
 /// Round 1 as the caller, asking `state`: the link's handle and the state to retry with.
-pub fn start_with(caller: &Caller, state: ConnectGithub) -> (String, String) {
+pub(crate) fn start_with(caller: &Caller, state: ConnectGithub) -> (String, String) {
     let ask = async move |cx: &mut ElicitContext| state.clone().ask(cx).await;
     let round = input_required(block_on(caller.call(&caller.first(), ask)));
     (handle_of(&url_request(&round)), state_of(&round))
 }
 
-pub fn start(caller: &Caller) -> (String, String) {
+pub(crate) fn start(caller: &Caller) -> (String, String) {
     start_with(caller, bound())
 }
 
 /// A server whose store remembers its records, alice's first round asking `ConnectGithub`
 /// (its link's handle, the state to retry with), and the route with a [`Hook`] doing `then`.
-pub struct Fixture {
+pub(crate) struct Fixture {
     pub store: Arc<Recording>,
     pub server: ElicitServer,
     pub caller: Caller,
@@ -182,7 +182,7 @@ pub struct Fixture {
     pub app: Router,
 }
 
-pub fn fixture(then: Then) -> Fixture {
+pub(crate) fn fixture(then: Then) -> Fixture {
     let (store, server) = store_and_server(sealer());
     let caller = Caller::new(&server, Some(ALICE));
     let (handle, state) = start(&caller);
@@ -200,10 +200,10 @@ pub fn fixture(then: Then) -> Fixture {
 }
 
 /// Where the route is served.
-pub const ORIGIN: &str = "https://app.example.com";
+pub(crate) const ORIGIN: &str = "https://app.example.com";
 
 /// What a browser sends with the page's own form: same origin, by both headers.
-pub const SAME_ORIGIN: &[(&str, &str)] = &[
+pub(crate) const SAME_ORIGIN: &[(&str, &str)] = &[
     ("host", "app.example.com"),
     ("origin", "https://app.example.com"),
     ("sec-fetch-site", "same-origin"),
@@ -211,7 +211,7 @@ pub const SAME_ORIGIN: &[(&str, &str)] = &[
 
 /// Sends `method uri` as `user` (none: not signed in) with `headers` and a form `body`, for
 /// the route's own host unless `headers` name a `Host`.
-pub fn send(
+pub(crate) fn send(
     app: &Router,
     method: Method,
     uri: &str,
@@ -230,7 +230,7 @@ pub fn send(
 }
 
 /// [`send`] with exactly `headers` (no `Host` unless they name one).
-pub fn send_as_is(
+pub(crate) fn send_as_is(
     app: &Router,
     method: Method,
     uri: &str,
@@ -254,7 +254,7 @@ pub fn send_as_is(
 }
 
 /// The link's page as `user`: status and HTML.
-pub fn get(app: &Router, handle: &str, user: Option<&str>) -> (StatusCode, String) {
+pub(crate) fn get(app: &Router, handle: &str, user: Option<&str>) -> (StatusCode, String) {
     let uri = format!("/connect?elicitation={handle}");
     let (status, response) = send(app, Method::GET, &uri, user, &[], "");
     assert_guarded(&response);
@@ -262,7 +262,7 @@ pub fn get(app: &Router, handle: &str, user: Option<&str>) -> (StatusCode, Strin
 }
 
 /// The page's form posted back as `user` with `headers`.
-pub fn post(
+pub(crate) fn post(
     app: &Router,
     handle: &str,
     user: Option<&str>,
@@ -279,7 +279,7 @@ pub fn post(
 
 /// `user` presses `decision` on the page whose form carries `token`: the form posted back
 /// from the page's own origin.
-pub fn press(
+pub(crate) fn press(
     app: &Router,
     handle: &str,
     user: &str,
@@ -290,12 +290,12 @@ pub fn press(
 }
 
 /// The form's body: `token` and the pressed button.
-pub fn form(token: &str, decision: &str) -> String {
+pub(crate) fn form(token: &str, decision: &str) -> String {
     format!("token={token}&decision={decision}")
 }
 
 /// The CSRF token in a confirmation page.
-pub fn token_in(html: &str) -> String {
+pub(crate) fn token_in(html: &str) -> String {
     let at = html
         .split("name=\"token\" value=\"")
         .nth(1)
@@ -304,7 +304,7 @@ pub fn token_in(html: &str) -> String {
 }
 
 /// What `user`'s browser does: open the link, press Confirm. Status and response.
-pub fn confirm_response(app: &Router, handle: &str, user: &str) -> (StatusCode, Response) {
+pub(crate) fn confirm_response(app: &Router, handle: &str, user: &str) -> (StatusCode, Response) {
     let (status, html) = get(app, handle, Some(user));
     assert_eq!(status, StatusCode::OK, "{html}");
     let uri = format!("/connect?elicitation={handle}");
@@ -313,19 +313,19 @@ pub fn confirm_response(app: &Router, handle: &str, user: &str) -> (StatusCode, 
 }
 
 /// [`confirm_response`], its body read.
-pub fn confirm(app: &Router, handle: &str, user: &str) -> (StatusCode, String) {
+pub(crate) fn confirm(app: &Router, handle: &str, user: &str) -> (StatusCode, String) {
     let (status, response) = confirm_response(app, handle, user);
     (status, body(response))
 }
 
-pub fn body(response: Response) -> String {
+pub(crate) fn body(response: Response) -> String {
     let bytes = block_on(axum::body::to_bytes(response.into_body(), 1 << 16)).unwrap();
     String::from_utf8(bytes.to_vec()).unwrap()
 }
 
 /// The route's own pages: HTML, never cached, no referrer, nothing loaded, run or framed.
 #[track_caller]
-pub fn assert_guarded(response: &Response) {
+pub(crate) fn assert_guarded(response: &Response) {
     let h = response.headers();
     assert_eq!(h[header::CONTENT_TYPE], "text/html; charset=utf-8");
     assert_eq!(h[header::CACHE_CONTROL], "no-store");
@@ -345,7 +345,7 @@ pub fn assert_guarded(response: &Response) {
 }
 
 /// The one refusal every probe gets: 404 and one page.
-pub fn refused() -> (StatusCode, String) {
+pub(crate) fn refused() -> (StatusCode, String) {
     let head = concat!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
@@ -376,11 +376,11 @@ static STYLE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     html[from..html.find("</style>").unwrap()].to_owned()
 });
 
-pub fn lookup(store: &Recording, id: &str) -> Option<Completion> {
+pub(crate) fn lookup(store: &Recording, id: &str) -> Option<Completion> {
     block_on(store.lookup(id)).unwrap()
 }
 
-pub fn retry(caller: &Caller, state: &str) -> UrlAnswer<ConnectGithub> {
+pub(crate) fn retry(caller: &Caller, state: &str) -> UrlAnswer<ConnectGithub> {
     complete(block_on(
         caller.call(&caller.retry(state, Some(answer("accept"))), connect),
     ))
@@ -388,7 +388,7 @@ pub fn retry(caller: &Caller, state: &str) -> UrlAnswer<ConnectGithub> {
 
 /// The app's sessions, as a browser test signs alice in: the `session` cookie `s-alice` is
 /// alice; anything else is nobody (the hook asks to sign in).
-pub fn session_user(parts: &Parts) -> Option<String> {
+pub(crate) fn session_user(parts: &Parts) -> Option<String> {
     let cookies = parts.headers.get("cookie").and_then(|c| c.to_str().ok())?;
     let session = cookies
         .split(';')
