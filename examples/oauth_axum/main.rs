@@ -15,6 +15,8 @@
 
 mod client;
 mod http;
+// GitHub, faked on loopback (shared with the `release_desk` example).
+#[path = "../stand_ins/github.rs"]
 mod provider;
 
 use std::collections::HashMap;

@@ -6,8 +6,8 @@
 //! (elicit-axum's ready OAuth connection to GitHub) and `/signin/callback` (elicit-axum-auth's
 //! `SignIn`: the browser that opens a link signs in at the same authorization server that
 //! issued the MCP client's token, and comes back). That server and GitHub are fakes, each on a
-//! loopback port of its own: `auth.rs` stands in for your identity provider, with the users
-//! alice and bob.
+//! loopback port of its own (`examples/stand_ins/`): `issuer.rs` stands in for your identity
+//! provider, with the users alice and bob.
 //! Its tools ask: `deploy` a form, then a confirmation sealed to the arguments for
 //! production; `list_repos` a GitHub connection through URL mode (a link in the text for
 //! clients without URL mode); the prompt `release_notes` a form too.
@@ -33,9 +33,11 @@
 //! # data: {"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"target":…
 //! ```
 
-mod auth;
-// The `oauth_axum` example's fake provider (GitHub's endpoints, on loopback).
-#[path = "../oauth_axum/provider.rs"]
+// The third parties, faked on loopback in `examples/stand_ins/` (replace them, don't copy
+// them): your identity provider, and GitHub (shared with the `oauth_axum` example).
+#[path = "../stand_ins/issuer.rs"]
+mod issuer;
+#[path = "../stand_ins/github.rs"]
 mod provider;
 
 use std::collections::HashMap;
@@ -56,7 +58,7 @@ use rmcp::{prompt, prompt_router, tool, tool_router};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
-use auth::Issuer;
+use issuer::Issuer;
 
 // ---- What the tools ask ------------------------------------------------------------------
 
