@@ -2,7 +2,9 @@
 //! Connect Discovery 1.0 (`{issuer}/.well-known/openid-configuration`), then RFC 8414
 //! (`/.well-known/oauth-authorization-server{path}`), as MCP clients look for them too.
 
-use elicit_axum::oauth::{OAuthProvider, ProviderClient, check_url};
+// elicit-axum's hidden seam, which is why this crate pins elicit-axum's exact version.
+use elicit_axum::__private::{ProviderClient, check_url};
+use elicit_axum::oauth::OAuthProvider;
 use http::Uri;
 use serde_json::Value;
 
@@ -162,7 +164,7 @@ mod tests {
         let provider = from_metadata(issuer, &good, "id".into()).unwrap();
         assert_eq!(provider.name(), issuer);
         assert_eq!(
-            provider.account_url(),
+            elicit_axum::__private::account_url(&provider),
             Some("https://auth.example.com/userinfo")
         );
         assert!(format!("{provider:?}").contains("credentials_in_body: true"));

@@ -6,7 +6,8 @@
 //!
 //! The grant is elicit-axum's, as its OAuth connections run it: the provider settled and
 //! checked, the redirect, the callback's query, the nonce cookie's check of the sealed
-//! `state`, the code exchange and the userinfo question (`elicit_axum::oauth`).
+//! `state`, the code exchange and the userinfo question: elicit-axum's hidden seam
+//! (`elicit_axum::__private`), which is why this crate pins elicit-axum's exact version.
 
 use std::fmt;
 use std::sync::Arc;
@@ -15,8 +16,11 @@ use std::time::Duration;
 use ::axum::Router;
 use ::axum::response::{IntoResponse, Redirect, Response};
 use ::axum::routing::get;
-use elicit_axum::oauth::{CallbackQuery, NonceCookie, OAuthProvider, ProviderClient};
-use elicit_axum::{BrowserUser, PageTexts, RouteCookie};
+use elicit_axum::__private::{
+    self as seam, CallbackQuery, NonceCookie, ProviderClient, RouteCookie,
+};
+use elicit_axum::oauth::OAuthProvider;
+use elicit_axum::{BrowserUser, PageTexts};
 use elicit_runtime::ElicitServer;
 use elicit_runtime::state::{Binding, StateSealer, args_digest};
 use http::request::Parts;
@@ -153,17 +157,17 @@ impl SignIn {
     /// );
     /// ```
     pub fn new(server: &ElicitServer, mut provider: OAuthProvider) -> Result<Self, SignInError> {
-        provider.settle(server, "/signin/callback")?;
-        let Some(userinfo) = provider.account_url().map(str::to_owned) else {
+        seam::settle(&mut provider, server, "/signin/callback")?;
+        let Some(userinfo) = seam::account_url(&provider).map(str::to_owned) else {
             return Err(SignInError(format!(
                 "the sign-in at {} needs its userinfo endpoint, to learn who signed in: `OAuthProvider::with_account_url`",
                 provider.name()
             )));
         };
-        if provider.scopes().is_empty() {
+        if seam::scopes(&provider).is_empty() {
             provider = provider.with_scopes(["openid"]);
         }
-        let secure = provider.secure();
+        let secure = seam::secure(&provider);
         let sealer = server.sealer().clone();
         Ok(SignIn {
             inner: Arc::new(Inner {
@@ -270,7 +274,7 @@ impl SignIn {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn redirect_url(&self) -> &str {
-        self.inner.provider.redirect_url().unwrap_or_default()
+        seam::redirect_url(&self.inner.provider).unwrap_or_default()
     }
 
     /// The callback route, at the redirect URL's path (`/signin/callback` by default). Mount
@@ -366,8 +370,9 @@ impl Inner {
                 return self.failed(&reason);
             }
         };
-        let scopes = self.provider.scopes().iter().cloned();
-        let sent = (self.provider).authorize_redirect(&state, &started.verifier, scopes, &cookie);
+        let scopes = seam::scopes(&self.provider).iter().cloned();
+        let verifier = &started.verifier;
+        let sent = seam::authorize_redirect(&self.provider, &state, verifier, scopes, &cookie);
         let response = match sent {
             Ok(response) => response,
             Err(reason) => return self.failed(&reason),
@@ -443,15 +448,15 @@ impl Inner {
     /// the log only, and the nonce cookie stays (a forged callback must not end a real one).
     fn refused(&self, reason: &str) -> Response {
         tracing::warn!(target: "elicit", status = 403, reason = %reason.escape_debug(), "sign-in callback refused");
-        self.texts.refused_page(StatusCode::FORBIDDEN)
+        seam::refused_page(&self.texts, StatusCode::FORBIDDEN)
     }
 
     /// A sign-in that did not complete: the reason on the page. The nonce cookie stays: the
     /// browser's other sign-ins under way share it, and it ends with its `Max-Age`.
     fn failed(&self, reason: &str) -> Response {
         tracing::warn!(target: "elicit", reason = %reason.escape_debug(), "sign-in failed");
-        let mut response =
-            (self.texts).failed_page(Some("Sign-in failed"), Some(&sentence(reason)));
+        let reason = sentence(reason);
+        let mut response = seam::failed_page(&self.texts, Some("Sign-in failed"), Some(&reason));
         *response.status_mut() = StatusCode::FORBIDDEN;
         response
     }

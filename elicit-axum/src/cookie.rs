@@ -11,12 +11,12 @@ use http::request::Parts;
 /// A cookie of this origin's pages, by its base name: over https `__Host-` and `Secure` (this
 /// origin only, never sent in clear), on an `http://` loopback origin its plain name (which
 /// browsers keep there); always `Path=/`, `HttpOnly` and `SameSite=Lax` (sent on the top-level
-/// navigation back from a provider, never readable by script). The shape of the landing
-/// route's own cookies, for a page or sign-in of yours beside it.
+/// navigation back from a provider, never readable by script). The landing route's own
+/// cookies, and elicit-axum-auth's sign-in's ([`__private`](crate::__private)).
 ///
 /// ```
 /// use axum::http::Request;
-/// use elicit_axum::RouteCookie;
+/// use elicit_axum::__private::RouteCookie;
 ///
 /// let session = RouteCookie::new("app_session", "__Host-app_session", true);
 /// assert_eq!(
@@ -38,7 +38,7 @@ impl RouteCookie {
     /// served over https) or not.
     ///
     /// ```
-    /// let dev = elicit_axum::RouteCookie::new("app_session", "__Host-app_session", false);
+    /// let dev = elicit_axum::__private::RouteCookie::new("app_session", "__Host-app_session", false);
     /// assert_eq!(dev.set("", Some(0)), "app_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
     /// ```
     pub const fn new(name: &'static str, host_name: &'static str, secure: bool) -> Self {
@@ -61,7 +61,7 @@ impl RouteCookie {
     /// `Some(0)`: cleared).
     ///
     /// ```
-    /// let cookie = elicit_axum::RouteCookie::new("n", "__Host-n", false);
+    /// let cookie = elicit_axum::__private::RouteCookie::new("n", "__Host-n", false);
     /// assert_eq!(cookie.set("v", None), "n=v; Path=/; HttpOnly; SameSite=Lax");
     /// ```
     pub fn set(self, value: &str, max_age: Option<u64>) -> String {
@@ -78,7 +78,7 @@ impl RouteCookie {
     /// ```
     /// use axum::http::Request;
     ///
-    /// let cookie = elicit_axum::RouteCookie::new("n", "__Host-n", false);
+    /// let cookie = elicit_axum::__private::RouteCookie::new("n", "__Host-n", false);
     /// let request = Request::get("/").header("cookie", "n=").body(()).unwrap();
     /// assert_eq!(cookie.read(&request.into_parts().0), None);
     /// ```

@@ -110,15 +110,8 @@ impl PageTexts {
     }
 
     /// The page of a flow that did not complete (status 200): `heading` and `message`, or
-    /// these texts' [`failed`](PageTexts::failed) ones, and the close hint. For a flow of your
-    /// own beside the landing route (a sign-in), in the same look.
-    ///
-    /// ```
-    /// let page = elicit_axum::PageTexts::default().failed_page(Some("Sign-in failed"), None);
-    /// assert_eq!(page.status(), axum::http::StatusCode::OK);
-    /// assert_eq!(page.headers()["cache-control"], "no-store");
-    /// ```
-    pub fn failed_page(&self, heading: Option<&str>, message: Option<&str>) -> Response {
+    /// these texts' [`failed`](PageTexts::failed) ones, and the close hint.
+    pub(crate) fn failed_page(&self, heading: Option<&str>, message: Option<&str>) -> Response {
         let (h, m) = self.failed();
         note(
             StatusCode::OK,
@@ -137,14 +130,7 @@ impl PageTexts {
     /// headers (forged, expired, another user's, another kind's, spent, unconfirmed, no handle),
     /// with `status`: 404 for those, 403 for a cross-site request (decided before any handle
     /// is looked at). Only [`PageError::is_unavailable`] refusals read otherwise.
-    ///
-    /// ```
-    /// use axum::http::StatusCode;
-    ///
-    /// let page = elicit_axum::PageTexts::default().refused_page(StatusCode::FORBIDDEN);
-    /// assert_eq!(page.status(), StatusCode::FORBIDDEN);
-    /// ```
-    pub fn refused_page(&self, status: StatusCode) -> Response {
+    pub(crate) fn refused_page(&self, status: StatusCode) -> Response {
         let text = sentence(&PageError::Expired.to_string());
         note(status, self.refused(), &text, self.refused_hint())
     }

@@ -193,6 +193,8 @@
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[doc(hidden)]
+pub mod __private;
 mod any_browser;
 mod browser;
 mod confirm;
@@ -232,7 +234,6 @@ use ::axum::routing::get;
 use http::{HeaderValue, StatusCode, header};
 
 pub use browser::BrowserUser;
-pub use cookie::RouteCookie;
 pub use hook::{ConnectHook, ConnectStep, OpenedLink};
 pub use local::LocalBrowser;
 pub use secret::{Secret, SecretField};

@@ -20,7 +20,7 @@ impl ProviderClient {
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// let client = elicit_axum::oauth::ProviderClient::new()?;
+    /// let client = elicit_axum::__private::ProviderClient::new()?;
     /// let me = client.account("github", "https://api.github.com/user", "gho_token").await?;
     /// println!("{}", me["login"]);
     /// # Ok(())
@@ -38,7 +38,7 @@ impl ProviderClient {
     ///
     /// ```no_run
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// let client = elicit_axum::oauth::ProviderClient::new()?;
+    /// let client = elicit_axum::__private::ProviderClient::new()?;
     /// let metadata = client
     ///     .get_json("https://auth.example.com/.well-known/openid-configuration", None)
     ///     .await?;

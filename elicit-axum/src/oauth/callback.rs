@@ -17,7 +17,7 @@ use crate::hook::OpenedLink;
 /// reads as empty.
 ///
 /// ```
-/// use elicit_axum::oauth::CallbackQuery;
+/// use elicit_axum::__private::CallbackQuery;
 ///
 /// let back = axum::http::Request::get("/signin/callback?code=c1&state=s&state=t").body(()).unwrap();
 /// let query = CallbackQuery::of(&back.into_parts().0);

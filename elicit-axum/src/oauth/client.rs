@@ -46,12 +46,12 @@ pub(super) struct Answer {
 }
 
 /// The client [`OAuth`](super::OAuth) asks a provider's endpoints with (token, account, an
-/// issuer's metadata), for a flow of your own beside it: hyper's, over rustls with the Mozilla
+/// issuer's metadata), and elicit-axum-auth's sign-in too (`crate::__private`): hyper's, over rustls with the Mozilla
 /// roots and the environment's HTTPS proxy; it never follows a redirect, reads at most 64 KiB
 /// of an answer, and gives up after 10 s. Cheap to clone: its connection pool is shared.
 ///
 /// ```
-/// use elicit_axum::oauth::ProviderClient;
+/// use elicit_axum::__private::ProviderClient;
 ///
 /// let client = ProviderClient::new()?;
 /// # let _ = client;
@@ -74,7 +74,7 @@ impl ProviderClient {
     /// through, idle connections kept 90 s. Refuses only TLS settings rustls cannot build.
     ///
     /// ```
-    /// assert!(elicit_axum::oauth::ProviderClient::new().is_ok());
+    /// assert!(elicit_axum::__private::ProviderClient::new().is_ok());
     /// ```
     pub fn new() -> Result<ProviderClient, OAuthError> {
         ProviderClient::through(Matcher::from_env())

@@ -80,7 +80,7 @@ impl ProviderClient {
     /// ```no_run
     /// # async fn run(provider: elicit_axum::oauth::OAuthProvider, code: &str, verifier: &str)
     /// #     -> Result<(), Box<dyn std::error::Error>> {
-    /// let client = elicit_axum::oauth::ProviderClient::new()?;
+    /// let client = elicit_axum::__private::ProviderClient::new()?;
     /// let token = client.exchange(&provider, code, verifier).await?;
     /// println!("{:?}", token.scopes());
     /// # Ok(())
@@ -105,23 +105,10 @@ impl OAuthProvider {
     /// provider's authorize endpoint: the authorization code grant with `state`, the PKCE
     /// challenge (`S256`) of `verifier`, the redirect URL and `scopes`, setting `set_cookie`
     /// (the browser's nonces: [`NonceCookie`](super::NonceCookie)). How [`OAuth`](super::OAuth)
-    /// starts a connection, for a flow of your own (a sign-in): seal the verifier into `state`,
-    /// and trade the code with it on the way back ([`ProviderClient::exchange`]).
-    ///
-    /// ```
-    /// use elicit_axum::oauth::OAuthProvider;
-    ///
-    /// let issuer = OAuthProvider::new("auth", "https://auth.example.com/authorize",
-    ///     "https://auth.example.com/token", "mcp-server")
-    ///     .with_redirect_url("https://mcp.example.com/signin/callback");
-    /// let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
-    /// let sent = issuer.authorize_redirect("sealed", verifier, ["openid".to_owned()], "n=1")?;
-    /// assert_eq!(sent.status(), 303);
-    /// assert!(sent.headers()["location"].to_str()?.contains("&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"));
-    /// assert_eq!(sent.headers()["set-cookie"], "n=1");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn authorize_redirect(
+    /// starts a connection, and elicit-axum-auth's sign-in too (`crate::__private`): the
+    /// verifier sealed into `state`, the code traded with it on the way back
+    /// ([`ProviderClient::exchange`]).
+    pub(crate) fn authorize_redirect(
         &self,
         state: &str,
         verifier: &str,

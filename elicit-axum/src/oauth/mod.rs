@@ -16,8 +16,8 @@
 //! or fails the flow, and the tool reads it as `UrlAnswer::Completed` or `Failed`. The token
 //! never passes through the MCP client or the model.
 //!
-//! The provider's endpoints (token, account) are asked over rustls with the Mozilla roots
-//! ([`ProviderClient`]), and through the HTTP proxy of `HTTPS_PROXY` (or `ALL_PROXY`) unless
+//! The provider's endpoints (token, account) are asked over rustls with the Mozilla roots,
+//! and through the HTTP proxy of `HTTPS_PROXY` (or `ALL_PROXY`) unless
 //! `NO_PROXY` names the host, by a `CONNECT` tunnel the TLS runs inside. To use another rustls
 //! crypto provider than ring (aws-lc-rs, for post-quantum key exchange), install it as the
 //! process default (`rustls::crypto::CryptoProvider::install_default`) before building
@@ -90,21 +90,14 @@
 //!   `elicit-axum-auth` crate's `SignIn` (feature `signin`), which signs the browser in at that
 //!   same server (OpenID Connect) and keeps the user in a sealed cookie;
 //! * an app with a login of its own: a function reading its session, as above.
-//!
-//! # A flow of your own
-//!
-//! A page of yours that sends the browser to a provider and back (a sign-in) runs the same
-//! grant with the pieces the connection is made of: [`OAuthProvider::settle`] and
-//! [`OAuthProvider::authorize_redirect`] on the way out, [`CallbackQuery`],
-//! [`NonceCookie::redeem`] and [`ProviderClient::exchange`] and
-//! [`account`](ProviderClient::account) on the way back.
 
 mod account;
 mod binding;
-mod callback;
-mod client;
+// `callback`, `client` and `nonces`: their types are the sign-in's seam too (`crate::__private`).
+pub(crate) mod callback;
+pub(crate) mod client;
 mod grant;
-mod nonces;
+pub(crate) mod nonces;
 mod provider;
 mod proxy;
 mod scope;
@@ -130,10 +123,10 @@ use elicit_runtime::url::LandingPage;
 use crate::BrowserUser;
 use crate::any_browser::AnyBrowser;
 use binding::Started;
-pub use callback::CallbackQuery;
-pub use client::ProviderClient;
-pub use nonces::NonceCookie;
-pub use provider::{OAuthProvider, check_url};
+use client::ProviderClient;
+use nonces::NonceCookie;
+pub use provider::OAuthProvider;
+pub(crate) use provider::check_url;
 pub use token::{Connection, OAuthToken};
 
 /// What the application does with a connection: keep the token the provider issued for a user

@@ -15,15 +15,14 @@ const NONCES: usize = 4;
 
 /// A cookie holding the nonces of the flows a browser started and has not finished (up to
 /// four, separated by `.`, which no nonce has: they are base64url): what makes a provider's
-/// callback work only in the browser that was sent there (login CSRF), for a flow of your own
-/// beside [`OAuth`](super::OAuth) (a sign-in). Seal each flow's `state` to one of its nonces
+/// callback work only in the browser that was sent there (login CSRF), for
+/// [`OAuth`](super::OAuth) and elicit-axum-auth's sign-in (`crate::__private`). Seal each flow's `state` to one of its nonces
 /// ([`shared`](Self::shared)); on the way back, [`redeem`](Self::redeem) opens it only with a
 /// nonce this browser holds, and only once.
 ///
 /// ```
 /// use axum::http::Request;
-/// use elicit_axum::RouteCookie;
-/// use elicit_axum::oauth::NonceCookie;
+/// use elicit_axum::__private::{NonceCookie, RouteCookie};
 ///
 /// let cookie = NonceCookie::new(RouteCookie::new("app_signin", "__Host-app_signin", false));
 /// let browser = Request::get("/").header("cookie", "app_signin=n1").body(()).unwrap();
@@ -39,7 +38,7 @@ impl NonceCookie {
     /// The nonces of a browser's flows, in `cookie`.
     ///
     /// ```
-    /// # use elicit_axum::{RouteCookie, oauth::NonceCookie};
+    /// # use elicit_axum::__private::{NonceCookie, RouteCookie};
     /// let cookie = NonceCookie::new(RouteCookie::new("app_signin", "__Host-app_signin", true));
     /// # let _ = cookie;
     /// ```
@@ -71,7 +70,7 @@ impl NonceCookie {
     /// use.
     ///
     /// ```
-    /// # use elicit_axum::{RouteCookie, oauth::NonceCookie};
+    /// # use elicit_axum::__private::{NonceCookie, RouteCookie};
     /// let cookie = NonceCookie::new(RouteCookie::new("n", "__Host-n", false));
     /// let (parts, ()) = axum::http::Request::get("/").body(()).unwrap().into_parts();
     /// assert_eq!(cookie.shared(&parts, "f".into(), 60).0, "f");
@@ -110,7 +109,7 @@ impl NonceCookie {
     /// The check of every callback that must come back to the browser that started its flow.
     ///
     /// ```
-    /// use elicit_axum::{RouteCookie, oauth::NonceCookie};
+    /// use elicit_axum::__private::{NonceCookie, RouteCookie};
     /// use elicit_runtime::state::{Binding, KeyRing, StateSealer, args_digest};
     ///
     /// let sealer = StateSealer::new(KeyRing::generate(), "app");

@@ -227,35 +227,19 @@ impl OAuthProvider {
     }
 
     /// The scopes asked for ([`with_scopes`](Self::with_scopes)).
-    ///
-    /// ```
-    /// let google = elicit_axum::oauth::OAuthProvider::google("id", "s").with_scopes(["openid"]);
-    /// assert_eq!(google.scopes(), ["openid"]);
-    /// ```
-    pub fn scopes(&self) -> &[String] {
+    pub(crate) fn scopes(&self) -> &[String] {
         &self.scopes
     }
 
     /// The endpoint that says whose account a token is
     /// ([`with_account_url`](Self::with_account_url)), if any.
-    ///
-    /// ```
-    /// let github = elicit_axum::oauth::OAuthProvider::github("id", "s");
-    /// assert_eq!(github.account_url(), Some("https://api.github.com/user"));
-    /// ```
-    pub fn account_url(&self) -> Option<&str> {
+    pub(crate) fn account_url(&self) -> Option<&str> {
         self.account_url.as_deref()
     }
 
     /// This app's callback URL ([`with_redirect_url`](Self::with_redirect_url), or the one
     /// [`settle`](Self::settle) chose), if any.
-    ///
-    /// ```
-    /// let github = elicit_axum::oauth::OAuthProvider::github("id", "s")
-    ///     .with_redirect_url("https://mcp.example.com/oauth/callback");
-    /// assert_eq!(github.redirect_url(), Some("https://mcp.example.com/oauth/callback"));
-    /// ```
-    pub fn redirect_url(&self) -> Option<&str> {
+    pub(crate) fn redirect_url(&self) -> Option<&str> {
         self.redirect_url.as_deref()
     }
 
@@ -278,15 +262,8 @@ impl OAuthProvider {
     }
 
     /// Whether the callback is served over `https` (then the binding cookie is a `__Host-`
-    /// cookie, `Secure`: [`RouteCookie::new`](crate::RouteCookie::new)); `http` is loopback
-    /// development.
-    ///
-    /// ```
-    /// let github = elicit_axum::oauth::OAuthProvider::github("id", "s");
-    /// assert!(!github.clone().with_redirect_url("http://127.0.0.1:8765/cb").secure());
-    /// assert!(github.with_redirect_url("https://mcp.example.com/cb").secure());
-    /// ```
-    pub fn secure(&self) -> bool {
+    /// cookie, `Secure`); `http` is loopback development.
+    pub(crate) fn secure(&self) -> bool {
         self.redirect_url
             .as_deref()
             .is_some_and(|url| url.starts_with("https://"))
@@ -298,21 +275,11 @@ impl OAuthProvider {
     /// its redirect URL `default_path` on the server's URL origin when it has none, and every
     /// setting checked at start-up (a client id, a redirect URL with a path other than
     /// `/connect`, endpoints [`check_url`] takes).
-    ///
-    /// ```
-    /// use elicit_axum::oauth::OAuthProvider;
-    /// use elicit_runtime::ElicitServer;
-    /// use elicit_runtime::state::{KeyRing, StateSealer};
-    /// use elicit_runtime::url::UrlSettings;
-    ///
-    /// let url = UrlSettings::in_memory().with_origin("https://mcp.example.com")?;
-    /// let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "app")).with_url(url);
-    /// let mut github = OAuthProvider::github("id", "secret");
-    /// github.settle(&server, "/signin/callback")?;
-    /// assert_eq!(github.redirect_url(), Some("https://mcp.example.com/signin/callback"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn settle(&mut self, server: &ElicitServer, default_path: &str) -> Result<(), OAuthError> {
+    pub(crate) fn settle(
+        &mut self,
+        server: &ElicitServer,
+        default_path: &str,
+    ) -> Result<(), OAuthError> {
         if self.redirect_url.is_none() {
             self.redirect_url = server
                 .url_settings()
@@ -351,17 +318,7 @@ impl OAuthProvider {
 /// Whether `url` is an endpoint or callback the `oauth` module takes: `https`, or plain `http`
 /// on a loopback host (`localhost`, `127.0.0.1`, `[::1]`), for development; else why not,
 /// naming it `what`.
-///
-/// ```
-/// use elicit_axum::oauth::check_url;
-///
-/// assert!(check_url("the issuer", "http://127.0.0.1:9000").is_ok());
-/// assert_eq!(
-///     check_url("the issuer", "http://auth.example.com").unwrap_err().to_string(),
-///     "the issuer must be https (http only on localhost, 127.0.0.1 or [::1]): http://auth.example.com"
-/// );
-/// ```
-pub fn check_url(what: &str, url: &str) -> Result<(), OAuthError> {
+pub(crate) fn check_url(what: &str, url: &str) -> Result<(), OAuthError> {
     if crate::origin::is_secure_or_loopback(url) {
         return Ok(());
     }
