@@ -80,7 +80,7 @@ pub(crate) struct UrlWait {
 }
 
 impl UrlWaits {
-    pub fn new(all: usize, per_user: usize) -> Self {
+    pub(crate) fn new(all: usize, per_user: usize) -> Self {
         UrlWaits {
             size: all.min(MAX_WAITS),
             per_user,
@@ -89,13 +89,13 @@ impl UrlWaits {
     }
 
     /// How many waits are held now.
-    pub fn held(&self) -> usize {
+    pub(crate) fn held(&self) -> usize {
         lock(&self.held).all.len()
     }
 
     /// A wait for `user`, if the user's share has room and the pool does, or can make it by
     /// taking a wait as the module's rules say.
-    pub fn try_acquire(&self, user: &[u8]) -> Option<UrlWait> {
+    pub(crate) fn try_acquire(&self, user: &[u8]) -> Option<UrlWait> {
         self.try_acquire_at(user, Instant::now())
     }
 

@@ -126,7 +126,7 @@ fn second_params(first: &Value, r1: &InputRequiredResult) -> Value {
 /// Group `mrtr_retry_round`, `third_round`: the retry after [`retry`]'s round, with the
 /// confirmation answered and round 2's state (carrying both earlier answers) echoed; the
 /// handler reads all three answers again and finishes, so every carried answer is used.
-pub fn third_round(c: &mut Criterion) {
+pub(crate) fn third_round(c: &mut Criterion) {
     if support::paired_rounds().is_some() {
         return;
     }
@@ -158,7 +158,7 @@ pub fn third_round(c: &mut Criterion) {
     group.finish();
 }
 
-pub fn retry(c: &mut Criterion) {
+pub(crate) fn retry(c: &mut Criterion) {
     if support::paired_rounds().is_some() {
         return;
     }

@@ -41,7 +41,7 @@ use criterion::BenchmarkGroup;
 use criterion::measurement::WallTime;
 
 /// The routine name and call count asked for by `ELICIT_BENCH_COUNT`, if any.
-pub fn count_mode() -> Option<(String, u64)> {
+pub(crate) fn count_mode() -> Option<(String, u64)> {
     let spec = std::env::var("ELICIT_BENCH_COUNT").ok()?;
     let (name, n) = spec.rsplit_once(':')?;
     Some((name.to_owned(), n.parse().ok()?))
@@ -49,7 +49,7 @@ pub fn count_mode() -> Option<(String, u64)> {
 
 /// Benchmarks `routine` as `name` in `group` (criterion `iter`), or in counting mode runs it
 /// the requested number of times if `name` is the one asked for.
-pub fn bench<O>(
+pub(crate) fn bench<O>(
     group: &mut BenchmarkGroup<'_, WallTime>,
     name: &str,
     mut routine: impl FnMut() -> O,
@@ -72,24 +72,24 @@ pub fn bench<O>(
 }
 
 /// Whether criterion should run the benchmarks it is given (false in counting and paired mode).
-pub fn timing() -> bool {
+pub(crate) fn timing() -> bool {
     count_mode().is_none() && paired_rounds().is_none()
 }
 
 /// The number of rounds asked for by `ELICIT_BENCH_PAIRED`, if any.
-pub fn paired_rounds() -> Option<usize> {
+pub(crate) fn paired_rounds() -> Option<usize> {
     std::env::var("ELICIT_BENCH_PAIRED").ok()?.parse().ok()
 }
 
 /// Times a batch: given `n`, makes `n` calls and returns the nanoseconds per call.
-pub type Timer<'a> = Box<dyn FnMut(u32) -> f64 + 'a>;
+pub(crate) type Timer<'a> = Box<dyn FnMut(u32) -> f64 + 'a>;
 
 fn per_call(start: Instant, n: u32) -> f64 {
     start.elapsed().as_secs_f64() * 1e9 / f64::from(n)
 }
 
 /// A [`Timer`] calling `routine` (output dropped inside the timed region).
-pub fn timed<'a, O>(mut routine: impl FnMut() -> O + 'a) -> Timer<'a> {
+pub(crate) fn timed<'a, O>(mut routine: impl FnMut() -> O + 'a) -> Timer<'a> {
     Box::new(move |n| {
         let start = Instant::now();
         for _ in 0..n {
@@ -101,7 +101,7 @@ pub fn timed<'a, O>(mut routine: impl FnMut() -> O + 'a) -> Timer<'a> {
 
 /// A [`Timer`] calling `routine` on inputs made by `setup` before the batch starts (criterion's
 /// `iter_batched`): only `routine` and dropping its output are timed.
-pub fn timed_with_input<'a, I, O>(
+pub(crate) fn timed_with_input<'a, I, O>(
     mut setup: impl FnMut() -> I + 'a,
     mut routine: impl FnMut(I) -> O + 'a,
 ) -> Timer<'a> {
@@ -123,7 +123,7 @@ fn median(values: &mut [f64]) -> f64 {
 /// Times `a` and `b` in alternating batches of about 200 µs each (`rounds` of each, the one
 /// that goes first swapping every round), so that both see the same machine load, and prints
 /// per-call medians and minima and the median of the per-round ratios `a / b`.
-pub fn paired(
+pub(crate) fn paired(
     (name_a, mut a): (&str, Timer<'_>),
     (name_b, mut b): (&str, Timer<'_>),
     rounds: usize,

@@ -39,7 +39,11 @@ pub(crate) struct Answers {
 
 impl Answers {
     /// The answer to `key`, if this request or an earlier round holds one for `digest`.
-    pub fn lookup(&mut self, key: &str, digest: &str) -> Result<Option<InputResponse>, Interrupt> {
+    pub(crate) fn lookup(
+        &mut self,
+        key: &str,
+        digest: &str,
+    ) -> Result<Option<InputResponse>, Interrupt> {
         self.fresh = false;
         if let Some(done) = self.resolved.get(key) {
             return if done.digest == digest {
@@ -114,7 +118,7 @@ impl Answers {
     /// result's `roots`. That is what the handler gets and what later rounds carry, so a
     /// client cannot make every later state carry what no question asked for. A form's answer
     /// is kept by its decoder instead ([`keep`](Self::keep)); other methods are kept whole.
-    pub fn defined_only(
+    pub(crate) fn defined_only(
         &mut self,
         key: &str,
         request: &InputRequest,
@@ -157,7 +161,7 @@ impl Answers {
     }
 
     /// Replaces what is carried for `key` (used in this round) by `kept`.
-    pub fn keep(&mut self, key: &str, kept: Value) {
+    pub(crate) fn keep(&mut self, key: &str, kept: Value) {
         if let Some(resolved) = self.resolved.get_mut(key) {
             resolved.response = Response::Value(kept);
         }
@@ -165,7 +169,7 @@ impl Answers {
 
     /// The answers of earlier rounds and of this one, as the next state carries them: this
     /// round's after earlier ones, so the newer wins a key both hold. Empties both.
-    pub fn take_for_next_round(&mut self) -> BTreeMap<String, Carried> {
+    pub(crate) fn take_for_next_round(&mut self) -> BTreeMap<String, Carried> {
         let mut carried = std::mem::take(&mut self.carried);
         for (key, resolved) in std::mem::take(&mut self.resolved) {
             let response = match resolved.response {
@@ -185,21 +189,21 @@ impl Answers {
 
     /// Records that the question under `key` is asked again: the answer this request used
     /// for it is dropped (from this request and from earlier rounds), so the next lookup asks.
-    pub fn reask(&mut self, key: &str, reask: Reask) {
+    pub(crate) fn reask(&mut self, key: &str, reask: Reask) {
         self.forget(key);
         self.reasks.insert(key.to_owned(), reask);
     }
 
     /// Drops the answer this request used for `key` (from this request and from earlier
     /// rounds), so the next lookup asks.
-    pub fn forget(&mut self, key: &str) {
+    pub(crate) fn forget(&mut self, key: &str) {
         self.resolved.remove(key);
         self.responses.remove(key);
         self.carried.remove(key);
     }
 
     /// Adds a question to this round.
-    pub fn ask(&mut self, key: &str, digest: &str, request: InputRequest) {
+    pub(crate) fn ask(&mut self, key: &str, digest: &str, request: InputRequest) {
         self.pending
             .insert(key.to_owned(), (digest.to_owned(), request));
     }

@@ -49,12 +49,12 @@ pub(crate) struct Claims {
 impl Claims {
     /// The expiry. One that `SystemTime` cannot hold (never sealed: sealers clamp their TTL)
     /// is read as the epoch, so the handle counts as expired: fail closed, never panic.
-    pub fn expires_at(&self) -> SystemTime {
+    pub(crate) fn expires_at(&self) -> SystemTime {
         expiry_from_unix_secs(self.exp)
     }
 
     /// Whether `subject` is the principal who started the elicitation.
-    pub fn is_for(&self, sealer: &StateSealer, subject: &str) -> bool {
+    pub(crate) fn is_for(&self, sealer: &StateSealer, subject: &str) -> bool {
         let expected = principal_hash(sealer.audience(), subject);
         URL_SAFE_NO_PAD
             .decode(&self.p)

@@ -168,7 +168,7 @@ fn window_of(unix_secs: u64, ttl: Duration) -> u64 {
 
 /// The same call completed [`MAX_GENERATIONS`] times in one window: refused until it ends.
 fn too_many_generations() -> Interrupt {
-    Interrupt::error(crate::wire::JsonRpcError::new(
+    Interrupt::error(JsonRpcError::new(
         crate::wire::INTERNAL_ERROR,
         "this exact call went through its URL-mode page too many times lately; try again later",
         Some(serde_json::json!({"reason": "busy"})),

@@ -296,7 +296,7 @@ impl LandingPage {
         subject: &str,
     ) -> Result<String, PageError> {
         confirm::seal(self.server.sealer(), &opened.for_link(), subject)
-            .map_err(|e| PageError::Store(crate::state::StoreError::new(e.to_string())))
+            .map_err(|e| PageError::Store(StoreError::new(e.to_string())))
     }
 
     /// [`LandingPage::open_raw`], then the confirmation `token` from the page's form must be the

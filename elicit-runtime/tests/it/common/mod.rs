@@ -8,7 +8,7 @@ use serde_json::Value;
 
 /// A plain select: wire values are the variant names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ElicitEnum)]
-pub enum Color {
+pub(crate) enum Color {
     Red,
     Green,
     Blue,
@@ -16,7 +16,7 @@ pub enum Color {
 
 /// A titled select whose wire values differ from the labels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ElicitEnum)]
-pub enum Hex {
+pub(crate) enum Hex {
     #[elicit(rename = "#FF0000", title = "Red")]
     Red,
     #[elicit(rename = "#00FF00", title = "Green")]
@@ -28,14 +28,14 @@ pub enum Hex {
 /// A select renamed with `rename_all`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, ElicitEnum)]
 #[elicit(rename_all = "kebab-case")]
-pub enum Seating {
+pub(crate) enum Seating {
     IndoorWindow,
     Terrace,
     Bar,
 }
 
 /// The errors as `(wire name, reason)` pairs, in the order they were reported.
-pub fn pairs(err: &ContentError) -> Vec<(String, String)> {
+pub(crate) fn pairs(err: &ContentError) -> Vec<(String, String)> {
     err.errors()
         .iter()
         .map(|e| (e.field.clone(), e.reason.clone()))
@@ -43,7 +43,7 @@ pub fn pairs(err: &ContentError) -> Vec<(String, String)> {
 }
 
 /// `expected` as owned pairs, to compare with [`pairs`].
-pub fn owned(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+pub(crate) fn owned(expected: &[(&str, &str)]) -> Vec<(String, String)> {
     expected
         .iter()
         .map(|(f, r)| ((*f).to_owned(), (*r).to_owned()))
@@ -52,7 +52,7 @@ pub fn owned(expected: &[(&str, &str)]) -> Vec<(String, String)> {
 
 /// Takes a value apart without recursion, so dropping very deep JSON cannot overflow the stack
 /// (`serde_json::Value`'s own drop recurses once per level).
-pub fn dismantle(value: Value) {
+pub(crate) fn dismantle(value: Value) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -65,7 +65,7 @@ pub fn dismantle(value: Value) {
 
 /// Owns a (possibly very deep) value and takes it apart without recursion when dropped, also
 /// while a failed assertion unwinds.
-pub struct Deep(pub Value);
+pub(crate) struct Deep(pub Value);
 
 impl std::ops::Deref for Deep {
     type Target = Value;
@@ -81,7 +81,7 @@ impl Drop for Deep {
 }
 
 /// `[[[…null…]]]`, `depth` arrays deep, built without recursion.
-pub fn deep_array(depth: usize) -> Value {
+pub(crate) fn deep_array(depth: usize) -> Value {
     let mut v = Value::Null;
     for _ in 0..depth {
         v = Value::Array(vec![v]);
@@ -90,7 +90,7 @@ pub fn deep_array(depth: usize) -> Value {
 }
 
 /// `{"a":{"a":…null…}}`, `depth` objects deep, built without recursion.
-pub fn deep_object(depth: usize) -> Value {
+pub(crate) fn deep_object(depth: usize) -> Value {
     let mut v = Value::Null;
     for _ in 0..depth {
         let mut map = serde_json::Map::new();

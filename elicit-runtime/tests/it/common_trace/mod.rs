@@ -11,11 +11,11 @@ use tracing::subscriber::Interest;
 use tracing::{Event, Metadata, Subscriber};
 
 /// One event: its fields as text (`message` is the event's name).
-pub type Recorded = BTreeMap<String, String>;
+pub(crate) type Recorded = BTreeMap<String, String>;
 
 /// The events of target `elicit` one [`recorded`] run saw.
 #[derive(Clone, Default)]
-pub struct Recorder(Arc<Mutex<Vec<Recorded>>>);
+pub(crate) struct Recorder(Arc<Mutex<Vec<Recorded>>>);
 
 struct Fields<'a>(&'a mut Recorded);
 
@@ -82,7 +82,7 @@ impl Drop for Stop {
 }
 
 /// The `elicit` events `run` emits on this thread.
-pub fn recorded(run: impl FnOnce()) -> Vec<Recorded> {
+pub(crate) fn recorded(run: impl FnOnce()) -> Vec<Recorded> {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
         tracing::subscriber::set_global_default(PerThread)

@@ -13,15 +13,15 @@ use elicit_testing::TestClient;
 use serde_json::{Value, json};
 
 /// The user who starts every flow.
-pub const ALICE: &str = "alice";
+pub(crate) const ALICE: &str = "alice";
 /// Another authenticated user, who must never finish alice's flow.
-pub const MALLORY: &str = "mallory";
+pub(crate) const MALLORY: &str = "mallory";
 /// The tool every test calls.
-pub const TOOL: &str = "import_issues";
+pub(crate) const TOOL: &str = "import_issues";
 /// The key `ConnectGithub` is asked under.
-pub const KEY: &str = "connect_github";
+pub(crate) const KEY: &str = "connect_github";
 /// Its message.
-pub const MESSAGE: &str = "Connect your GitHub account to import issues";
+pub(crate) const MESSAGE: &str = "Connect your GitHub account to import issues";
 
 /// The URL elicitation under test; its fields are the state bound to the request.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, ElicitUrl)]
@@ -30,14 +30,14 @@ pub const MESSAGE: &str = "Connect your GitHub account to import issues";
     url = "https://connect.example.com/github",
     key = "connect_github"
 )]
-pub struct ConnectGithub {
+pub(crate) struct ConnectGithub {
     pub provider: String,
     #[elicit(show = "Repository")]
     pub repo: String,
 }
 
 /// The state every handler binds.
-pub fn bound() -> ConnectGithub {
+pub(crate) fn bound() -> ConnectGithub {
     ConnectGithub {
         provider: "github".into(),
         repo: "octo/hello".into(),
@@ -45,17 +45,17 @@ pub fn bound() -> ConnectGithub {
 }
 
 /// The tool's arguments.
-pub fn tool_args() -> Value {
+pub(crate) fn tool_args() -> Value {
     json!({"repo": "octo/hello"})
 }
 
 /// The handler: asks `ConnectGithub` through the macro's `ask`.
-pub async fn connect(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>, Interrupt> {
+pub(crate) async fn connect(cx: &mut ElicitContext) -> Result<UrlAnswer<ConnectGithub>, Interrupt> {
     bound().ask(cx).await
 }
 
 /// `server` with its URL settings changed by `change` (same store, same waits).
-pub fn tuned(
+pub(crate) fn tuned(
     server: &ElicitServer,
     change: impl FnOnce(UrlSettings) -> UrlSettings,
 ) -> ElicitServer {
@@ -65,24 +65,24 @@ pub fn tuned(
 }
 
 /// `inputResponses` with one bare result under the elicitation's key.
-pub fn answer(action: &str) -> Value {
+pub(crate) fn answer(action: &str) -> Value {
     json!({ KEY: {"action": action} })
 }
 
 /// A scripted 2026-07-28 client of `server`.
-pub struct Caller {
+pub(crate) struct Caller {
     client: TestClient,
     first: Value,
 }
 
 impl Caller {
     /// A client declaring form and URL elicitation, calling as `principal`.
-    pub fn new(server: &ElicitServer, principal: Option<&str>) -> Self {
+    pub(crate) fn new(server: &ElicitServer, principal: Option<&str>) -> Self {
         Self::with_capabilities(server, principal, None)
     }
 
     /// As [`Caller::new`], declaring `capabilities` instead when given.
-    pub fn with_capabilities(
+    pub(crate) fn with_capabilities(
         server: &ElicitServer,
         principal: Option<&str>,
         capabilities: Option<Value>,
@@ -99,12 +99,12 @@ impl Caller {
     }
 
     /// The params of the first call.
-    pub fn first(&self) -> Value {
+    pub(crate) fn first(&self) -> Value {
         self.first.clone()
     }
 
     /// The params of a retry: the original request plus `requestState` and `inputResponses`.
-    pub fn retry(&self, state: &str, responses: Option<Value>) -> Value {
+    pub(crate) fn retry(&self, state: &str, responses: Option<Value>) -> Value {
         let mut params = self.first.clone();
         params["requestState"] = Value::from(state);
         if let Some(responses) = responses {
@@ -114,7 +114,7 @@ impl Caller {
     }
 
     /// One round of `tools/call` with `params`.
-    pub async fn call<R>(
+    pub(crate) async fn call<R>(
         &self,
         params: &Value,
         mut handler: impl AsyncFnMut(&mut ElicitContext) -> Result<R, Interrupt>,
@@ -124,7 +124,9 @@ impl Caller {
 }
 
 #[track_caller]
-pub fn input_required<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> InputRequiredResult {
+pub(crate) fn input_required<R: Debug>(
+    outcome: Result<Reply<R>, JsonRpcError>,
+) -> InputRequiredResult {
     match outcome {
         Ok(Reply::InputRequired(ask)) => ask,
         other => panic!("expected an InputRequiredResult, got {other:?}"),
@@ -132,7 +134,7 @@ pub fn input_required<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> Inpu
 }
 
 #[track_caller]
-pub fn complete<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> R {
+pub(crate) fn complete<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> R {
     match outcome {
         Ok(Reply::Result(r)) => r,
         other => panic!("expected a complete result, got {other:?}"),
@@ -140,7 +142,7 @@ pub fn complete<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> R {
 }
 
 #[track_caller]
-pub fn error<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> JsonRpcError {
+pub(crate) fn error<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> JsonRpcError {
     match outcome {
         Err(e) => e,
         other => panic!("expected a JSON-RPC error, got {other:?}"),
@@ -149,7 +151,7 @@ pub fn error<R: Debug>(outcome: Result<Reply<R>, JsonRpcError>) -> JsonRpcError 
 
 /// The `requestState` of `ask` (always present in URL flows).
 #[track_caller]
-pub fn state_of(ask: &InputRequiredResult) -> String {
+pub(crate) fn state_of(ask: &InputRequiredResult) -> String {
     ask.request_state()
         .expect("every URL round carries requestState")
         .to_owned()
@@ -157,7 +159,7 @@ pub fn state_of(ask: &InputRequiredResult) -> String {
 
 /// The 2026 URL request of the first round, checked for shape; returns its `url`.
 #[track_caller]
-pub fn url_request(ask: &InputRequiredResult) -> String {
+pub(crate) fn url_request(ask: &InputRequiredResult) -> String {
     let requests = ask.input_requests().expect("round 1 asks something");
     assert_eq!(
         requests.keys().collect::<Vec<_>>(),
@@ -188,7 +190,7 @@ pub fn url_request(ask: &InputRequiredResult) -> String {
 
 /// The sealed handle in a link's query (`elicitation=…`).
 #[track_caller]
-pub fn handle_of(url: &str) -> String {
+pub(crate) fn handle_of(url: &str) -> String {
     let (_, query) = url.split_once('?').expect("the link has a query");
     let handle = query
         .split('&')
@@ -199,7 +201,7 @@ pub fn handle_of(url: &str) -> String {
 }
 
 /// `token` with one character in the middle changed.
-pub fn tamper(token: &str) -> String {
+pub(crate) fn tamper(token: &str) -> String {
     let mut bytes = token.as_bytes().to_vec();
     let at = bytes.len() / 2;
     bytes[at] = if bytes[at] == b'A' { b'B' } else { b'A' };
@@ -210,7 +212,7 @@ pub fn tamper(token: &str) -> String {
 /// held): the link to the same flow, and the sealed state to retry with. Returns the link's
 /// handle.
 #[track_caller]
-pub fn assert_asked_again(ask: &InputRequiredResult) -> String {
+pub(crate) fn assert_asked_again(ask: &InputRequiredResult) -> String {
     let handle = handle_of(&url_request(ask));
     assert!(
         ask.request_state().is_some_and(|s| s.starts_with("es1.")),
@@ -221,7 +223,7 @@ pub fn assert_asked_again(ask: &InputRequiredResult) -> String {
 
 /// A state-only round: no questions, just the sealed state to retry with.
 #[track_caller]
-pub fn assert_state_only(ask: &InputRequiredResult) {
+pub(crate) fn assert_state_only(ask: &InputRequiredResult) {
     assert!(
         ask.input_requests().is_none_or(|r| r.is_empty()),
         "a state-only round asks nothing: {ask:?}"
@@ -234,7 +236,7 @@ pub fn assert_state_only(ask: &InputRequiredResult) {
 
 /// The uniform refusal of a bad `requestState`.
 #[track_caller]
-pub fn assert_invalid_state(e: &JsonRpcError) {
+pub(crate) fn assert_invalid_state(e: &JsonRpcError) {
     assert_eq!(e.code, -32602, "{e:?}");
     assert_eq!(e.message, "Invalid or expired requestState");
     assert_eq!(e.data, Some(json!({"reason": "invalid_request_state"})));
@@ -242,7 +244,7 @@ pub fn assert_invalid_state(e: &JsonRpcError) {
 
 /// The refusal of a second redemption of a single-use completion.
 #[track_caller]
-pub fn assert_already_redeemed(e: &JsonRpcError) {
+pub(crate) fn assert_already_redeemed(e: &JsonRpcError) {
     assert_eq!(e.code, -32602, "{e:?}");
     assert_eq!(e.data, Some(json!({"reason": "already_redeemed"})), "{e:?}");
 }

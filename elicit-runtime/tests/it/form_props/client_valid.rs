@@ -88,7 +88,7 @@ proptest! {
 
     #[test]
     fn invalid_unbounded_answers_name_their_field(bad in answers::invalid::<Unbounded>()) {
-        super::generated::refused::<Unbounded>(bad)?;
+        generated::refused::<Unbounded>(bad)?;
     }
 }
 

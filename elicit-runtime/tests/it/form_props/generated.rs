@@ -106,7 +106,7 @@ proptest! {
     }
 }
 
-pub(super) fn samples<T: std::fmt::Debug>(strategy: impl Strategy<Value = T>, n: usize) -> Vec<T> {
+pub(super) fn samples<T: Debug>(strategy: impl Strategy<Value = T>, n: usize) -> Vec<T> {
     let mut runner = TestRunner::deterministic();
     (0..n)
         .map(|_| strategy.new_tree(&mut runner).unwrap().current())

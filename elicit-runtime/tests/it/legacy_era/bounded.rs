@@ -17,7 +17,7 @@ impl LegacyPeer for Silent {
 fn silent_call(
     server: &ElicitServer,
     principal: &str,
-) -> impl std::future::Future<Output = Result<Reply<String>, JsonRpcError>> + use<> {
+) -> impl Future<Output = Result<Reply<String>, JsonRpcError>> + use<> {
     let params = params();
     let mut cx = server
         .context("tools/call", &params)

@@ -67,11 +67,8 @@ fn a_declined_answer_is_carried_without_stray_content() {
 /// Handlers run on multi-threaded runtimes: the generated `ask` must be `Send`.
 #[test]
 fn ask_futures_are_send() {
-    fn assert_send<F: std::future::Future + Send>(_: F) {}
-    let server = elicit_runtime::ElicitServer::new(elicit_runtime::state::StateSealer::new(
-        elicit_runtime::state::KeyRing::generate(),
-        "send",
-    ));
+    fn assert_send<F: Future + Send>(_: F) {}
+    let server = ElicitServer::new(StateSealer::new(KeyRing::generate(), "send"));
     let params = serde_json::json!({"name": "t", "_meta": {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}});

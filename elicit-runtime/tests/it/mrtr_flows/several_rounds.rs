@@ -157,7 +157,7 @@ fn three_rounds() {
 
 #[test]
 fn three_rounds_through_the_test_client() {
-    let client = elicit_testing::TestClient::new(server());
+    let client = TestClient::new(server());
     let run = block_on(client.call_tool(
         "book_table",
         json!({}),
