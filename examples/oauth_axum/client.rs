@@ -22,14 +22,14 @@ use crate::http;
 /// cookie), sends them only to the app, follows redirects, and the user presses Confirm on
 /// the landing route's confirmation page.
 #[derive(Clone)]
-pub struct Browser {
+pub(crate) struct Browser {
     app_origin: String,
     cookies: Arc<Mutex<BTreeMap<String, String>>>,
 }
 
 impl Browser {
     /// A browser whose session cookie at `app_origin` is `session`.
-    pub fn new(app_origin: &str, session: &str) -> Self {
+    pub(crate) fn new(app_origin: &str, session: &str) -> Self {
         let cookies = BTreeMap::from([("session".to_owned(), session.to_owned())]);
         Browser {
             app_origin: app_origin.to_owned(),
@@ -39,7 +39,7 @@ impl Browser {
 
     /// Opens `url`, confirms if it shows the confirmation page, and follows redirects;
     /// returns the last response.
-    pub async fn visit(&self, url: &str) -> io::Result<http::Response> {
+    pub(crate) async fn visit(&self, url: &str) -> io::Result<http::Response> {
         let mut request = ("GET", url.to_owned(), String::new());
         for _ in 0..6 {
             let (method, url, form) = &request;
@@ -179,7 +179,7 @@ impl ClientHandler for User {
 
 /// Connects an MCP client speaking `era` to `server` in process (in production the server runs
 /// on stdio or streamable HTTP), calls `tool`, and returns its text and the links it opened.
-pub async fn call_tool<S: ServerHandler>(
+pub(crate) async fn call_tool<S: ServerHandler>(
     server: S,
     era: ProtocolVersion,
     browser: Browser,

@@ -8,7 +8,7 @@ use tokio::net::TcpStream;
 
 /// A response: its status, its `Location` and `Set-Cookie` headers and its body.
 #[derive(Debug)]
-pub struct Response {
+pub(crate) struct Response {
     pub status: u16,
     pub location: Option<String>,
     pub set_cookies: Vec<String>,
@@ -16,7 +16,7 @@ pub struct Response {
 }
 
 /// Sends one request to an `http://host:port/path` URL and reads the whole response.
-pub async fn send(
+pub(crate) async fn send(
     method: &str,
     url: &str,
     headers: &[(&str, &str)],

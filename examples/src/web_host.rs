@@ -80,6 +80,16 @@ pub struct WebHost {
     url: String,
 }
 
+/// Where the page is; not the question it may be showing.
+impl std::fmt::Debug for WebHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebHost")
+            .field("server", &self.server)
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
 impl WebHost {
     /// Serves the page on `127.0.0.1` (a free port) for questions from `server` (the name
     /// shown with each).

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 /// This provider, as `OAuthProvider::github(client_id, client_secret)` is GitHub itself: the
 /// scopes come from the link, the callback is `/oauth/callback` on the server's URL origin,
 /// and `/user` says whose account a token is (`Connection::account`).
-pub fn fake_github(provider: &str) -> OAuthProvider {
+pub(crate) fn fake_github(provider: &str) -> OAuthProvider {
     OAuthProvider::new(
         "github",
         format!("{provider}/authorize"),
@@ -27,14 +27,14 @@ pub fn fake_github(provider: &str) -> OAuthProvider {
 }
 
 /// The OAuth client the app is registered as.
-pub const CLIENT_ID: &str = "elicit-example";
+pub(crate) const CLIENT_ID: &str = "elicit-example";
 /// Its secret (from configuration in a real app; it never leaves the server).
-pub const CLIENT_SECRET: &str = "example-secret";
+pub(crate) const CLIENT_SECRET: &str = "example-secret";
 /// The access token the provider issues.
 const ACCESS_TOKEN: &str = "gho_example_token";
 
 /// The provider's routes: `/authorize`, `/token` and `/user`.
-pub fn routes() -> Router {
+pub(crate) fn routes() -> Router {
     Router::new()
         .route("/authorize", get(authorize))
         .route("/token", post(token))

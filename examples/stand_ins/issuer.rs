@@ -33,7 +33,7 @@ const CLIENT_SECRET: &str = "desk-secret";
 /// The authorization server at `origin`: its users' MCP access tokens, the codes it gave,
 /// and the tokens its sign-ins issued.
 #[derive(Clone)]
-pub struct Issuer(Arc<Inner>);
+pub(crate) struct Issuer(Arc<Inner>);
 
 struct Inner {
     origin: String,
@@ -56,7 +56,7 @@ fn digest(token: &str) -> Vec<u8> {
 impl Issuer {
     /// The issuer at `origin` of `tokens` (token, user), where the desk is registered with
     /// `redirect_uri`.
-    pub fn new(origin: String, redirect_uri: String, tokens: &[(&str, &str)]) -> Self {
+    pub(crate) fn new(origin: String, redirect_uri: String, tokens: &[(&str, &str)]) -> Self {
         let tokens = tokens.iter().map(|&(t, user)| (digest(t), user.into()));
         Issuer(Arc::new(Inner {
             origin,
@@ -68,7 +68,7 @@ impl Issuer {
     }
 
     /// The desk's registration here, for `SignIn`.
-    pub fn provider(&self) -> OAuthProvider {
+    pub(crate) fn provider(&self) -> OAuthProvider {
         let Inner { origin, .. } = &*self.0;
         OAuthProvider::new(
             "issuer",
@@ -82,7 +82,7 @@ impl Issuer {
     }
 
     /// `/authorize` (the sign-in page and its form), `/token` and `/userinfo`.
-    pub fn routes(&self) -> Router {
+    pub(crate) fn routes(&self) -> Router {
         Router::new()
             .route("/authorize", get(sign_in_page).post(signed_in))
             .route("/token", post(token))

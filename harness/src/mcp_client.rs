@@ -12,7 +12,7 @@ use rmcp::{ClientHandler, ErrorData, RoleClient};
 /// rmcp's client handler, named by its `&str`: declares form and URL elicitation; on
 /// 2026-07-28 the server never pushes a request, so answering one is an error.
 #[derive(Clone)]
-pub struct Handler(pub &'static str);
+pub(crate) struct Handler(pub &'static str);
 
 impl ClientHandler for Handler {
     async fn create_elicitation(
@@ -44,7 +44,7 @@ impl ClientHandler for Handler {
 /// Opens a landing page as a browser would: GET it; if it is the confirmation page, POST its
 /// form with the page's token and Confirm, from the page's own origin. The status of the
 /// last answer.
-pub async fn confirm_page(
+pub(crate) async fn confirm_page(
     http: &reqwest::Client,
     url: &str,
     timeout: std::time::Duration,

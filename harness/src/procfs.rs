@@ -3,7 +3,7 @@
 
 /// User + system CPU of process `pid` (a pid, or `"self"`) so far, in clock ticks (100 per
 /// second on Linux); 0 when `/proc/<pid>/stat` cannot be read.
-pub fn cpu_ticks(pid: impl std::fmt::Display) -> u64 {
+pub(crate) fn cpu_ticks(pid: impl std::fmt::Display) -> u64 {
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
         return 0;
     };
@@ -24,7 +24,7 @@ pub fn cpu_ticks(pid: impl std::fmt::Display) -> u64 {
 
 /// `VmRSS` of process `pid` (a pid, or `"self"`), in KiB; 0 when `/proc/<pid>/status` cannot
 /// be read.
-pub fn rss_kib(pid: impl std::fmt::Display) -> u64 {
+pub(crate) fn rss_kib(pid: impl std::fmt::Display) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .unwrap_or_default()
         .lines()

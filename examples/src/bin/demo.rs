@@ -304,7 +304,7 @@ impl Connection {
                         }
                     });
                 let answer = user.answer(&key, params);
-                println!("  → reply {}", answer);
+                println!("  → reply {answer}");
                 self.send(&json!({"jsonrpc": "2.0", "id": message["id"], "result": answer}))
                     .await?;
             } else if let Some(method) = message.get("method") {
@@ -319,7 +319,7 @@ impl Connection {
 
 /// The script key of a legacy form, told apart by a field only it has (not by its first
 /// field: a `Value` holds the properties sorted by name).
-fn script_key_for(properties: &serde_json::Map<String, Value>) -> Option<String> {
+fn script_key_for(properties: &Map<String, Value>) -> Option<String> {
     let known = [
         ("date", "booking"),
         ("confirm", "confirm"),

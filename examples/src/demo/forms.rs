@@ -1,5 +1,9 @@
 //! The questions the demo server asks: plain Rust types, checked by the compiler.
 
+// A form's doc comments are its questions' text (the derives read them), so these fields and
+// variants say theirs in `#[elicit(title = …)]` and go without doc comments.
+#![allow(missing_docs)]
+
 use elicit_rmcp::{ElicitEnum, ElicitForm, elicit_url};
 
 /// Where to sit.

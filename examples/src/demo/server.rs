@@ -20,7 +20,7 @@ use super::forms::{Booking, Confirm, ConnectAccount, ExportOptions, Travelers, T
 pub const DEMO_USER: &str = "demo-user";
 
 /// The demo server: rmcp's tool router, and elicit beside it.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct DemoServer {
     elicit: ElicitHandler,
 }

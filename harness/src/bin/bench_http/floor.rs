@@ -31,7 +31,7 @@ use crate::flows::{Kind, final_text};
 
 /// What `capture` recorded from the demo: its `initialize` result and each tool's first round.
 #[derive(Serialize, Deserialize)]
-pub struct Answers {
+pub(crate) struct Answers {
     pub initialize: ServerConfig,
     pub rounds: BTreeMap<String, InputRequiredResult>,
 }
@@ -71,7 +71,7 @@ const PAGE: &str = "<!doctype html><form method=post><input type=hidden name=\"t
     value=\"floor\"><button name=decision value=confirm>Confirm</button></form>";
 
 /// Serves the floor on `port` with `answers` (the links rewritten to this replica's origin).
-pub async fn serve(port: u16, mut answers: Answers) -> Result<(), String> {
+pub(crate) async fn serve(port: u16, mut answers: Answers) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], port)))
         .await
         .map_err(|e| format!("bind {port}: {e}"))?;

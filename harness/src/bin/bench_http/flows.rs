@@ -7,16 +7,16 @@ use serde_json::{Map, Value, json};
 
 /// A form round, a two-question round, a URL flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Form,
     TwoQuestions,
     Url,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Form, Kind::TwoQuestions, Kind::Url];
+    pub(crate) const ALL: [Kind; 3] = [Kind::Form, Kind::TwoQuestions, Kind::Url];
 
-    pub fn tool(self) -> &'static str {
+    pub(crate) fn tool(self) -> &'static str {
         match self {
             Kind::Form => "book_table",
             Kind::TwoQuestions => "plan_trip",
@@ -24,11 +24,11 @@ impl Kind {
         }
     }
 
-    pub fn of_tool(name: &str) -> Option<Kind> {
+    pub(crate) fn of_tool(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|kind| kind.tool() == name)
     }
 
-    pub fn arguments(self, tag: &str) -> Map<String, Value> {
+    pub(crate) fn arguments(self, tag: &str) -> Map<String, Value> {
         let value = match self {
             Kind::Form => json!({"restaurant": format!("Chez {tag}")}),
             Kind::TwoQuestions => json!({"destination": format!("Rome {tag}")}),
@@ -40,7 +40,7 @@ impl Kind {
         }
     }
 
-    pub fn answers(self) -> InputResponses {
+    pub(crate) fn answers(self) -> InputResponses {
         let accept = |content: Value| json!({"action": "accept", "content": content});
         let mut answers = InputResponses::new();
         match self {
@@ -69,7 +69,7 @@ impl Kind {
 
 /// The final text for `arguments` and accepted `answers`, as a bare server computes it (the
 /// demo's wording); `None` when something it needs is missing.
-pub fn final_text(
+pub(crate) fn final_text(
     kind: Kind,
     arguments: &Map<String, Value>,
     answers: &InputResponses,

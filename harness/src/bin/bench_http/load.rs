@@ -22,7 +22,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 use crate::mcp_client::Handler;
 
 /// Connects to `mcp` (`http://…/mcp`) on 2026-07-28.
-pub async fn connect(mcp: &str) -> Result<RunningService<RoleClient, Handler>, String> {
+pub(crate) async fn connect(mcp: &str) -> Result<RunningService<RoleClient, Handler>, String> {
     let transport = StreamableHttpClientTransport::from_config(
         StreamableHttpClientTransportConfig::with_uri(mcp),
     );
@@ -39,7 +39,7 @@ pub async fn connect(mcp: &str) -> Result<RunningService<RoleClient, Handler>, S
 }
 
 /// The server's `initialize` result and each tool's first round (`capture`).
-pub async fn capture(
+pub(crate) async fn capture(
     mcp: &str,
 ) -> Result<(ServerConfig, Vec<(&'static str, InputRequiredResult)>), String> {
     let client = connect(mcp).await?;
@@ -62,7 +62,7 @@ pub async fn capture(
 }
 
 /// One side under test: its load balancer's MCP endpoint and its two replicas' origins.
-pub struct Side {
+pub(crate) struct Side {
     pub name: &'static str,
     pub mcp: String,
     pub replicas: [String; 2],
@@ -70,7 +70,7 @@ pub struct Side {
 
 /// What one phase measured (microseconds, from the end of the warm-up to the end).
 #[derive(Default)]
-pub struct Samples {
+pub(crate) struct Samples {
     pub calls: Vec<u32>,
     pub pages: Vec<u32>,
     pub flows: Vec<u32>,
@@ -80,7 +80,7 @@ pub struct Samples {
 }
 
 impl Samples {
-    pub fn merge(&mut self, other: Samples) {
+    pub(crate) fn merge(&mut self, other: Samples) {
         self.calls.extend(other.calls);
         self.pages.extend(other.pages);
         self.flows.extend(other.flows);
@@ -97,13 +97,13 @@ fn micros(since: Instant) -> u32 {
 
 /// The phase's clock: flows begun before `measured` are warm-up; none begins after `stop`.
 #[derive(Clone, Copy)]
-pub struct Clock {
+pub(crate) struct Clock {
     pub measured: Instant,
     pub stop: Instant,
 }
 
 /// Runs `clients` clients on `side` until `clock.stop` (or, with `flows`, that many each).
-pub async fn run(
+pub(crate) async fn run(
     side: &Side,
     clients: usize,
     clock: Clock,

@@ -11,7 +11,7 @@ use crate::procfs::cpu_ticks;
 
 /// The processes of the run (pids from `--pids`), and Redis's port.
 #[derive(Clone, Default)]
-pub struct Processes {
+pub(crate) struct Processes {
     demo: Vec<u32>,
     floor: Vec<u32>,
     haproxy: Vec<u32>,
@@ -21,7 +21,7 @@ pub struct Processes {
 
 impl Processes {
     /// `--pids demo=P,P floor=P,P haproxy=P redis=P` (each optional) and `--redis-port PORT`.
-    pub fn from_args(args: &[String]) -> Result<Processes, String> {
+    pub(crate) fn from_args(args: &[String]) -> Result<Processes, String> {
         let mut processes = Processes {
             redis_port: match super::flag(args, "--redis-port") {
                 Some(port) => Some(port.parse().map_err(|_| "bad --redis-port")?),
@@ -77,13 +77,13 @@ fn redis_cli(port: u16, args: &[&str]) -> String {
 }
 
 /// Counters at the start of a measured phase.
-pub struct Cpu {
+pub(crate) struct Cpu {
     side: String,
     start: Vec<(&'static str, u64)>,
 }
 
 /// What a phase used.
-pub struct Used {
+pub(crate) struct Used {
     /// CPU ticks by process group.
     ticks: Vec<(&'static str, u64)>,
     /// Redis commands: name, calls, microseconds (Redis's own time).
@@ -91,7 +91,7 @@ pub struct Used {
 }
 
 impl Cpu {
-    pub fn start(processes: &Processes, side: &str) -> Cpu {
+    pub(crate) fn start(processes: &Processes, side: &str) -> Cpu {
         if let (Some(port), "demo") = (processes.redis_port, side) {
             redis_cli(port, &["CONFIG", "RESETSTAT"]);
         }
@@ -106,7 +106,7 @@ impl Cpu {
         }
     }
 
-    pub fn stop(self, processes: &Processes) -> Used {
+    pub(crate) fn stop(self, processes: &Processes) -> Used {
         let ticks = processes
             .groups(&self.side)
             .into_iter()
@@ -148,7 +148,7 @@ impl Cpu {
 
 impl Used {
     /// Adds `other` (the same side's next phase) into this one.
-    pub fn merge(&mut self, other: Used) {
+    pub(crate) fn merge(&mut self, other: Used) {
         for ((_, a), (_, b)) in self.ticks.iter_mut().zip(other.ticks) {
             *a += b;
         }
@@ -164,7 +164,7 @@ impl Used {
     }
 
     /// `replicas 812 us, redis 95 us, …` per flow, and Redis's commands per flow.
-    pub fn per_flow(&self, flows: u64) -> String {
+    pub(crate) fn per_flow(&self, flows: u64) -> String {
         let flows = flows.max(1) as f64;
         let mut line = String::new();
         for (name, ticks) in &self.ticks {
@@ -192,10 +192,10 @@ impl Used {
 }
 
 /// A `perf record` of one side's replicas over the measured part of a phase.
-pub struct Perf(Option<tokio::task::JoinHandle<()>>);
+pub(crate) struct Perf(Option<tokio::task::JoinHandle<()>>);
 
 impl Perf {
-    pub fn record(
+    pub(crate) fn record(
         processes: &Processes,
         side: &str,
         dir: &str,
@@ -243,7 +243,7 @@ impl Perf {
         })))
     }
 
-    pub async fn finish(self) {
+    pub(crate) async fn finish(self) {
         if let Some(task) = self.0 {
             let _ = task.await;
         }
@@ -294,7 +294,7 @@ const GROUPS: &[(&str, &[&str])] = &[
 ];
 
 /// Prints each side's perf self time by group.
-pub fn report(dir: &str) {
+pub(crate) fn report(dir: &str) {
     for side in ["floor", "demo"] {
         let data = format!("{dir}/{side}.data");
         let Ok(out) = Command::new("perf")

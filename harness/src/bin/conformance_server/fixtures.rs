@@ -120,13 +120,13 @@ const PROMPT: &str = "test_input_required_result_prompt";
 
 /// The fixture server: the elicitation settings shared by every request, and the tasks.
 #[derive(Clone)]
-pub struct Fixtures {
+pub(crate) struct Fixtures {
     elicit: ElicitServer,
     tasks: Tasks,
 }
 
 impl Fixtures {
-    pub fn new(elicit: ElicitServer) -> Self {
+    pub(crate) fn new(elicit: ElicitServer) -> Self {
         Fixtures {
             elicit,
             tasks: Tasks::default(),

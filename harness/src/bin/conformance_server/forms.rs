@@ -12,7 +12,7 @@ use serde_json::Value;
 /// (`test_elicitation` replaces this message with its `message` argument.)
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "user_info")]
-pub struct UserInfo {
+pub(crate) struct UserInfo {
     /// User's response
     pub username: String,
     /// User's email address
@@ -21,7 +21,7 @@ pub struct UserInfo {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ElicitEnum)]
 #[elicit(rename_all = "lowercase")]
-pub enum Status {
+pub(crate) enum Status {
     Active,
     Inactive,
     Pending,
@@ -30,7 +30,7 @@ pub enum Status {
 /// Please review your profile (every field is pre-filled)
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "profile")]
-pub struct Profile {
+pub(crate) struct Profile {
     #[elicit(default = "John Doe")]
     pub name: String,
     #[elicit(default = 30)]
@@ -45,14 +45,14 @@ pub struct Profile {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ElicitEnum)]
 #[elicit(rename_all = "lowercase")]
-pub enum Plain {
+pub(crate) enum Plain {
     Option1,
     Option2,
     Option3,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ElicitEnum)]
-pub enum Titled {
+pub(crate) enum Titled {
     #[elicit(rename = "value1", title = "First Option")]
     Value1,
     #[elicit(rename = "value2", title = "Second Option")]
@@ -62,7 +62,7 @@ pub enum Titled {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ElicitEnum)]
-pub enum Legacy {
+pub(crate) enum Legacy {
     #[elicit(rename = "opt1", title = "Option One")]
     Opt1,
     #[elicit(rename = "opt2", title = "Option Two")]
@@ -72,7 +72,7 @@ pub enum Legacy {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ElicitEnum)]
-pub enum Choice {
+pub(crate) enum Choice {
     #[elicit(rename = "value1", title = "First Choice")]
     Value1,
     #[elicit(rename = "value2", title = "Second Choice")]
@@ -84,7 +84,7 @@ pub enum Choice {
 /// Pick some options
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "choices", rename_all = "camelCase")]
-pub struct Choices {
+pub(crate) struct Choices {
     pub untitled_single: Plain,
     pub titled_single: Titled,
     pub legacy_enum: LegacyTitled<Legacy>,
@@ -96,7 +96,7 @@ pub struct Choices {
 /// titled" variant). The derive always emits `oneOf` for titled options; a field type of our
 /// own is how a server opts into the old shape for clients that only know it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LegacyTitled<E>(pub E);
+pub(crate) struct LegacyTitled<E>(pub E);
 
 impl<E: ElicitEnum> ElicitField for LegacyTitled<E> {
     const KIND: FieldKind = FieldKind::SingleSelect(E::VALUES);
@@ -140,28 +140,28 @@ impl<E: ElicitEnum> ElicitField for LegacyTitled<E> {
 /// What is your name?
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "user_name")]
-pub struct Name {
+pub(crate) struct Name {
     pub name: String,
 }
 
 /// Step 2: What is your favorite color?
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "step2")]
-pub struct FavoriteColor {
+pub(crate) struct FavoriteColor {
     pub color: String,
 }
 
 /// Please confirm
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "confirm")]
-pub struct Confirm {
+pub(crate) struct Confirm {
     pub ok: bool,
 }
 
 /// What context should the prompt use?
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "user_context")]
-pub struct PromptContext {
+pub(crate) struct PromptContext {
     pub context: String,
 }
 
@@ -170,6 +170,6 @@ pub struct PromptContext {
 /// (`confirm_delete` names the file in the message.)
 #[derive(Debug, ElicitForm)]
 #[elicit(key = "confirm_delete")]
-pub struct ConfirmDelete {
+pub(crate) struct ConfirmDelete {
     pub confirm: bool,
 }

@@ -31,7 +31,7 @@ const POLL_INTERVAL_MS: u64 = 100;
 
 /// The tasks of this server, by id. Cheap to clone.
 #[derive(Clone, Default)]
-pub struct Tasks {
+pub(crate) struct Tasks {
     inner: Arc<Mutex<HashMap<String, Entry>>>,
 }
 
@@ -54,7 +54,11 @@ impl Tasks {
 
     /// Creates a task for a client with these capabilities and starts `work` on it. The task
     /// is stored before the handle is returned, so a `tasks/get` right after resolves.
-    pub fn spawn<F, Fut>(&self, capabilities: ClientCapabilities, work: F) -> CreateTaskResult
+    pub(crate) fn spawn<F, Fut>(
+        &self,
+        capabilities: ClientCapabilities,
+        work: F,
+    ) -> CreateTaskResult
     where
         F: FnOnce(TaskInput) -> Fut,
         Fut: Future<Output = Result<CallToolResult, Interrupt>> + Send + 'static,
@@ -113,7 +117,7 @@ impl Tasks {
 
     /// `tasks/get`: the task with its status, and its outstanding `inputRequests` while it
     /// waits for input.
-    pub fn get(&self, id: &str) -> Result<GetTaskResult, McpError> {
+    pub(crate) fn get(&self, id: &str) -> Result<GetTaskResult, McpError> {
         let tasks = self.lock();
         let entry = tasks.get(id).ok_or_else(|| unknown(id))?;
         let payload = match (&entry.outcome, entry.input.input_required()) {
@@ -131,7 +135,7 @@ impl Tasks {
 
     /// `tasks/update`: delivers the answers to the task's outstanding questions (answers
     /// under other keys are ignored; a partial set is fine).
-    pub fn update(&self, params: UpdateTaskParams) -> Result<(), McpError> {
+    pub(crate) fn update(&self, params: UpdateTaskParams) -> Result<(), McpError> {
         let input = {
             let tasks = self.lock();
             let entry = tasks
@@ -153,7 +157,7 @@ impl Tasks {
 
     /// `tasks/cancel`: stops the worker (its outstanding questions are withdrawn with it).
     /// A task that is already over keeps its outcome.
-    pub fn cancel(&self, id: &str) -> Result<(), McpError> {
+    pub(crate) fn cancel(&self, id: &str) -> Result<(), McpError> {
         let mut tasks = self.lock();
         let entry = tasks.get_mut(id).ok_or_else(|| unknown(id))?;
         if entry.outcome.is_none() {

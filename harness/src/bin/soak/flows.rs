@@ -22,7 +22,7 @@ use crate::stats::Tally;
 use crate::window::Window;
 
 /// How long one call (or page) may take before the soak calls it hung.
-pub const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How often a round failed during the Redis restart is sent again (every [`RETRY_PAUSE`]).
 const MAX_ATTEMPTS: usize = 100;
@@ -38,7 +38,7 @@ use crate::mcp_client::Handler;
 
 /// The four demo tools, each a whole flow.
 #[derive(Clone, Copy, Debug)]
-pub enum Kind {
+pub(crate) enum Kind {
     Book,
     Cancel,
     Trip,
@@ -135,7 +135,7 @@ enum Stop {
 }
 
 /// One client, connected to both replicas.
-pub struct Client {
+pub(crate) struct Client {
     id: usize,
     replicas: [RunningService<RoleClient, Handler>; 2],
     http: reqwest::Client,
@@ -181,7 +181,7 @@ fn text_of(result: &impl serde::Serialize) -> String {
 
 impl Client {
     /// Connects client `id` to both replicas (`http://…/mcp`) on 2026-07-28.
-    pub async fn connect(
+    pub(crate) async fn connect(
         id: usize,
         origins: [&str; 2],
         window: Arc<Window>,
@@ -220,7 +220,7 @@ impl Client {
     }
 
     /// Runs `flows` whole flows, counting each into `done`.
-    pub async fn run(&mut self, flows: usize, done: &AtomicUsize, deadline: Instant) {
+    pub(crate) async fn run(&mut self, flows: usize, done: &AtomicUsize, deadline: Instant) {
         for n in 0..flows {
             if Instant::now() > deadline {
                 self.tally.hard_errors.push(format!(
@@ -302,7 +302,7 @@ impl Client {
                 kind.tool()
             )));
         };
-        if let Kind::Connect = kind {
+        if matches!(kind, Kind::Connect) {
             let url = link_of(&round)
                 .ok_or_else(|| self.hard(format!("connect {tag}: no url in {round:?}")))?;
             self.open_page(&url, tag).await?;
@@ -499,7 +499,7 @@ impl Client {
     }
 
     /// Closes both connections.
-    pub async fn close(self) -> Tally {
+    pub(crate) async fn close(self) -> Tally {
         for replica in self.replicas {
             let _ = replica.cancel().await;
         }

@@ -10,7 +10,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 /// One running demo-server replica.
-pub struct Replica {
+pub(crate) struct Replica {
     pub child: Child,
     pub pid: u32,
     /// `http://127.0.0.1:PORT` (MCP at `/mcp`, landing page at `/connect`).
@@ -20,7 +20,7 @@ pub struct Replica {
 impl Replica {
     /// Starts `demo-server --http 0 --redis REDIS` with `ELICIT_KEYS=keys`; waits for the line
     /// that names its address.
-    pub async fn start(server: &Path, keys: &str, redis: &str) -> Result<Replica, String> {
+    pub(crate) async fn start(server: &Path, keys: &str, redis: &str) -> Result<Replica, String> {
         let mut child = Command::new(server)
             .args(["--http", "0", "--redis", redis])
             .env("ELICIT_KEYS", keys)
@@ -58,7 +58,7 @@ impl Replica {
 /// Stops and starts Redis with `scripts/redis-server` on the port of `url` (keeping data as
 /// the inherited `REDIS_AOF` says).
 #[derive(Clone)]
-pub struct RedisControl {
+pub(crate) struct RedisControl {
     pub script: PathBuf,
     pub url: String,
 }
@@ -87,7 +87,7 @@ impl RedisControl {
     }
 
     /// Stops Redis, then starts it again on the same port (it must come back at `url`).
-    pub async fn restart(&self) -> Result<(), String> {
+    pub(crate) async fn restart(&self) -> Result<(), String> {
         self.run("stop").await?;
         let url = self.run("start").await?;
         if url != self.url {

@@ -7,7 +7,7 @@ use crate::window::Window;
 use crate::{Options, Rss, mib};
 
 /// Everything a run measured.
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub tally: Tally,
     /// Flows asked for (clients × flows).
     pub total: usize,
@@ -22,7 +22,7 @@ pub struct Outcome {
 }
 
 /// Prints the figures, then every failed check; true when none failed.
-pub fn report(options: &Options, window: &Window, mut outcome: Outcome) -> bool {
+pub(crate) fn report(options: &Options, window: &Window, mut outcome: Outcome) -> bool {
     print_figures(&mut outcome);
     print_restart(options, window, &outcome);
     let failures = failures(options, &outcome);

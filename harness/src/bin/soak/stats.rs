@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// One client's tally (merged into the run's at the end, so the hot path takes no lock).
 #[derive(Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     /// Microseconds of every answered `tools/call` round (results and `input_required`).
     pub calls: Vec<u32>,
     /// Microseconds of every answered landing-page GET.
@@ -36,7 +36,7 @@ pub struct Tally {
 
 impl Tally {
     /// Adds `other` into this one.
-    pub fn merge(&mut self, other: Tally) {
+    pub(crate) fn merge(&mut self, other: Tally) {
         self.calls.extend(other.calls);
         self.pages.extend(other.pages);
         for (k, v) in other.completed {
@@ -58,13 +58,13 @@ impl Tally {
     }
 
     /// Flows completed with the expected text.
-    pub fn completions(&self) -> u64 {
+    pub(crate) fn completions(&self) -> u64 {
         self.completed.values().sum()
     }
 }
 
 /// The `q`-quantile (0..=1) of `sorted` microseconds, nearest rank.
-pub fn quantile(sorted: &[u32], q: f64) -> Duration {
+pub(crate) fn quantile(sorted: &[u32], q: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
     }
@@ -73,7 +73,7 @@ pub fn quantile(sorted: &[u32], q: f64) -> Duration {
 }
 
 /// `p50 / p99 / max` of `samples` (sorted here), in milliseconds.
-pub fn latency_line(samples: &mut [u32]) -> String {
+pub(crate) fn latency_line(samples: &mut [u32]) -> String {
     samples.sort_unstable();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let mut line = String::new();

@@ -14,7 +14,7 @@ const SETTLED: Duration = Duration::from_secs(2);
 
 /// The restart's start and end (unset: not yet).
 #[derive(Default)]
-pub struct Window {
+pub(crate) struct Window {
     span: Mutex<(Option<Instant>, Option<Instant>)>,
 }
 
@@ -27,7 +27,7 @@ impl Window {
     }
 
     /// Redis is being stopped now.
-    pub fn begin(&self) {
+    pub(crate) fn begin(&self) {
         self.span
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -35,7 +35,7 @@ impl Window {
     }
 
     /// Redis answers again now.
-    pub fn end(&self) {
+    pub(crate) fn end(&self) {
         self.span
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -43,7 +43,7 @@ impl Window {
     }
 
     /// Whether `t` falls in the restart (or its grace after).
-    pub fn covers(&self, t: Instant) -> bool {
+    pub(crate) fn covers(&self, t: Instant) -> bool {
         match self.span() {
             (Some(begin), None) => t >= begin,
             (Some(begin), Some(end)) => t >= begin && t <= end + GRACE,
@@ -52,17 +52,17 @@ impl Window {
     }
 
     /// Whether the restart has begun.
-    pub fn begun(&self) -> bool {
+    pub(crate) fn begun(&self) -> bool {
         self.span().0.is_some()
     }
 
     /// Whether Redis has been back long enough for the replicas to have reconnected.
-    pub fn over(&self, t: Instant) -> bool {
+    pub(crate) fn over(&self, t: Instant) -> bool {
         matches!(self.span(), (_, Some(end)) if t > end + SETTLED)
     }
 
     /// How long Redis was away (stop to answering again).
-    pub fn downtime(&self) -> Option<Duration> {
+    pub(crate) fn downtime(&self) -> Option<Duration> {
         match self.span() {
             (Some(begin), Some(end)) => Some(end - begin),
             _ => None,
