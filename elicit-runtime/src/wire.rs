@@ -21,17 +21,17 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 #[doc(inline)]
 pub use elicit_wire::{
     ClientCapabilities, ElicitAction, ElicitMode, ElicitParams, ElicitRequestParams, ElicitResult,
-    ElicitationCapability, FormParams, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
+    ElicitationCapability, FormMode, FormParams, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
     InputRequest, InputRequiredResult, InputResponse, InputResponses, JsonRpcError,
     MISSING_REQUIRED_CLIENT_CAPABILITY, PROTOCOL_2025_11_25, PROTOCOL_2026_07_28, ProtocolEra,
     TASKS_EXTENSION, TaskInputRequired, TasksUpdateAck, TasksUpdateParams,
-    URL_ELICITATION_REQUIRED, UrlParams,
+    URL_ELICITATION_REQUIRED, UrlParams, WireError,
 };
 
 /// What only the engine names: the completion notice, `_meta` and method names, parsing.
 pub(crate) use elicit_wire::{
     ElicitationCompleteNotification, META_SERVER_INFO, METHOD_TOOLS_CALL, MRTR_METHODS,
-    RequestMeta, RetryFields, WireError,
+    RequestMeta, RetryFields,
 };
 
 /// What of an elicitation result is worth keeping, as JSON: the action, and content only on
