@@ -2,7 +2,7 @@
 //! `requestState`), or in this request's `inputResponses` — always bound to the question's
 //! digest, so a reworded question is asked again.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -28,8 +28,9 @@ pub(crate) struct Answers {
     pub pending: BTreeMap<String, (String, InputRequest)>,
     /// Every question needs provenance (the server's setting).
     pub strict: bool,
-    /// Keys whose question needs provenance (set per question).
-    pub strict_keys: BTreeSet<String>,
+    /// Keys whose question needs provenance (set per question): a sorted vector, as small as
+    /// the round (one key is one allocation, where a set's node is a few hundred bytes).
+    pub strict_keys: Keyed<()>,
     /// Set by `lookup` when the answer it returned is new in this request (`inputResponses`).
     pub fresh: bool,
     /// Form questions asked again because their answer failed the form's checks: carried from
@@ -83,7 +84,7 @@ impl Answers {
             Some(asked) if asked.get(key).is_none_or(|d| d != digest) => return Ok(None),
             Some(_) => {}
             // Strict provenance: no sealed state shows that we asked, so the answer is ignored.
-            None if self.strict || self.strict_keys.contains(key) => return Ok(None),
+            None if self.strict || self.strict_keys.get(key).is_some() => return Ok(None),
             None => {}
         }
         if !within_bounds(response) {

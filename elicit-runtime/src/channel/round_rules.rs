@@ -90,7 +90,7 @@ impl RoundRules {
     /// The next answer under `key` counts only if this round provably asked that exact
     /// question.
     pub(crate) fn require_provenance(&mut self, key: &str) {
-        self.answers.strict_keys.insert(key.to_owned());
+        self.answers.strict_keys.insert(key.to_owned(), ());
     }
 
     /// What of the answer under `key` is carried on.
