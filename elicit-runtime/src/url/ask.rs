@@ -53,6 +53,63 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
         ));
     }
     let bound = bind(&state)?;
+    // Boxed, and a function of its own: a held retry's future keeps only what the hold and the
+    // question after it need (the binding, the flow, the wait), not the asking's locals.
+    let Accepted { flow, wait, rounds } = match Box::pin(put::<C, T>(channel, &bound)).await? {
+        Put::Accepted(accepted) => accepted,
+        Put::Ended(ended) => return Ok(ended.into()),
+    };
+    let mode = mode_of(channel)?;
+    if !rounds {
+        // A full pool may give this wait to a user who holds fewer: the call ends busy.
+        let waited = Box::pin(wait_for_page(mode, flow, state));
+        return UrlWait::unless_taken(wait.as_ref(), waited, || Err(wait_taken())).await;
+    }
+    match follow_round(mode, T::KEY, &flow, state).await? {
+        Followed::Ended(answer) => Ok(answer),
+        Followed::StillOpen => Box::pin(ask_again::<T, C>(channel, &bound, &flow)).await,
+    }
+}
+
+/// How putting a URL question ended: accepted (to follow up), or over without the page.
+enum Put {
+    Accepted(Accepted),
+    Ended(Ended),
+}
+
+/// An accept, and what following it up needs.
+struct Accepted {
+    /// The link the accept answers.
+    flow: UrlFlow,
+    /// The wait a pushed request holds from the pool.
+    wait: Option<UrlWait>,
+    /// Whether the question went out in a round (2026-07-28).
+    rounds: bool,
+}
+
+/// A URL question over before any page: its link expired, or the user declined or cancelled.
+enum Ended {
+    Expired,
+    Declined,
+    Cancelled,
+}
+
+impl<T> From<Ended> for UrlAnswer<T> {
+    fn from(ended: Ended) -> Self {
+        match ended {
+            Ended::Expired => UrlAnswer::Expired,
+            Ended::Declined => UrlAnswer::Declined,
+            Ended::Cancelled => UrlAnswer::Cancelled,
+        }
+    }
+}
+
+/// Puts the URL question bound as `bound` (or reads its answer from the round) and reads the
+/// client's answer.
+async fn put<C: InputChannel + ?Sized, T: Askable>(
+    channel: &mut C,
+    bound: &Bound,
+) -> Result<Put, Interrupt> {
     let mode = mode_of(channel)?;
     mode.store()?;
     let earlier = mode.earlier(T::KEY);
@@ -61,9 +118,9 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
         && flow.done.is_none()
         && SystemTime::now() >= expires_at(flow)
     {
-        return Ok(UrlAnswer::Expired);
+        return Ok(Put::Ended(Ended::Expired));
     }
-    let (digest, request, sent) = link_question::<T>(mode, &bound, earlier.as_ref())?;
+    let (digest, request, sent) = link_question::<T>(mode, bound, earlier.as_ref())?;
     let rounds = matches!(mode.follow, Follow::Rounds { .. });
     // Remembered before asking: a round that ends here carries the link just sent.
     mode.remember(T::KEY, sent.clone());
@@ -80,8 +137,6 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
         // Only an accept of a link this request provably sent counts.
         channel.rules().require_provenance(T::KEY);
     }
-    // Every await but the hold is boxed: a held retry's future keeps only the hold's state,
-    // not room for the largest of the steps before and after it (kilobytes per held flow).
     let answer = if rounds {
         Box::pin(channel.input(T::KEY, &digest, request)).await?
     } else {
@@ -93,10 +148,10 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
         let input = Box::pin(channel.input(T::KEY, &digest, request));
         match tokio::time::timeout(left, input).await {
             Ok(answer) => answer?,
-            Err(_) => return Ok(UrlAnswer::Expired),
+            Err(_) => return Ok(Put::Ended(Ended::Expired)),
         }
     };
-    let result = elicit_result(T::KEY, answer)?;
+    let action = elicit_result(T::KEY, answer)?.action;
     let mode = mode_of(channel)?;
     // The answer is to the link of the round before, if there was one.
     let flow = match earlier {
@@ -106,20 +161,11 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
         }
         None => sent,
     };
-    match result.action {
-        ElicitAction::Decline => return Ok(UrlAnswer::Declined),
-        ElicitAction::Cancel => return Ok(UrlAnswer::Cancelled),
-        ElicitAction::Accept => {}
-    }
-    if !rounds {
-        // A full pool may give this wait to a user who holds fewer: the call ends busy.
-        let waited = Box::pin(wait_for_page(mode, flow, state));
-        return UrlWait::unless_taken(wait.as_ref(), waited, || Err(wait_taken())).await;
-    }
-    match follow_round(mode, T::KEY, flow.clone(), state).await? {
-        Followed::Ended(answer) => Ok(answer),
-        Followed::StillOpen => Box::pin(ask_again::<T, C>(channel, &bound, &flow)).await,
-    }
+    Ok(match action {
+        ElicitAction::Decline => Put::Ended(Ended::Declined),
+        ElicitAction::Cancel => Put::Ended(Ended::Cancelled),
+        ElicitAction::Accept => Put::Accepted(Accepted { flow, wait, rounds }),
+    })
 }
 
 /// 2026-07-28, the hold passed and the page has recorded nothing: the same URL question goes
@@ -188,23 +234,24 @@ enum Followed<T> {
 /// 2026-07-28: after an accept, the retry is held (at most the server's `UrlSettings::hold`, never past
 /// the link's expiry) until the page records, holding a wait from the pool within the user's
 /// share. A completion read here travels on in the sealed state, so a single-use completion
-/// is redeemed once, not once per round.
+/// is redeemed once, not once per round. The flow is borrowed: an async fn keeps its owned
+/// arguments twice for as long as it runs, and this one runs for the whole hold.
 async fn follow_round<T>(
     mode: &mut UrlMode,
     key: &str,
-    flow: UrlFlow,
+    flow: &UrlFlow,
     state: T,
 ) -> Result<Followed<T>, Interrupt> {
     let store = mode.store()?;
     let single_use = mode.server.url_settings().single_use();
     // Already read in an earlier round of this request.
-    if let Some(done) = flow.done {
+    if let Some(done) = &flow.done {
         if single_use {
             Box::pin(consume_carried_completion(mode, &flow.id, store.as_ref())).await?;
         }
-        return outcome_for(done, state).map(Followed::Ended);
+        return outcome_for(done.clone(), state).map(Followed::Ended);
     }
-    let expires_at = expires_at(&flow);
+    let expires_at = expires_at(flow);
     // Looked at once before taking a wait: a page already done costs no permit.
     let mut done = completed(single_use, &flow.id, store.as_ref(), expires_at).await?;
     let now = SystemTime::now();
@@ -237,8 +284,9 @@ async fn follow_round<T>(
             mode.remember(
                 key,
                 UrlFlow {
+                    id: flow.id.clone(),
+                    exp: flow.exp,
                     done: Some(done.clone()),
-                    ..flow
                 },
             );
             outcome_for(done, state).map(Followed::Ended)
