@@ -52,10 +52,14 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
             JsonRpcError::missing_elicitation_capability(ElicitMode::Url),
         ));
     }
-    let bound = bind(&state)?;
-    // Boxed, and a function of its own: a held retry's future keeps only what the hold and the
-    // question after it need (the binding, the flow, the wait), not the asking's locals.
-    let Accepted { flow, wait, rounds } = match Box::pin(put::<C, T>(channel, &bound)).await? {
+    // Boxed, and a function of its own: a held retry's future keeps only what the hold needs
+    // (the flow, the wait), not the asking's locals; the binding is made again in the rare
+    // case the question goes out again.
+    let put = {
+        let bound = bind(&state)?;
+        Box::pin(put::<C, T>(channel, &bound)).await?
+    };
+    let Accepted { flow, wait, rounds } = match put {
         Put::Accepted(accepted) => accepted,
         Put::Ended(ended) => return Ok(ended.into()),
     };
@@ -65,9 +69,13 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
         let waited = Box::pin(wait_for_page(mode, flow, state));
         return UrlWait::unless_taken(wait.as_ref(), waited, || Err(wait_taken())).await;
     }
-    match follow_round(mode, T::KEY, &flow, state).await? {
-        Followed::Ended(answer) => Ok(answer),
-        Followed::StillOpen => Box::pin(ask_again::<T, C>(channel, &bound, &flow)).await,
+    match follow_round(mode, T::KEY, &flow).await? {
+        Followed::Done(done) => outcome_for(done, state),
+        Followed::Expired => Ok(UrlAnswer::Expired),
+        Followed::StillOpen => {
+            let bound = bind(&state)?;
+            Box::pin(ask_again::<T, C>(channel, &bound, &flow)).await
+        }
     }
 }
 
@@ -224,10 +232,12 @@ fn link_question<T: Askable>(
     Ok((digest, request, sent))
 }
 
-/// How a held 2026-07-28 retry ended: with the flow's outcome, or with the hold passed and
-/// nothing recorded yet.
-enum Followed<T> {
-    Ended(UrlAnswer<T>),
+/// How a held 2026-07-28 retry ended: with the page's record, with the link expired, or with
+/// the hold passed and nothing recorded yet. The caller turns a record into the answer (with
+/// the question's state, which the hold need not keep).
+enum Followed {
+    Done(Completion),
+    Expired,
     StillOpen,
 }
 
@@ -236,12 +246,11 @@ enum Followed<T> {
 /// share. A completion read here travels on in the sealed state, so a single-use completion
 /// is redeemed once, not once per round. The flow is borrowed: an async fn keeps its owned
 /// arguments twice for as long as it runs, and this one runs for the whole hold.
-async fn follow_round<T>(
+async fn follow_round(
     mode: &mut UrlMode,
     key: &str,
     flow: &UrlFlow,
-    state: T,
-) -> Result<Followed<T>, Interrupt> {
+) -> Result<Followed, Interrupt> {
     let store = mode.store()?;
     let single_use = mode.server.url_settings().single_use();
     // Already read in an earlier round of this request.
@@ -249,7 +258,7 @@ async fn follow_round<T>(
         if single_use {
             Box::pin(consume_carried_completion(mode, &flow.id, store.as_ref())).await?;
         }
-        return outcome_for(done.clone(), state).map(Followed::Ended);
+        return Ok(Followed::Done(done.clone()));
     }
     let expires_at = expires_at(flow);
     // Looked at once before taking a wait: a page already done costs no permit.
@@ -260,8 +269,10 @@ async fn follow_round<T>(
         // Holding needs tokio's timer; outside a tokio runtime the question is asked again at
         // once, as with a zero hold.
         if hold_until > now && tokio::runtime::Handle::try_current().is_ok() {
-            let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
-            let held = mode.server.url_wait(&user).ok_or_else(busy)?;
+            let held = {
+                let user = principal_hash(mode.server.sealer().audience(), mode.principal()?);
+                mode.server.url_wait(&user).ok_or_else(busy)?
+            };
             // Boxed once; the races around it (`future::Unless`) keep it in place, not a copy
             // each.
             let wait = Box::pin(await_completion(
@@ -289,9 +300,9 @@ async fn follow_round<T>(
                     done: Some(done.clone()),
                 },
             );
-            outcome_for(done, state).map(Followed::Ended)
+            Ok(Followed::Done(done))
         }
-        None if SystemTime::now() >= expires_at => Ok(Followed::Ended(UrlAnswer::Expired)),
+        None if SystemTime::now() >= expires_at => Ok(Followed::Expired),
         None => Ok(Followed::StillOpen),
     }
 }
