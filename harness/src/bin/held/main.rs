@@ -8,24 +8,23 @@
 //!   --check    exit non-zero unless every hold ends connected and every wait comes back
 //! ```
 //!
-//! `scripts/held 10000` on 2 shared cores (load average 0.1–6), 20 s quiet window (3 s in
-//! memory; 2026-12-07, the polling row from the round before):
+//! `scripts/held 10000` on 2 cores (load average 1–2), 20 s quiet window:
 //!
 //! ```text
 //! store         cpu(quiet)  rss +held  per flow  wake p50  wake p99  waits held after disconnect
-//! memory             0.00%  61956 KiB    6344 B     57 ms     63 ms    0
-//! redis-pubsub       0.00%  88980 KiB    9111 B      0 ms      0 ms    0
-//! redis-poll        53.58% 196132 KiB   20083 B    109 ms    495 ms    0
+//! memory             0.00%  48580 KiB    4974 B     29 ms     45 ms    0
+//! redis-pubsub       0.00%  86668 KiB    8874 B      0 ms      0 ms    0
+//! redis-poll        82.29%  96816 KiB    9913 B    101 ms    199 ms    0
 //! ```
 //!
 //! Wake latency is from each page's record to its retry's answer, all 10,000 pages recorded
 //! back to back on the same two workers, so on a loaded machine it is mostly queueing. A held
 //! retry on a store that wakes it does not look at the store until woken (`redis-pubsub`
 //! sends Redis nothing while held). Where a held retry's bytes go (`HEAP=1 scripts/held`,
-//! dhat, about 5.6 kB live per flow): its handler task (the request's context inline, about
-//! 1.4 kB, and the hold's state: about 3 kB with tokio's task header), the request's answers,
-//! questions and flows (one-entry sorted vectors), a wait in the pool (under 500 B) and its
-//! bell (under 200 B); on Redis, the client's per-command buffers on top. What the harness
+//! dhat): its handler task (the request's context inline, 648 B, and the hold's own state
+//! with tokio's task header; asking is a boxed step whose locals are gone by the hold), the
+//! request's answers and flows (one-entry sorted vectors), a wait in the pool (under 500 B) and
+//! its bell (under 200 B); on Redis, the client's per-command buffers on top. What the harness
 //! keeps per flow (each flow's user, page handle and params) is built before the baseline.
 //!
 //! For each store it starts N 2026-07-28 flows (one user each), sends each flow's retry with
