@@ -61,7 +61,7 @@ pub(super) async fn ask_in_round<C: InputChannel + ?Sized, T: Askable>(
     };
     let Accepted { flow, wait, rounds } = match put {
         Put::Accepted(accepted) => accepted,
-        Put::Ended(ended) => return Ok(ended.into()),
+        Put::Ended(ended) => return Ok(ended.answer()),
     };
     let mode = mode_of(channel)?;
     if !rounds {
@@ -102,9 +102,11 @@ enum Ended {
     Cancelled,
 }
 
-impl<T> From<Ended> for UrlAnswer<T> {
-    fn from(ended: Ended) -> Self {
-        match ended {
+impl Ended {
+    /// The answer it is (a method, not a `From`: a trait impl on the public `UrlAnswer` would
+    /// be public API).
+    fn answer<T>(self) -> UrlAnswer<T> {
+        match self {
             Ended::Expired => UrlAnswer::Expired,
             Ended::Declined => UrlAnswer::Declined,
             Ended::Cancelled => UrlAnswer::Cancelled,
