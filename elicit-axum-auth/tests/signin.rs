@@ -22,7 +22,7 @@ use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use common::url::*;
 use elicit_axum::BrowserUser;
 use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider};
@@ -52,14 +52,7 @@ async fn token(
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
     issuer.exchanges.lock().unwrap().push(form.clone());
-    let basic = format!(
-        "Basic {}",
-        STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"))
-    );
-    let authorized = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        == Some(basic.as_str());
+    let authorized = basic_credentials(&headers, CLIENT_ID, CLIENT_SECRET);
     let code = form
         .get("code")
         .and_then(|c| issuer.codes.lock().unwrap().remove(c));

@@ -18,7 +18,7 @@ use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::post;
 use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use common::url::*;
 use elicit_axum::oauth::{Connection, OAuth, OAuthHook, OAuthProvider};
 use elicit_runtime::url::{Completion, LandingPage};
@@ -48,14 +48,7 @@ async fn token(
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
     provider.exchanges.lock().unwrap().push(form.clone());
-    let basic = format!(
-        "Basic {}",
-        STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"))
-    );
-    let authorized = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        == Some(&basic);
+    let authorized = basic_credentials(&headers, CLIENT_ID, CLIENT_SECRET);
     let challenge = form
         .get("code")
         .and_then(|code| provider.codes.lock().unwrap().remove(code));

@@ -12,7 +12,7 @@ use std::time::SystemTime;
 use axum::Router;
 use axum::body::Body;
 use axum::http::request::Parts;
-use axum::http::{Method, Request, StatusCode, header};
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use elicit_axum::{ConnectHook, ConnectStep, LandingRoute, OpenedLink};
 use elicit_runtime::state::{KeyRing, StateSealer};
@@ -394,4 +394,18 @@ pub(crate) fn session_user(parts: &Parts) -> Option<String> {
         .split(';')
         .find_map(|c| c.trim().strip_prefix("session="));
     (session == Some("s-alice")).then(|| ALICE.to_owned())
+}
+
+/// Whether a token request carries the client `id` and `secret` by HTTP Basic: what a stand-in
+/// provider's token endpoint checks.
+pub(crate) fn basic_credentials(headers: &HeaderMap, id: &str, secret: &str) -> bool {
+    use base64::Engine as _;
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{id}:{secret}"))
+    );
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        == Some(basic.as_str())
 }
