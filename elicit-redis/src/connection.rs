@@ -3,12 +3,14 @@
 //! connects again. Each new connection reads the namespace's epoch marker (see `epoch`), so a
 //! Redis that lost its data while the connection was down is noticed at once. What Redis
 //! promises (see `setup`) is read on each new connection and again, on the open one, before
-//! the first command once [`REDIS_SETUP_RECHECK`] (or the interval set) has passed.
+//! the first command once [`REDIS_SETUP_RECHECK`] (or the interval set) has passed. At most
+//! [`IN_FLIGHT`] commands are in flight on it at once.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
 use super::epoch::{self, Epoch, fresh_id};
@@ -36,6 +38,12 @@ pub const REDIS_RESPONSE_TIMEOUT: Duration = Duration::from_millis(500);
 /// ```
 pub const REDIS_SETUP_RECHECK: Duration = Duration::from_secs(1);
 
+/// How many commands one connection has in flight at most; the others wait their turn before
+/// they are encoded. A burst (10,000 held retries each asking for its completion at once) then
+/// costs the client's buffers for this many commands, not for all of them, and Redis on
+/// loopback answers a pipeline this deep as fast as a deeper one.
+const IN_FLIGHT: usize = 128;
+
 /// The script that reads (or writes) the epoch marker.
 static ENSURE: LazyLock<Script> = LazyLock::new(|| Script::new(epoch::ENSURE));
 
@@ -60,6 +68,8 @@ pub(crate) struct Link {
     recheck: Duration,
     /// When the open connection was last checked.
     checked_at: Mutex<Option<Instant>>,
+    /// Turns to send a command (see [`IN_FLIGHT`]).
+    in_flight: Semaphore,
 }
 
 #[derive(Default)]
@@ -84,6 +94,7 @@ impl Link {
             setup: Mutex::default(),
             recheck: REDIS_SETUP_RECHECK,
             checked_at: Mutex::default(),
+            in_flight: Semaphore::new(IN_FLIGHT),
         }
     }
 
@@ -101,6 +112,7 @@ impl Link {
             setup: Mutex::default(),
             recheck: self.recheck,
             checked_at: Mutex::default(),
+            in_flight: Semaphore::new(IN_FLIGHT),
         }
     }
 
@@ -153,19 +165,29 @@ impl Link {
     /// The open connection, or a new one within the connect timeout. The lock is never held
     /// across an await: callers that find no connection each connect, and the first one to
     /// finish is kept.
+    ///
+    /// The rare paths (connecting, reading the setup again) are boxed futures of their own:
+    /// every command's future embeds this one, and a held or queued command would otherwise
+    /// carry their state (kilobytes) for as long as it waits.
     pub(crate) async fn connection(&self) -> Result<(u64, Connection), String> {
         let open = self.slot().open.clone();
-        if let Some((number, mut connection)) = open {
-            if self.check_due() {
-                // A setting changed while connected: this command fails, and so does every
-                // one after it until a new connection finds the promises kept again.
-                if let Err(why) = self.recheck_setup(&mut connection).await {
-                    self.forget(number);
-                    return Err(why);
-                }
+        let Some((number, mut connection)) = open else {
+            return Box::pin(self.open_new()).await;
+        };
+        if self.claim_check() {
+            // A setting changed while connected: this command fails, and so does every one
+            // after it until a new connection finds the promises kept again.
+            if let Err(why) = Box::pin(self.recheck_setup(&mut connection)).await {
+                self.forget(number);
+                return Err(why);
             }
-            return Ok((number, connection));
         }
+        Ok((number, connection))
+    }
+
+    /// Opens a connection (see [`connection`](Self::connection)): checks what its Redis
+    /// promises and reads the epoch marker before anything is sent on it.
+    async fn open_new(&self) -> Result<(u64, Connection), String> {
         // The timeouts are ours (`tokio::time::timeout`), so both read the same way in errors.
         let connecting = self.target.open();
         let mut connection = match tokio::time::timeout(self.connect_timeout, connecting).await {
@@ -196,14 +218,23 @@ impl Link {
     }
 
     /// Whether the open connection's reading of what Redis promises is older than the
-    /// interval.
-    fn check_due(&self) -> bool {
-        self.check_setup
-            && self
-                .checked_at
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .is_none_or(|at| at.elapsed() >= self.recheck)
+    /// interval; if so, this caller reads it again: the reading is dated now, so the commands
+    /// sent meanwhile do not each read it too (with a zero interval, every command does). A
+    /// reading that fails drops the connection, and the next one is checked before use.
+    fn claim_check(&self) -> bool {
+        if !self.check_setup {
+            return false;
+        }
+        let mut checked_at = self
+            .checked_at
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        if checked_at.is_some_and(|at| now.duration_since(at) < self.recheck) {
+            return false;
+        }
+        *checked_at = Some(now);
+        true
     }
 
     /// Reads what this Redis promises now and keeps what it found (and when).
@@ -270,6 +301,7 @@ impl Link {
     /// `WAIT`s on the primary that holds the namespace (within the response timeout) and gives
     /// how many replicas confirmed.
     pub(crate) async fn wait_for_replicas(&self, cmd: &redis::Cmd) -> Result<u64, String> {
+        let _turn = self.in_flight.acquire().await;
         let (number, mut connection) = self.connection().await?;
         let waited = connection.on_primary_of(&self.epoch_key, cmd);
         let value = self.on_open(number, waited).await?;
@@ -284,19 +316,33 @@ impl Link {
         keys: &[&str],
         args: &[&str],
     ) -> Result<T, String> {
-        let (number, mut connection) = self.connection().await?;
-        self.on_open(number, script.run(&mut connection, keys, args))
-            .await
+        let _turn = self.in_flight.acquire().await;
+        // Boxed, as in `query`.
+        Box::pin(async move {
+            let (number, mut connection) = self.connection().await?;
+            self.on_open(number, script.run(&mut connection, keys, args))
+                .await
+        })
+        .await
     }
 
-    /// Runs `cmd`: connects if needed, then waits at most the response timeout for its answer.
-    /// A timeout or a broken connection drops the connection, so the next call opens a new one.
+    /// Runs the command `build` makes once this call's turn has come (so a command waiting for
+    /// its turn holds no buffers): connects if needed, then waits at most the response timeout
+    /// for its answer. A timeout or a broken connection drops the connection, so the next call
+    /// opens a new one.
     pub(crate) async fn query<T: redis::FromRedisValue>(
         &self,
-        cmd: &redis::Cmd,
+        build: impl FnOnce() -> redis::Cmd,
     ) -> Result<T, String> {
-        let (number, mut connection) = self.connection().await?;
-        self.on_open(number, cmd.query_async(&mut connection)).await
+        let _turn = self.in_flight.acquire().await;
+        // Boxed: a command waiting for its turn is small; only those in flight carry the
+        // connection's and the answer's state.
+        Box::pin(async move {
+            let (number, mut connection) = self.connection().await?;
+            let cmd = build();
+            self.on_open(number, cmd.query_async(&mut connection)).await
+        })
+        .await
     }
 
     /// `answer` on open connection `number`, within the response timeout; a timeout or a
@@ -365,6 +411,7 @@ impl Link {
 
     /// Reads the marker again (writing it if it is gone): the redemption found it changed.
     pub(crate) async fn refresh_epoch(&self) -> Result<Epoch, String> {
+        let _turn = self.in_flight.acquire().await;
         let (number, mut connection) = self.connection().await?;
         let marker = self.on_open(number, self.ensure(&mut connection)).await?;
         self.saw(&marker)

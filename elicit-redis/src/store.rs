@@ -291,6 +291,9 @@ fn listener_for(link: &Link, keyspace: &str) -> Listener {
     )
 }
 
+/// [`Completion::Redeemed`] as stored (its JSON: a test checks it against serde's).
+const REDEEMED: &str = r#"{"status":"redeemed"}"#;
+
 fn decode(raw: Option<String>) -> Result<Option<Completion>, StoreError> {
     raw.map(|json| {
         serde_json::from_str(&json).map_err(|e| StoreError::new(format!("corrupt entry: {e}")))
@@ -329,9 +332,12 @@ impl CompletionStore for RedisCompletionStore {
 
     fn lookup<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
         Box::pin(async move {
-            let mut get = redis::cmd("GET");
-            get.arg(self.key(id));
-            let raw: Option<String> = self.link.query(&get).await.map_err(StoreError::new)?;
+            let get = || {
+                let mut get = redis::cmd("GET");
+                get.arg(self.key(id));
+                get
+            };
+            let raw: Option<String> = self.link.query(get).await.map_err(StoreError::new)?;
             decode(raw)
         })
     }
@@ -349,17 +355,35 @@ impl CompletionStore for RedisCompletionStore {
         expires_at: SystemTime,
     ) -> BoxFuture<'a, Result<Option<Completion>, StoreError>> {
         Box::pin(async move {
-            let tombstone = serde_json::to_string(&Completion::Redeemed)
-                .map_err(|e| StoreError::new(e.to_string()))?;
-            let mut set = redis::cmd("SET");
-            set.arg(self.key(id))
-                .arg(tombstone)
-                .arg("XX")
-                .arg("GET")
-                .arg("PXAT")
-                .arg(keep_until(expires_at));
-            let before: Option<String> = self.link.query(&set).await.map_err(StoreError::new)?;
+            let set = || {
+                let mut set = redis::cmd("SET");
+                set.arg(self.key(id))
+                    .arg(REDEEMED)
+                    .arg("XX")
+                    .arg("GET")
+                    .arg("PXAT")
+                    .arg(keep_until(expires_at));
+                set
+            };
+            let before: Option<String> = self.link.query(set).await.map_err(StoreError::new)?;
             decode(before)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Completion, REDEEMED, decode};
+
+    #[test]
+    fn the_stored_tombstone_is_serdes_json_of_redeemed() {
+        assert_eq!(
+            serde_json::to_string(&Completion::Redeemed).unwrap(),
+            REDEEMED
+        );
+        assert_eq!(
+            decode(Some(REDEEMED.to_owned())).unwrap(),
+            Some(Completion::Redeemed)
+        );
     }
 }
