@@ -130,6 +130,8 @@ impl Params<'_> {
     }
 
     /// What `requestState` is bound to: the tool or prompt name and arguments, or the URI.
+    /// Arguments handed over owned are copied to their size (see [`fitted`]); borrowed ones
+    /// are cloned, which sizes them already.
     pub(super) fn target_and_arguments(&mut self, method: &str) -> (String, Value) {
         let resource = method == "resources/read";
         let (target, arguments) = match self {
@@ -139,11 +141,11 @@ impl Params<'_> {
             ),
             Self::Owned(params) => (
                 target_of(params, resource),
-                params.get_mut("arguments").map(Value::take),
+                params.get_mut("arguments").map(Value::take).map(fitted),
             ),
             Self::Parts(parts) => (
                 std::mem::take(&mut parts.target),
-                parts.arguments.take().map(Value::Object),
+                parts.arguments.take().map(|a| fitted(Value::Object(a))),
             ),
         };
         let arguments = arguments
@@ -172,4 +174,18 @@ fn target_of(params: &Value, resource: bool) -> String {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned()
+}
+
+/// An object copied into one allocated to its size. The context keeps a call's arguments for
+/// the whole call (a held URL-mode retry, for minutes), and a parsed object keeps the capacity
+/// its parser grew it to: four entries for one argument, about 230 bytes for nothing.
+fn fitted(arguments: Value) -> Value {
+    match arguments {
+        Value::Object(map) if !map.is_empty() => {
+            let mut fitted = Map::with_capacity(map.len());
+            fitted.extend(map);
+            Value::Object(fitted)
+        }
+        other => other,
+    }
 }

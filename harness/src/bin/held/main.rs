@@ -184,7 +184,7 @@ async fn first_rounds(
     for n in from..from + flows {
         let user = format!("user-{n}");
         let first = call(None, None);
-        let Reply::InputRequired(ask) = round(server, &user, &first).await? else {
+        let Reply::InputRequired(ask) = round(server, &user, first).await? else {
             return Err("round 1 asks".into());
         };
         let wire = serde_json::to_value(&ask)?;
@@ -214,15 +214,17 @@ type Held = tokio::task::JoinSet<(usize, Instant, Result<bool, String>)>;
 
 /// A flow's user and its page's handle.
 type Page = (String, String);
-/// A retry's user and params.
-type Sent = (String, Value);
+/// A retry's user and its params as the client sends them (JSON text).
+type Sent = (String, String);
 
-/// Each flow's user and its page's handle, and each retry (its user and params), split before
-/// the baseline so that what grows while held is the server's, not this harness's bookkeeping.
+/// Each flow's user and its page's handle, and each retry (its user and params as sent), split
+/// before the baseline so that what grows while held is the server's, not this harness's
+/// bookkeeping. The server's share includes the params parsed from the text, as a transport
+/// parses a request's body.
 fn split(retries: Vec<Retry>) -> (Vec<Page>, Vec<Sent>) {
     retries
         .into_iter()
-        .map(|(user, handle, params)| ((user.clone(), handle), (user, params)))
+        .map(|(user, handle, params)| ((user.clone(), handle), (user, params.to_string())))
         .unzip()
 }
 
@@ -231,10 +233,13 @@ async fn hold(server: &Arc<ElicitServer>, retries: Vec<Sent>) -> Result<Held, Er
     let flows = retries.len();
     let before = server.url_waits_held();
     let mut held = Held::new();
-    for (n, (user, params)) in retries.into_iter().enumerate() {
+    for (n, (user, body)) in retries.into_iter().enumerate() {
         let server = server.clone();
         held.spawn(async move {
-            let reply = round(&server, &user, &params).await;
+            let reply = match serde_json::from_str(&body) {
+                Ok(params) => round(&server, &user, params).await,
+                Err(e) => Err(e.into()),
+            };
             let ok = reply
                 .map(|r| matches!(r, Reply::Result(ref t) if t == "connected"))
                 .map_err(|e| format!("{e:?}"));
@@ -367,7 +372,9 @@ fn call(state: Option<&str>, responses: Option<Value>) -> Value {
     params
 }
 
-async fn round(server: &ElicitServer, user: &str, params: &Value) -> Result<Reply<String>, Error> {
+/// One request of `user`'s, its params handed over owned, as the rmcp adapter does (what the
+/// context keeps is moved out of them, not copied).
+async fn round(server: &ElicitServer, user: &str, params: Value) -> Result<Reply<String>, Error> {
     let mut cx = server
         .context("tools/call", params)
         .principal(user)
