@@ -301,7 +301,7 @@ impl Link {
     /// `WAIT`s on the primary that holds the namespace (within the response timeout) and gives
     /// how many replicas confirmed.
     pub(crate) async fn wait_for_replicas(&self, cmd: &redis::Cmd) -> Result<u64, String> {
-        let _turn = self.in_flight.acquire().await;
+        let _turn = self.turn().await?;
         let (number, mut connection) = self.connection().await?;
         let waited = connection.on_primary_of(&self.epoch_key, cmd);
         let value = self.on_open(number, waited).await?;
@@ -316,7 +316,7 @@ impl Link {
         keys: &[&str],
         args: &[&str],
     ) -> Result<T, String> {
-        let _turn = self.in_flight.acquire().await;
+        let _turn = self.turn().await?;
         // Boxed, as in `query`.
         Box::pin(async move {
             let (number, mut connection) = self.connection().await?;
@@ -334,7 +334,7 @@ impl Link {
         &self,
         build: impl FnOnce() -> redis::Cmd,
     ) -> Result<T, String> {
-        let _turn = self.in_flight.acquire().await;
+        let _turn = self.turn().await?;
         // Boxed: a command waiting for its turn is small; only those in flight carry the
         // connection's and the answer's state.
         Box::pin(async move {
@@ -343,6 +343,20 @@ impl Link {
             self.on_open(number, cmd.query_async(&mut connection)).await
         })
         .await
+    }
+
+    /// A turn to send a command (see [`IN_FLIGHT`]), within the response timeout: a Redis too
+    /// slow to answer the commands ahead of this one fails it as it would fail them.
+    async fn turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, String> {
+        match tokio::time::timeout(self.response_timeout, self.in_flight.acquire()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            // The semaphore is never closed.
+            Ok(Err(_)) => Err("the Redis connection is closed".to_owned()),
+            Err(_) => Err(format!(
+                "Redis did not answer the {IN_FLIGHT} commands ahead within {:?}",
+                self.response_timeout
+            )),
+        }
     }
 
     /// `answer` on open connection `number`, within the response timeout; a timeout or a
@@ -411,7 +425,7 @@ impl Link {
 
     /// Reads the marker again (writing it if it is gone): the redemption found it changed.
     pub(crate) async fn refresh_epoch(&self) -> Result<Epoch, String> {
-        let _turn = self.in_flight.acquire().await;
+        let _turn = self.turn().await?;
         let (number, mut connection) = self.connection().await?;
         let marker = self.on_open(number, self.ensure(&mut connection)).await?;
         self.saw(&marker)

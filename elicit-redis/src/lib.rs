@@ -25,7 +25,10 @@
 //! down, slow or half-open fails the one operation that needed it within those bounds, with an
 //! error saying which wait ran out; the replay guard then refuses the state
 //! ([`StateError::ReplayGuardUnavailable`], which the client reads as "retry"). After a timeout
-//! or a broken connection, the next operation connects again.
+//! or a broken connection, the next operation connects again. A connection has at most 128
+//! commands in flight; another waits at most the response timeout for its turn, then at most
+//! the response timeout for its answer. A burst (thousands of held retries asking at once) then
+//! costs the client's buffers for 128 commands, not for all of them.
 //!
 //! # What Redis must promise
 //!

@@ -844,6 +844,59 @@ fn assert_store_unavailable(e: &JsonRpcError) {
     );
 }
 
+/// A burst on one connection: 1,000 lookups at once all answer (at most 128 are in flight; the
+/// others wait their turn), and when the setup reading falls due during it, one command reads
+/// it again (two `CONFIG GET`s), not each command in flight.
+#[tokio::test]
+#[ignore = "needs redis-server: `./scripts/test` runs it (or `cargo test -p elicit-redis -- --ignored`)"]
+async fn a_burst_on_one_connection_all_answers_and_reads_the_setup_once() {
+    let redis = Redis::start();
+    let ns = namespace("burst");
+    let store = redis
+        .connect_store(&ns)
+        .await
+        .with_setup_recheck(Duration::from_millis(20));
+    assert_eq!(store.lookup("warm-up").await.unwrap(), None);
+    let before = config_calls(&redis.url).await;
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let lookups = (0..1000).map(|n| {
+        let store = &store;
+        async move { store.lookup(&format!("flow-{n}")).await }
+    });
+    let answers = futures_util::future::join_all(lookups).await;
+    assert!(answers.iter().all(|a| matches!(a, Ok(None))), "{answers:?}");
+    // Other tests share this Redis and connect meanwhile (two each): far fewer than the 2,000
+    // that every lookup reading the setup again would send.
+    let read_again = config_calls(&redis.url).await - before;
+    assert!(
+        read_again < 200,
+        "{read_again} CONFIG calls during the burst"
+    );
+}
+
+/// How many `CONFIG` commands the Redis at `url` has run (`INFO commandstats`).
+async fn config_calls(url: &str) -> u64 {
+    let client = redis::Client::open(url).unwrap();
+    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
+    let stats: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    stats
+        .lines()
+        .filter(|line| line.starts_with("cmdstat_config"))
+        .filter_map(|line| {
+            line.split_once("calls=")?
+                .1
+                .split(',')
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+        .sum()
+}
+
 mod cluster_only;
 mod data_loss;
 mod setup;

@@ -8,13 +8,13 @@
 //!   --check    exit non-zero unless every hold ends connected and every wait comes back
 //! ```
 //!
-//! `scripts/held 10000` on 2 cores (load average 1–2), 20 s quiet window:
+//! `scripts/held 10000` on 2 cores (load average 1.7–2.3), 20 s quiet window:
 //!
 //! ```text
 //! store         cpu(quiet)  rss +held  per flow  wake p50  wake p99  waits held after disconnect
-//! memory             0.00%  48580 KiB    4974 B     29 ms     45 ms    0
-//! redis-pubsub       0.00%  86668 KiB    8874 B      0 ms      0 ms    0
-//! redis-poll        82.29%  96816 KiB    9913 B    101 ms    199 ms    0
+//! memory             0.00%  36588 KiB    3746 B      0 ms      9 ms    0
+//! redis-pubsub       0.00%  38468 KiB    3939 B      0 ms      3 ms    0
+//! redis-poll        69.64%  36800 KiB    3768 B    100 ms    202 ms    0
 //! ```
 //!
 //! Wake latency is from each page's record to its retry's answer, all 10,000 pages recorded
@@ -23,9 +23,14 @@
 //! sends Redis nothing while held). Where a held retry's bytes go (`HEAP=1 scripts/held`,
 //! dhat): its handler task (the request's context inline, 648 B, and the hold's own state
 //! with tokio's task header; asking is a boxed step whose locals are gone by the hold), the
-//! request's answers and flows (one-entry sorted vectors), a wait in the pool (under 500 B) and
-//! its bell (under 200 B); on Redis, the client's per-command buffers on top. What the harness
-//! keeps per flow (each flow's user, page handle and params) is built before the baseline.
+//! call's arguments (the context keeps them, copied to their size), the request's answers and
+//! flows (one-entry sorted vectors), a wait in the pool (under 500 B) and its bell (under
+//! 200 B). Each retry's params are parsed in its task from the JSON a client sends, as a
+//! transport parses a request, and handed over owned, as the rmcp adapter does: what the
+//! server keeps of the request is counted. What the harness keeps per flow (each flow's user,
+//! page handle and the params' text) is built before the baseline. On Redis, the client sends
+//! at most 128 commands at once per connection, so 10,000 retries arriving together do not
+//! each hold the client's buffers.
 //!
 //! For each store it starts N 2026-07-28 flows (one user each), sends each flow's retry with
 //! the `accept` so all N are held at once, measures the process's CPU time (user + system,
