@@ -874,27 +874,41 @@ async fn a_burst_on_one_connection_all_answers_and_reads_the_setup_once() {
     );
 }
 
-/// How many `CONFIG` commands the Redis at `url` has run (`INFO commandstats`).
+/// How many `CONFIG` commands the Redis at `url` has run.
 async fn config_calls(url: &str) -> u64 {
     let client = redis::Client::open(url).unwrap();
-    let mut connection = client.get_multiplexed_async_connection().await.unwrap();
-    let stats: String = redis::cmd("INFO")
+    let mut raw = client.get_multiplexed_async_connection().await.unwrap();
+    command_calls(&mut raw)
+        .await
+        .into_iter()
+        .filter(|(name, _)| name.starts_with("config"))
+        .map(|(_, calls)| calls)
+        .sum()
+}
+
+/// `calls` of every command Redis ran, by name (`INFO commandstats`; a subcommand as
+/// `config|get`), in name order.
+async fn command_calls(raw: &mut redis::aio::MultiplexedConnection) -> Vec<(String, u64)> {
+    let info: String = redis::cmd("INFO")
         .arg("commandstats")
-        .query_async(&mut connection)
+        .query_async(raw)
         .await
         .unwrap();
-    stats
+    let mut counts: Vec<(String, u64)> = info
         .lines()
-        .filter(|line| line.starts_with("cmdstat_config"))
         .filter_map(|line| {
-            line.split_once("calls=")?
-                .1
+            let (name, stats) = line.strip_prefix("cmdstat_")?.split_once(':')?;
+            let calls = stats
+                .strip_prefix("calls=")?
                 .split(',')
                 .next()?
-                .parse::<u64>()
-                .ok()
+                .parse()
+                .ok()?;
+            Some((name.to_owned(), calls))
         })
-        .sum()
+        .collect();
+    counts.sort();
+    counts
 }
 
 mod cluster_only;

@@ -6,29 +6,11 @@
 
 use super::*;
 
-/// `calls` of every command Redis ran, by name (`INFO commandstats`), but the ones a quiet
-/// subscriber and this count itself send.
+/// `calls` of every command Redis ran, by name, but the ones a quiet subscriber and this
+/// count itself send.
 async fn looks(raw: &mut redis::aio::MultiplexedConnection) -> Vec<(String, u64)> {
-    let info: String = redis::cmd("INFO")
-        .arg("commandstats")
-        .query_async(raw)
-        .await
-        .unwrap();
-    let mut counts: Vec<(String, u64)> = info
-        .lines()
-        .filter_map(|line| {
-            let (name, stats) = line.strip_prefix("cmdstat_")?.split_once(':')?;
-            let calls = stats
-                .strip_prefix("calls=")?
-                .split(',')
-                .next()?
-                .parse()
-                .ok()?;
-            Some((name.to_owned(), calls))
-        })
-        .filter(|(name, _)| !matches!(name.as_str(), "info" | "ping" | "client|kill"))
-        .collect();
-    counts.sort();
+    let mut counts = command_calls(raw).await;
+    counts.retain(|(name, _)| !matches!(name.as_str(), "info" | "ping" | "client|kill"));
     counts
 }
 
